@@ -1,0 +1,30 @@
+package dev.fusepanama;
+
+/**
+ * Adds entries to a directory listing ({@code fuse_fill_dir_t}). Every {@code add} returns
+ * {@code true} when the kernel's buffer is full: stop then, the entry was not added.
+ *
+ * <p>Two modes, as in libfuse; do not mix them within one listing:
+ * <ul>
+ *   <li>offset 0: return every entry in one call; libfuse buffers and pages them.</li>
+ *   <li>offsets: give each entry the non-zero offset of the entry after it; the next call's
+ *       {@code offset} is the one of the last entry accepted. Only this mode lets the kernel use
+ *       the attributes given with {@link #add(String, long, Stat)} (readdirplus).</li>
+ * </ul>
+ */
+public interface DirFiller {
+    /** In {@code flags} of {@link FuseFileSystem#readdir}: the kernel asked for attributes too. */
+    int READDIR_PLUS = 1;
+
+    /** Adds {@code name} with no attributes, offset mode 0. */
+    default boolean add(String name) { return add(name, 0L); }
+
+    /** Adds {@code name}; {@code nextOffset} is the offset of the following entry, or 0. */
+    boolean add(String name, long nextOffset);
+
+    /** Adds {@code name} with attributes (for readdirplus); {@code attributes} usually comes from {@link #attributes()}. */
+    boolean add(String name, long nextOffset, Stat attributes);
+
+    /** A cleared stat to fill for the next {@link #add(String, long, Stat)}; reused, so fill it per entry. */
+    Stat attributes();
+}

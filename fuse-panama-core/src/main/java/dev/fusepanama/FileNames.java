@@ -1,0 +1,36 @@
+package dev.fusepanama;
+
+import dev.fusepanama.internal.codec.NameCodec;
+
+/**
+ * File names on Linux are bytes. fuse-panama hands them to Java as strings decoded from UTF-8,
+ * and encodes strings back the same way; a byte that is not part of valid UTF-8 becomes the lone
+ * surrogate U+DC80 + byte ("surrogateescape", as Python does), which no valid UTF-8 can produce.
+ * Every byte sequence thus round-trips exactly, and valid UTF-8 names are ordinary strings.
+ * A filesystem that stores names as strings needs nothing of this; these methods are for one
+ * that needs the bytes (to store them elsewhere, or to call libc).
+ */
+public final class FileNames {
+    private FileNames() {}
+
+    /** The bytes of {@code name} as the kernel sees them. */
+    public static byte[] toBytes(String name) {
+        return NameCodec.encode(name);
+    }
+
+    /** The string fuse-panama uses for the name {@code bytes}. */
+    public static String fromBytes(byte[] bytes) {
+        return NameCodec.decode(bytes, 0, bytes.length);
+    }
+
+    /** Whether {@code name} holds bytes that are not valid UTF-8 (escaped). */
+    public static boolean hasEscapedBytes(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (NameCodec.isEscape(c) && !(i > 0 && Character.isHighSurrogate(name.charAt(i - 1)))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,40 @@
+package dev.fusepanama;
+
+import dev.fusepanama.internal.bind.LibFuse;
+import dev.fusepanama.internal.bind.LibFuseUnavailableException;
+import dev.fusepanama.internal.mount.MountSession;
+import java.nio.file.Path;
+
+/** Entry point: mounts {@link FuseFileSystem}s. */
+public final class Fuse {
+    private Fuse() {}
+
+    /**
+     * Mounts {@code fs} at {@code mountpoint}. Returns once the kernel has initialised the
+     * connection and the filesystem serves requests.
+     *
+     * @throws MountException saying what is wrong and how to fix it (mountpoint missing, not a
+     *         directory, already or stale mounted; /dev/fuse missing or not accessible; libfuse3
+     *         missing or too old; options rejected; init failed)
+     */
+    public static FuseMount mount(FuseFileSystem fs, Path mountpoint, MountOptions options) throws MountException {
+        return MountSession.mount(fs, mountpoint, options);
+    }
+
+    public static FuseMount mount(FuseFileSystem fs, Path mountpoint) throws MountException {
+        return mount(fs, mountpoint, MountOptions.defaults());
+    }
+
+    /**
+     * The loaded libfuse's version, e.g. "3.14.0".
+     *
+     * @throws MountException if libfuse3 cannot be loaded
+     */
+    public static String libfuseVersion() throws MountException {
+        try {
+            return LibFuse.get().packageVersion;
+        } catch (LibFuseUnavailableException e) {
+            throw new MountException(MountException.Reason.LIBFUSE_UNAVAILABLE, null, e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.fusepanama.internal.bind;
+
+import static dev.fusepanama.internal.bind.Native.C_INT;
+import static dev.fusepanama.internal.bind.Native.C_POINTER;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Routes libfuse's own messages ({@code fuse_log}, e.g. "fuse: mountpoint is not empty" or the
+ * per-request trace of {@code -o debug}) to SLF4J instead of stderr, and lets a mount attempt
+ * collect the messages logged on its thread so its exception can quote libfuse's reason.
+ */
+public final class FuseLog {
+    private FuseLog() {}
+
+    private static final Logger LOG = LoggerFactory.getLogger("dev.fusepanama.libfuse");
+    private static final int BUFFER = 4096;
+
+    private static final ThreadLocal<MemorySegment> FORMAT_BUFFER =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(BUFFER));
+    private static final ThreadLocal<StringBuilder> CAPTURED = new ThreadLocal<>();
+
+    static void install(LibFuse lib) {
+        try {
+            var target = MethodHandles.lookup().findStatic(FuseLog.class, "log",
+                    MethodType.methodType(void.class, int.class, long.class, long.class));
+            MemorySegment stub = Native.LINKER.upcallStub(target,
+                    FunctionDescriptor.ofVoid(C_INT, C_POINTER, C_POINTER), Arena.global());
+            lib.setLogFunc.invokeExact(stub);
+        } catch (Throwable t) {
+            LOG.warn("could not route libfuse messages to SLF4J; they go to stderr", t);
+        }
+    }
+
+    /** Starts collecting this thread's libfuse messages. */
+    public static void capture() {
+        CAPTURED.set(new StringBuilder());
+    }
+
+    /** Stops collecting and returns what was logged since {@link #capture()}, or "". */
+    public static String captured() {
+        StringBuilder sb = CAPTURED.get();
+        CAPTURED.remove();
+        return sb == null ? "" : sb.toString().trim();
+    }
+
+    /** {@code void (*fuse_log_func_t)(enum fuse_log_level, const char *fmt, va_list ap)}. */
+    @SuppressWarnings("unused")
+    private static void log(int level, long format, long vaList) {
+        try {
+            MemorySegment buffer = FORMAT_BUFFER.get();
+            int n = Libc.vsnprintf(buffer.address(), BUFFER, format, vaList);
+            String message = n < 0 ? "(unformattable libfuse message)" : buffer.getString(0).stripTrailing();
+            StringBuilder sb = CAPTURED.get();
+            if (sb != null && level <= 4) {
+                sb.append(message).append('\n');
+            }
+            // enum fuse_log_level: EMERG 0 ... ERR 3, WARNING 4, NOTICE 5, INFO 6, DEBUG 7
+            if (level <= 3) {
+                LOG.error(message);
+            } else if (level == 4) {
+                LOG.warn(message);
+            } else if (level <= 6) {
+                LOG.info(message);
+            } else {
+                LOG.debug(message);
+            }
+        } catch (Throwable t) {
+            // An exception must not unwind into libfuse: the JVM would abort.
+        }
+    }
+}

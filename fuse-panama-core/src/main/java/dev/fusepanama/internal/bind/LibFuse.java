@@ -1,0 +1,162 @@
+package dev.fusepanama.internal.bind;
+
+import static dev.fusepanama.internal.bind.Native.C_INT;
+import static dev.fusepanama.internal.bind.Native.C_LONG;
+import static dev.fusepanama.internal.bind.Native.C_POINTER;
+import static dev.fusepanama.internal.bind.Native.LINKER;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The loaded libfuse3 and the downcalls into it. Loaded once per JVM, from the soname
+ * {@code libfuse3.so.3} unless {@value #PROPERTY} (system property) or {@value #ENVIRONMENT}
+ * (environment variable) names another file or soname.
+ */
+public final class LibFuse {
+    public static final String PROPERTY = "fusepanama.libfuse";
+    public static final String ENVIRONMENT = "FUSE_PANAMA_LIBFUSE";
+    public static final String DEFAULT_NAME = "libfuse3.so.3";
+
+    /** Symbols whose presence decides what to call; see {@link LibFuseVersion}. */
+    private static final List<String> PROBED = List.of(
+            "_fuse_new", "fuse_new_31", "fuse_new", "fuse_loop_cfg_create",
+            "fuse_loop_mt_312", "fuse_loop_mt", "fuse_loop_mt_32");
+
+    private static volatile LibFuse instance;
+
+    public final String name;
+    public final LibFuseVersion version;
+    public final String packageVersion;
+
+    public final MethodHandle fuseNew;
+    public final MethodHandle mount;
+    public final MethodHandle unmount;
+    public final MethodHandle destroy;
+    public final MethodHandle loop;
+    public final MethodHandle loopMt;
+    public final MethodHandle loopCfgCreate;
+    public final MethodHandle loopCfgDestroy;
+    public final MethodHandle loopCfgSetMaxThreads;
+    public final MethodHandle loopCfgSetIdleThreads;
+    public final MethodHandle getContext;
+    public final MethodHandle getGroups;
+    public final MethodHandle interrupted;
+    public final MethodHandle notifyPoll;
+    public final MethodHandle pollhandleDestroy;
+    public final MethodHandle bufCopy;
+    public final MethodHandle setLogFunc;
+
+    private LibFuse(String name, SymbolLookup lookup) {
+        this.name = name;
+        int v = (int) invoke(downcall(lookup, "fuse_version", FunctionDescriptor.of(C_INT)));
+        Set<String> present = new HashSet<>();
+        for (String s : PROBED) {
+            if (lookup.find(s).isPresent()) {
+                present.add(s);
+            }
+        }
+        this.version = LibFuseVersion.select(v, present);
+        MemorySegment pkg = (MemorySegment) invoke(downcall(lookup, "fuse_pkgversion", FunctionDescriptor.of(ADDRESS)));
+        this.packageVersion = pkg.reinterpret(64).getString(0);
+
+        this.fuseNew = switch (version.newSymbol()) {
+            case FUSE_NEW_317 -> downcall(lookup, "_fuse_new",
+                    FunctionDescriptor.of(C_POINTER, ADDRESS, ADDRESS, C_LONG, ADDRESS, C_POINTER));
+            case FUSE_NEW_31, FUSE_NEW -> downcall(lookup, version.newSymbol().symbol,
+                    FunctionDescriptor.of(C_POINTER, ADDRESS, ADDRESS, C_LONG, C_POINTER));
+        };
+        this.mount = downcall(lookup, "fuse_mount", FunctionDescriptor.of(C_INT, C_POINTER, ADDRESS));
+        this.unmount = downcall(lookup, "fuse_unmount", FunctionDescriptor.ofVoid(C_POINTER));
+        this.destroy = downcall(lookup, "fuse_destroy", FunctionDescriptor.ofVoid(C_POINTER));
+        this.loop = downcall(lookup, "fuse_loop", FunctionDescriptor.of(C_INT, C_POINTER));
+        this.loopMt = downcall(lookup, version.loopSymbol().symbol, FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
+        boolean cfg = version.loopSymbol().usesConfigObject();
+        this.loopCfgCreate = cfg ? downcall(lookup, "fuse_loop_cfg_create", FunctionDescriptor.of(C_POINTER)) : null;
+        this.loopCfgDestroy = cfg ? downcall(lookup, "fuse_loop_cfg_destroy", FunctionDescriptor.ofVoid(C_POINTER)) : null;
+        this.loopCfgSetMaxThreads = cfg ? downcall(lookup, "fuse_loop_cfg_set_max_threads",
+                FunctionDescriptor.ofVoid(C_POINTER, C_INT)) : null;
+        this.loopCfgSetIdleThreads = cfg ? downcall(lookup, "fuse_loop_cfg_set_idle_threads",
+                FunctionDescriptor.ofVoid(C_POINTER, C_INT)) : null;
+        // Reads a thread-local pointer: short, never blocks, never calls back into Java.
+        this.getContext = downcall(lookup, "fuse_get_context", FunctionDescriptor.of(C_POINTER), Linker.Option.critical(false));
+        this.getGroups = downcall(lookup, "fuse_getgroups", FunctionDescriptor.of(C_INT, C_INT, C_POINTER));
+        this.interrupted = downcall(lookup, "fuse_interrupted", FunctionDescriptor.of(C_INT));
+        this.notifyPoll = downcall(lookup, "fuse_notify_poll", FunctionDescriptor.of(C_INT, C_POINTER));
+        this.pollhandleDestroy = downcall(lookup, "fuse_pollhandle_destroy", FunctionDescriptor.ofVoid(C_POINTER));
+        this.bufCopy = downcall(lookup, "fuse_buf_copy", FunctionDescriptor.of(C_LONG, C_POINTER, C_POINTER, C_INT));
+        this.setLogFunc = downcall(lookup, "fuse_set_log_func", FunctionDescriptor.ofVoid(ADDRESS));
+    }
+
+    /** The library named by the property, the environment or the default soname, loaded once. */
+    public static LibFuse get() {
+        LibFuse lib = instance;
+        if (lib == null) {
+            synchronized (LibFuse.class) {
+                lib = instance;
+                if (lib == null) {
+                    lib = load(configuredName());
+                    FuseLog.install(lib);
+                    instance = lib;
+                }
+            }
+        }
+        return lib;
+    }
+
+    static String configuredName() {
+        String name = System.getProperty(PROPERTY);
+        if (name == null || name.isBlank()) {
+            name = System.getenv(ENVIRONMENT);
+        }
+        return name == null || name.isBlank() ? DEFAULT_NAME : name;
+    }
+
+    /**
+     * Loads libfuse from {@code name} (a soname or a path).
+     *
+     * @throws LibFuseUnavailableException saying what was tried and how to fix it
+     */
+    public static LibFuse load(String name) {
+        SymbolLookup lookup;
+        try {
+            lookup = SymbolLookup.libraryLookup(name, Arena.global());
+        } catch (IllegalArgumentException e) {
+            throw new LibFuseUnavailableException(String.format(
+                    "libfuse3 could not be loaded from '%s' (%s). Install it (Debian/Ubuntu: apt-get install fuse3; "
+                            + "Fedora: dnf install fuse3; Arch: pacman -S fuse3) or set -D%s=/path/to/libfuse3.so.3 "
+                            + "or the environment variable %s.",
+                    name, e.getMessage(), PROPERTY, ENVIRONMENT), e);
+        }
+        try {
+            return new LibFuse(name, lookup);
+        } catch (UnsupportedOperationException e) {
+            throw new LibFuseUnavailableException(e.getMessage() + " (loaded from '" + name + "')", e);
+        }
+    }
+
+    private static MethodHandle downcall(SymbolLookup lookup, String symbol, FunctionDescriptor fd, Linker.Option... options) {
+        Optional<MemorySegment> address = lookup.find(symbol);
+        if (address.isEmpty()) {
+            throw new UnsupportedOperationException("libfuse3 has no symbol " + symbol);
+        }
+        return LINKER.downcallHandle(address.get(), fd, options);
+    }
+
+    private static Object invoke(MethodHandle handle) {
+        try {
+            return handle.invoke();
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+}

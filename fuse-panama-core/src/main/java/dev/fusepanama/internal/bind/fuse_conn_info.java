@@ -1,0 +1,73 @@
+package dev.fusepanama.internal.bind;
+
+import static dev.fusepanama.internal.bind.Native.ALL;
+import static dev.fusepanama.internal.bind.Native.C_INT;
+import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
+
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * {@code struct fuse_conn_info} (fuse_common.h). 128 bytes in every 3.x release; 3.17 carved
+ * 64-bit {@code capable_ext}/{@code want_ext} out of {@code reserved} (offsets 48 and 56), and
+ * from 3.17 on libfuse refuses an init that sets both {@code want} and {@code want_ext}: callers
+ * go through {@link dev.fusepanama.internal.FuseConnection}, which writes exactly one of them.
+ */
+public final class fuse_conn_info {
+    private fuse_conn_info() {}
+
+    public static final StructLayout LAYOUT = MemoryLayout.structLayout(
+            C_INT.withName("proto_major"),
+            C_INT.withName("proto_minor"),
+            C_INT.withName("max_write"),
+            C_INT.withName("max_read"),
+            C_INT.withName("max_readahead"),
+            C_INT.withName("capable"),
+            C_INT.withName("want"),
+            C_INT.withName("max_background"),
+            C_INT.withName("congestion_threshold"),
+            C_INT.withName("time_gran"),
+            MemoryLayout.sequenceLayout(22, C_INT).withName("reserved")).withName("fuse_conn_info");
+
+    /** libfuse 3.17+ only: {@code uint64_t capable_ext}. */
+    public static final long CAPABLE_EXT_317 = 48;
+    /** libfuse 3.17+ only: {@code uint64_t want_ext}. */
+    public static final long WANT_EXT_317 = 56;
+
+    private static VarHandle vh(String name) { return LAYOUT.varHandle(groupElement(name)); }
+
+    private static final VarHandle proto_major = vh("proto_major");
+    private static final VarHandle proto_minor = vh("proto_minor");
+    private static final VarHandle max_write = vh("max_write");
+    private static final VarHandle max_read = vh("max_read");
+    private static final VarHandle max_readahead = vh("max_readahead");
+    private static final VarHandle capable = vh("capable");
+    private static final VarHandle want = vh("want");
+    private static final VarHandle max_background = vh("max_background");
+    private static final VarHandle congestion_threshold = vh("congestion_threshold");
+    private static final VarHandle time_gran = vh("time_gran");
+
+    public static int proto_major(long c) { return (int) proto_major.get(ALL, c); }
+    public static int proto_minor(long c) { return (int) proto_minor.get(ALL, c); }
+    public static int max_write(long c) { return (int) max_write.get(ALL, c); }
+    public static int max_read(long c) { return (int) max_read.get(ALL, c); }
+    public static int max_readahead(long c) { return (int) max_readahead.get(ALL, c); }
+    public static int capable(long c) { return (int) capable.get(ALL, c); }
+    public static int want(long c) { return (int) want.get(ALL, c); }
+    public static int max_background(long c) { return (int) max_background.get(ALL, c); }
+    public static int congestion_threshold(long c) { return (int) congestion_threshold.get(ALL, c); }
+    public static int time_gran(long c) { return (int) time_gran.get(ALL, c); }
+
+    public static void max_write(long c, int v) { max_write.set(ALL, c, v); }
+    public static void max_read(long c, int v) { max_read.set(ALL, c, v); }
+    public static void max_readahead(long c, int v) { max_readahead.set(ALL, c, v); }
+    public static void want(long c, int v) { want.set(ALL, c, v); }
+    public static void max_background(long c, int v) { max_background.set(ALL, c, v); }
+    public static void congestion_threshold(long c, int v) { congestion_threshold.set(ALL, c, v); }
+    public static void time_gran(long c, int v) { time_gran.set(ALL, c, v); }
+
+    public static long capable_ext(long c) { return ALL.get(Native.C_LONG, c + CAPABLE_EXT_317); }
+    public static long want_ext(long c) { return ALL.get(Native.C_LONG, c + WANT_EXT_317); }
+    public static void want_ext(long c, long v) { ALL.set(Native.C_LONG, c + WANT_EXT_317, v); }
+}

@@ -1,0 +1,113 @@
+package dev.fusepanama.internal.dispatch;
+
+import dev.fusepanama.internal.bind.LibFuse;
+import dev.fusepanama.internal.bind.Native;
+import dev.fusepanama.internal.bind.fuse_bufvec;
+import dev.fusepanama.internal.view.FillerHandles;
+import dev.fusepanama.internal.view.NativeDirFiller;
+import dev.fusepanama.internal.view.NativeFileInfo;
+import dev.fusepanama.internal.view.NativeFlock;
+import dev.fusepanama.internal.view.NativeLinkTarget;
+import dev.fusepanama.internal.view.NativePollHandle;
+import dev.fusepanama.internal.view.NativeReadReply;
+import dev.fusepanama.internal.view.NativeStat;
+import dev.fusepanama.internal.view.NativeStatVfs;
+import dev.fusepanama.internal.view.NativeTimespec;
+import dev.fusepanama.internal.view.NativeWriteBuffer;
+import dev.fusepanama.internal.view.NativeXattrNames;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.nio.ByteBuffer;
+
+/**
+ * Everything an upcall needs that would otherwise be allocated per request: the typed views,
+ * re-pointed at each request's structs, and one block of native scratch memory (a readdir name,
+ * a struct stat, a fuse_bufvec, a bounce area). Created on a thread's first upcall and kept for
+ * the thread's life; libfuse's workers are long-lived (the loop keeps idle threads).
+ */
+final class ThreadState {
+    /** PATH_MAX: room for any name plus its NUL. */
+    private static final long NAME_CAPACITY = 4096;
+    private static final long BOUNCE_SIZE = 64 * 1024;
+    private static final long STAT_SIZE = dev.fusepanama.internal.bind.stat.SIZE;
+
+    private static final ThreadLocal<ThreadState> STATE = ThreadLocal.withInitial(ThreadState::new);
+
+    final NativeStat stat = new NativeStat();
+    final NativeStatVfs statvfs = new NativeStatVfs();
+    final NativeFileInfo fileInfo = new NativeFileInfo();
+    final NativeFileInfo fileInfoOut = new NativeFileInfo();
+    final NativeTimespec atime = new NativeTimespec();
+    final NativeTimespec mtime = new NativeTimespec();
+    final NativeFlock flock = new NativeFlock();
+    final NativeLinkTarget linkTarget = new NativeLinkTarget();
+    final NativeXattrNames xattrNames = new NativeXattrNames();
+    final NativeReadReply readReply = new NativeReadReply();
+    final NativeDirFiller dirFiller;
+    final NativePollHandle pollHandle;
+    final NativeWriteBuffer writeBuffer;
+
+    private long fillerAddress;
+    private MethodHandle filler;
+
+    private final CachedBuffer readBuffer = new CachedBuffer(false);
+    private final CachedBuffer writeData = new CachedBuffer(true);
+
+    private ThreadState() {
+        LibFuse lib = LibFuse.get();
+        // Freed by the GC when the thread and this state are gone.
+        MemorySegment scratch = Arena.ofAuto().allocate(NAME_CAPACITY + STAT_SIZE + fuse_bufvec.SIZE + BOUNCE_SIZE, 16);
+        long base = scratch.address();
+        long statAt = base + NAME_CAPACITY;
+        long bufvecAt = statAt + STAT_SIZE;
+        long bounceAt = bufvecAt + fuse_bufvec.SIZE;
+        this.dirFiller = new NativeDirFiller(base, NAME_CAPACITY, statAt);
+        this.pollHandle = new NativePollHandle(lib);
+        this.writeBuffer = new NativeWriteBuffer(lib, bufvecAt, bounceAt, BOUNCE_SIZE);
+    }
+
+    static ThreadState get() {
+        return STATE.get();
+    }
+
+    /** The filler handle for {@code address}; the last one is remembered per thread. */
+    MethodHandle filler(long address) {
+        if (address != fillerAddress) {
+            filler = FillerHandles.forAddress(address);
+            fillerAddress = address;
+        }
+        return filler;
+    }
+
+    /** A ByteBuffer over libfuse's read buffer; reused while libfuse hands out the same memory. */
+    ByteBuffer readBuffer(long address, long size) {
+        return readBuffer.over(address, size);
+    }
+
+    /** A read-only ByteBuffer over a write request's data. */
+    ByteBuffer writeData(long address, long size) {
+        return writeData.over(address, size);
+    }
+
+    private static final class CachedBuffer {
+        private final boolean readOnly;
+        private long address;
+        private long size = -1;
+        private ByteBuffer buffer;
+
+        CachedBuffer(boolean readOnly) {
+            this.readOnly = readOnly;
+        }
+
+        ByteBuffer over(long at, long length) {
+            if (at != address || length != size) {
+                MemorySegment s = Native.segment(at, length);
+                buffer = (readOnly ? s.asReadOnly() : s).asByteBuffer();
+                address = at;
+                size = length;
+            }
+            return buffer.clear();
+        }
+    }
+}

@@ -1,0 +1,365 @@
+package dev.fusepanama.internal.mount;
+
+import dev.fusepanama.Errno;
+import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.FuseMount;
+import dev.fusepanama.MountException;
+import dev.fusepanama.MountException.Reason;
+import dev.fusepanama.MountOptions;
+import dev.fusepanama.internal.bind.FuseLog;
+import dev.fusepanama.internal.bind.LibFuse;
+import dev.fusepanama.internal.bind.LibFuseUnavailableException;
+import dev.fusepanama.internal.bind.LibFuseVersion;
+import dev.fusepanama.internal.bind.Libc;
+import dev.fusepanama.internal.bind.Native;
+import dev.fusepanama.internal.bind.fuse_args;
+import dev.fusepanama.internal.bind.fuse_loop_config_v1;
+import dev.fusepanama.internal.bind.fuse_operations;
+import dev.fusepanama.internal.dispatch.ErrorMapper;
+import dev.fusepanama.internal.dispatch.Operation;
+import dev.fusepanama.internal.dispatch.Upcalls;
+import dev.fusepanama.internal.view.NativeConnectionInfo;
+import dev.fusepanama.internal.view.NativeFuseConfig;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One mount's life: {@code fuse_new} and {@code fuse_mount} on the caller's thread (so failures
+ * surface there), the session loop on a thread of its own, and teardown on that same thread when
+ * the loop ends, however it ends: {@code fuse_unmount}, {@code fuse_destroy} (which calls the
+ * filesystem's destroy) and freeing the arena that holds the upcall stubs. {@link #close()}
+ * unmounts through the kernel, which ends the loop, and waits for that teardown.
+ */
+public final class MountSession implements FuseMount, Upcalls.InitListener {
+    private static final Logger LOG = LoggerFactory.getLogger(MountSession.class);
+
+    private final LibFuse lib;
+    private final Path mountpoint;
+    private final MountOptions options;
+    private final Arena arena = Arena.ofShared();
+    private final CompletableFuture<Void> initialized = new CompletableFuture<>();
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private final ReentrantLock closing = new ReentrantLock();
+    private final Set<Operation> operations;
+    private long fuse;
+    private volatile boolean closed;
+    private volatile int loopResult;
+
+    private MountSession(LibFuse lib, Path mountpoint, MountOptions options, Set<Operation> operations) {
+        this.lib = lib;
+        this.mountpoint = mountpoint;
+        this.options = options;
+        this.operations = operations;
+    }
+
+    public static MountSession mount(FuseFileSystem fs, Path mountpoint, MountOptions options) throws MountException {
+        LibFuse lib;
+        try {
+            lib = LibFuse.get();
+        } catch (LibFuseUnavailableException e) {
+            throw new MountException(Reason.LIBFUSE_UNAVAILABLE, mountpoint, e.getMessage(), e);
+        }
+        Path at = Preflight.checkMountpoint(mountpoint.toAbsolutePath().normalize(), MountTable.read());
+        boolean root = Libc.geteuid() == 0;
+        Preflight.checkDevice(root);
+        Set<Operation> ops = Operation.implementedBy(fs.getClass());
+        ops.add(Operation.INIT);
+        MountSession session = new MountSession(lib, at, options, ops);
+        session.start(fs);
+        return session;
+    }
+
+    private void start(FuseFileSystem fs) throws MountException {
+        boolean mounted = false;
+        try {
+            Upcalls upcalls = new Upcalls(fs, new ErrorMapper(mountpoint.toString()), this, operations);
+            MemorySegment table = arena.allocate(fuse_operations.LAYOUT);
+            for (Operation op : operations) {
+                table.set(ValueLayout.ADDRESS, fuse_operations.offset(op.cName), upcalls.stub(op, arena));
+            }
+            MemorySegment args = arguments();
+            FuseLog.capture();
+            try {
+                fuse = newFuse(args, table);
+                if (fuse == 0) {
+                    throw new MountException(Reason.INVALID_OPTIONS, mountpoint, "libfuse rejected the options "
+                            + options.libfuseOptions() + ": " + orUnknown(FuseLog.captured()));
+                }
+                int rc = (int) lib.mount.invokeExact(fuse, arena.allocateFrom(mountpoint.toString()));
+                if (rc != 0) {
+                    String why = FuseLog.captured();
+                    lib.destroy.invokeExact(fuse);
+                    fuse = 0;
+                    throw mountFailed(why);
+                }
+                mounted = true;
+            } finally {
+                FuseLog.captured();
+            }
+            Thread loop = new Thread(this::serve, "fuse-panama " + mountpoint);
+            loop.setDaemon(true);
+            loop.start();
+            awaitInit();
+            MountRegistry.add(this);
+            LOG.debug("mounted {} with {} operations", mountpoint, operations.size());
+        } catch (MountException e) {
+            abandon(mounted);
+            throw e;
+        } catch (Throwable t) {
+            abandon(mounted);
+            throw new MountException(Reason.MOUNT_FAILED, mountpoint, "mounting " + mountpoint + " failed: " + t, t);
+        }
+    }
+
+    private MountException mountFailed(String libfuseMessage) {
+        MountTable table = MountTable.read();
+        if (table.find(mountpoint).isPresent()) {
+            return new MountException(Reason.ALREADY_MOUNTED, mountpoint,
+                    "mountpoint " + mountpoint + " became a mount point while mounting: " + orUnknown(libfuseMessage));
+        }
+        return new MountException(Reason.MOUNT_FAILED, mountpoint, "mounting " + mountpoint + " failed: "
+                + orUnknown(libfuseMessage)
+                + (options.allowOther() ? " (allow_other for non-root needs user_allow_other in /etc/fuse.conf)" : ""));
+    }
+
+    private static String orUnknown(String s) {
+        return s == null || s.isBlank() ? "no reason given by libfuse" : s;
+    }
+
+    /** After a failed start: undo what was done, never throwing over the original failure. */
+    private void abandon(boolean mounted) {
+        if (mounted) {
+            try {
+                detach(true);
+            } catch (Throwable t) {
+                LOG.warn("could not unmount {} after a failed mount", mountpoint, t);
+            }
+            try {
+                if (!terminated.await(10, TimeUnit.SECONDS)) {
+                    LOG.warn("the loop of the failed mount {} did not end; native memory stays allocated", mountpoint);
+                    return;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        } else {
+            arena.close();
+        }
+        closed = true;
+    }
+
+    private long newFuse(MemorySegment args, MemorySegment table) throws Throwable {
+        if (lib.version.newSymbol() == LibFuseVersion.NewSymbol.FUSE_NEW_317) {
+            // struct libfuse_version {major, minor, hotfix, padding}: the API level we were written for.
+            MemorySegment v = arena.allocate(ValueLayout.JAVA_INT, 4);
+            v.setAtIndex(ValueLayout.JAVA_INT, 0, 3);
+            v.setAtIndex(ValueLayout.JAVA_INT, 1, 17);
+            return (long) lib.fuseNew.invokeExact(args, table, fuse_operations.SIZE, v, 0L);
+        }
+        return (long) lib.fuseNew.invokeExact(args, table, fuse_operations.SIZE, 0L);
+    }
+
+    /** {@code fuse-panama -o opt,opt,...}, kept alive by the arena (libfuse may keep pointers into it). */
+    private MemorySegment arguments() {
+        List<String> argv = new ArrayList<>(List.of("fuse-panama", "-o", String.join(",", options.libfuseOptions())));
+        MemorySegment array = arena.allocate(ValueLayout.ADDRESS, argv.size() + 1);
+        for (int i = 0; i < argv.size(); i++) {
+            array.setAtIndex(ValueLayout.ADDRESS, i, arena.allocateFrom(argv.get(i)));
+        }
+        MemorySegment args = arena.allocate(fuse_args.LAYOUT);
+        fuse_args.set(args, argv.size(), array);
+        return args;
+    }
+
+    private void awaitInit() throws MountException, InterruptedException {
+        Duration timeout = options.mountTimeout();
+        try {
+            initialized.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new MountException(Reason.TIMEOUT, mountpoint, "the kernel did not initialise the mount at "
+                    + mountpoint + " within " + timeout + "; is another process holding the mountpoint?", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof MountException m) {
+                throw m;
+            }
+            throw new MountException(Reason.INIT_FAILED, mountpoint,
+                    "the filesystem's init failed for " + mountpoint + ": " + cause, cause);
+        }
+    }
+
+    @Override
+    public void configure(NativeConnectionInfo connection, NativeFuseConfig config) {
+        options.attrTimeout().ifPresent(config::setAttrTimeout);
+        options.entryTimeout().ifPresent(config::setEntryTimeout);
+        options.negativeTimeout().ifPresent(config::setNegativeTimeout);
+        if (options.directIo()) config.setDirectIo(true);
+        if (options.kernelCache()) config.setKernelCache(true);
+        if (options.autoCache()) config.setAutoCache(true);
+        if (options.hardRemove()) config.setHardRemove(true);
+        if (options.nullPathOk()) config.setNullPathOk(true);
+        if (options.useIno()) config.setUseIno(true);
+        if (options.maxWrite() > 0) connection.setMaxWrite(options.maxWrite());
+    }
+
+    @Override
+    public void initialized(Throwable failure) {
+        if (failure == null) {
+            initialized.complete(null);
+        } else {
+            LOG.error("init of the filesystem at {} failed; unmounting", mountpoint, failure);
+            initialized.completeExceptionally(failure);
+        }
+    }
+
+    /** The loop thread: serve until the session ends, then tear down. */
+    private void serve() {
+        int rc = -1;
+        try {
+            rc = runLoop();
+        } catch (Throwable t) {
+            LOG.error("the session loop of {} failed", mountpoint, t);
+        }
+        loopResult = rc;
+        initialized.completeExceptionally(new MountException(Reason.MOUNT_FAILED, mountpoint,
+                "the session at " + mountpoint + " ended before the kernel initialised it (loop result " + rc + ")"));
+        try {
+            lib.unmount.invokeExact(fuse);
+            lib.destroy.invokeExact(fuse);
+        } catch (Throwable t) {
+            LOG.error("tearing down {} failed", mountpoint, t);
+        }
+        arena.close();
+        MountRegistry.remove(this);
+        terminated.countDown();
+        LOG.debug("session at {} ended (loop result {})", mountpoint, rc);
+    }
+
+    private int runLoop() throws Throwable {
+        if (options.singleThreaded()) {
+            return (int) lib.loop.invokeExact(fuse);
+        }
+        if (lib.version.loopSymbol().usesConfigObject()) {
+            long config = (long) lib.loopCfgCreate.invokeExact();
+            try {
+                lib.loopCfgSetMaxThreads.invokeExact(config, options.maxThreads());
+                lib.loopCfgSetIdleThreads.invokeExact(config, options.maxIdleThreads());
+                return (int) lib.loopMt.invokeExact(fuse, config);
+            } finally {
+                lib.loopCfgDestroy.invokeExact(config);
+            }
+        }
+        MemorySegment config = arena.allocate(fuse_loop_config_v1.LAYOUT);
+        fuse_loop_config_v1.set(config, false, options.maxIdleThreads());
+        return (int) lib.loopMt.invokeExact(fuse, config.address());
+    }
+
+    @Override
+    public Path mountpoint() {
+        return mountpoint;
+    }
+
+    @Override
+    public boolean isMounted() {
+        return !closed && terminated.getCount() > 0;
+    }
+
+    @Override
+    public void close() throws MountException {
+        end(false);
+    }
+
+    @Override
+    public void unmountLazily() throws MountException {
+        end(true);
+    }
+
+    private void end(boolean lazy) throws MountException {
+        if (closed) {
+            return;
+        }
+        if (insideOwnRequest()) {
+            throw new IllegalStateException("closing the mount at " + mountpoint + " from inside one of its "
+                    + "filesystem operations would wait for itself; close it from another thread");
+        }
+        closing.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            if (terminated.getCount() > 0) {
+                detach(lazy);
+            }
+            if (!lazy) {
+                terminated.await();
+            }
+            closed = true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MountException(Reason.UNMOUNT_FAILED, mountpoint, "interrupted while unmounting " + mountpoint, e);
+        } finally {
+            closing.unlock();
+        }
+    }
+
+    /** Whether the current thread is a libfuse worker serving a request of this mount. */
+    private boolean insideOwnRequest() {
+        try {
+            long context = (long) lib.getContext.invokeExact();
+            return fuse != 0 && context != 0 && Native.getAddress(context) == fuse;
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    /** Unmounts through the kernel: the connection ends and the loop returns. */
+    private void detach(boolean lazy) throws MountException {
+        int errno = Unmount.unmount(mountpoint, lazy);
+        if (errno == 0 || errno == Errno.EINVAL || errno == Errno.ENOENT) {
+            return; // EINVAL/ENOENT: not mounted any more, e.g. unmounted from outside
+        }
+        if (errno == Errno.EBUSY) {
+            throw new MountException(Reason.BUSY, mountpoint, "cannot unmount " + mountpoint
+                    + ": it is busy (a process has a file open or its working directory there; see fuser -vm "
+                    + mountpoint + "). Close those first, or unmount lazily.");
+        }
+        throw new MountException(Reason.UNMOUNT_FAILED, mountpoint,
+                "cannot unmount " + mountpoint + ": " + Errno.name(errno));
+    }
+
+    @Override
+    public boolean awaitUnmount(Duration timeout) throws InterruptedException {
+        return terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void awaitUnmount() throws InterruptedException {
+        terminated.await();
+    }
+
+    @Override
+    public String describe() {
+        return "fuse-panama mount at " + mountpoint + " (libfuse " + lib.packageVersion + ", "
+                + operations.size() + " operations, " + (isMounted() ? "mounted" : "ended, loop result " + loopResult) + ")";
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}

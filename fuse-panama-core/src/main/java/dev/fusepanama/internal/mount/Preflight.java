@@ -1,0 +1,91 @@
+package dev.fusepanama.internal.mount;
+
+import dev.fusepanama.MountException;
+import dev.fusepanama.MountException.Reason;
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The checks before a mount, so that the common mistakes get one clear message instead of
+ * libfuse's terse stderr line: mountpoint missing, not a directory, already mounted, a stale
+ * mount left by a dead filesystem process, no /dev/fuse, no way to mount as this user.
+ */
+final class Preflight {
+    private Preflight() {}
+
+    static final Path DEVICE = Path.of("/dev/fuse");
+    private static final List<Path> FUSERMOUNT = List.of(
+            Path.of("/usr/bin/fusermount3"), Path.of("/bin/fusermount3"), Path.of("/usr/local/bin/fusermount3"));
+
+    /** Checks {@code mountpoint} (absolute, normalised) and returns it. */
+    static Path checkMountpoint(Path mountpoint, MountTable table) throws MountException {
+        BasicFileAttributes attrs;
+        try {
+            attrs = Files.readAttributes(mountpoint, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            throw new MountException(Reason.MOUNTPOINT_MISSING, mountpoint,
+                    "mountpoint " + mountpoint + " does not exist: create it first (mkdir -p " + mountpoint + ")");
+        } catch (FileSystemException e) {
+            if (String.valueOf(e.getReason()).contains("not connected") || table.find(mountpoint).isPresent()) {
+                throw stale(mountpoint);
+            }
+            throw new MountException(Reason.MOUNT_FAILED, mountpoint,
+                    "mountpoint " + mountpoint + " cannot be examined: " + e.getReason(), e);
+        } catch (IOException e) {
+            throw new MountException(Reason.MOUNT_FAILED, mountpoint,
+                    "mountpoint " + mountpoint + " cannot be examined: " + e.getMessage(), e);
+        }
+        if (!attrs.isDirectory()) {
+            throw new MountException(Reason.NOT_A_DIRECTORY, mountpoint,
+                    "mountpoint " + mountpoint + " is not a directory: mount on an (empty) directory");
+        }
+        Optional<MountTable.Entry> existing = table.find(mountpoint);
+        if (existing.isPresent()) {
+            throw new MountException(Reason.ALREADY_MOUNTED, mountpoint,
+                    "mountpoint " + mountpoint + " is already a mount point (" + existing.get().type() + " from "
+                            + existing.get().source() + "): unmount it first (umount " + mountpoint
+                            + ", or fusermount3 -u for FUSE) or choose another directory");
+        }
+        return mountpoint;
+    }
+
+    static MountException stale(Path mountpoint) {
+        return new MountException(Reason.STALE_MOUNT, mountpoint,
+                "mountpoint " + mountpoint + " is a stale FUSE mount (transport endpoint is not connected): "
+                        + "the process that served it died without unmounting. Remove it with: fusermount3 -u "
+                        + mountpoint + " (or as root: umount -l " + mountpoint + ")");
+    }
+
+    /** Checks that this process can mount at all. */
+    static void checkDevice(boolean root) throws MountException {
+        String problem = deviceProblem(Files.exists(DEVICE),
+                Files.isReadable(DEVICE) && Files.isWritable(DEVICE), root,
+                FUSERMOUNT.stream().anyMatch(Files::isExecutable));
+        if (problem != null) {
+            throw new MountException(Files.exists(DEVICE) ? Reason.PERMISSION_DENIED : Reason.NO_FUSE_DEVICE, null, problem);
+        }
+    }
+
+    /** The message for a process that cannot mount, or null if it can; pure, for tests. */
+    static String deviceProblem(boolean deviceExists, boolean deviceReadWrite, boolean root, boolean fusermountPresent) {
+        if (!deviceExists) {
+            return "/dev/fuse does not exist: load the FUSE kernel module (modprobe fuse); in a container, "
+                    + "pass the device (docker run --device /dev/fuse --cap-add SYS_ADMIN ...)";
+        }
+        if (root && !deviceReadWrite) {
+            return "no permission to open /dev/fuse for reading and writing: fix its mode (chmod 666 /dev/fuse) "
+                    + "or, in a container, allow the device (--device /dev/fuse)";
+        }
+        if (!root && !fusermountPresent) {
+            return "mounting as a non-root user needs the setuid helper fusermount3, which was not found: "
+                    + "install fuse3 (apt-get install fuse3) or mount as root";
+        }
+        return null;
+    }
+}

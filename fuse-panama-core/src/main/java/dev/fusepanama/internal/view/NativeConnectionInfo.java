@@ -1,0 +1,63 @@
+package dev.fusepanama.internal.view;
+
+import dev.fusepanama.ConnectionInfo;
+import dev.fusepanama.internal.bind.fuse_conn_info;
+
+/**
+ * {@link ConnectionInfo} over a {@code struct fuse_conn_info}. With {@code extendedFlags}
+ * (libfuse 3.17+) capabilities live in the 64-bit {@code *_ext} fields only: libfuse refuses an
+ * init that changed both {@code want} and {@code want_ext}, so exactly one is ever written.
+ */
+public final class NativeConnectionInfo implements ConnectionInfo {
+    private final long a;
+    private final boolean extendedFlags;
+
+    public NativeConnectionInfo(long address, boolean extendedFlags) {
+        this.a = address;
+        this.extendedFlags = extendedFlags;
+    }
+
+    private long capable() {
+        return extendedFlags ? fuse_conn_info.capable_ext(a) : Integer.toUnsignedLong(fuse_conn_info.capable(a));
+    }
+
+    private long wanted() {
+        return extendedFlags ? fuse_conn_info.want_ext(a) : Integer.toUnsignedLong(fuse_conn_info.want(a));
+    }
+
+    private void setWanted(long bits) {
+        if (extendedFlags) {
+            fuse_conn_info.want_ext(a, bits);
+        } else {
+            fuse_conn_info.want(a, (int) bits);
+        }
+    }
+
+    @Override public int protocolMajor() { return fuse_conn_info.proto_major(a); }
+    @Override public int protocolMinor() { return fuse_conn_info.proto_minor(a); }
+    @Override public boolean isCapable(long capability) { return (capable() & capability) == capability; }
+    @Override public boolean wants(long capability) { return (wanted() & capability) == capability; }
+
+    @Override
+    public boolean want(long capability) {
+        if (!isCapable(capability)) {
+            return false;
+        }
+        setWanted(wanted() | capability);
+        return true;
+    }
+
+    @Override public void unwant(long capability) { setWanted(wanted() & ~capability); }
+    @Override public int maxWrite() { return fuse_conn_info.max_write(a); }
+    @Override public ConnectionInfo setMaxWrite(int v) { fuse_conn_info.max_write(a, v); return this; }
+    @Override public int maxRead() { return fuse_conn_info.max_read(a); }
+    @Override public ConnectionInfo setMaxRead(int v) { fuse_conn_info.max_read(a, v); return this; }
+    @Override public int maxReadahead() { return fuse_conn_info.max_readahead(a); }
+    @Override public ConnectionInfo setMaxReadahead(int v) { fuse_conn_info.max_readahead(a, v); return this; }
+    @Override public int maxBackground() { return fuse_conn_info.max_background(a); }
+    @Override public ConnectionInfo setMaxBackground(int v) { fuse_conn_info.max_background(a, v); return this; }
+    @Override public int congestionThreshold() { return fuse_conn_info.congestion_threshold(a); }
+    @Override public ConnectionInfo setCongestionThreshold(int v) { fuse_conn_info.congestion_threshold(a, v); return this; }
+    @Override public int timeGranularity() { return fuse_conn_info.time_gran(a); }
+    @Override public ConnectionInfo setTimeGranularity(int v) { fuse_conn_info.time_gran(a, v); return this; }
+}

@@ -1,0 +1,85 @@
+package dev.fusepanama.internal.view;
+
+import dev.fusepanama.PollHandle;
+import dev.fusepanama.internal.bind.LibFuse;
+
+/**
+ * {@link PollHandle} over a {@code struct fuse_pollhandle *}. The per-thread instance serves the
+ * poll call; {@link #retain()} hands out a separate object that owns the handle from then on.
+ */
+public final class NativePollHandle implements PollHandle {
+    private final LibFuse lib;
+    private long handle;
+    private boolean retained;
+
+    public NativePollHandle(LibFuse lib) {
+        this.lib = lib;
+    }
+
+    private NativePollHandle(LibFuse lib, long handle) {
+        this.lib = lib;
+        this.handle = handle;
+        this.retained = true;
+    }
+
+    /** Points at {@code handle}; null for a NULL pointer (the caller does not want notification). */
+    public NativePollHandle at(long handle) {
+        this.handle = handle;
+        this.retained = false;
+        return handle == 0 ? null : this;
+    }
+
+    /** After poll returned: releases the handle unless the filesystem retained it. */
+    public void afterPoll() {
+        if (handle != 0 && !retained) {
+            destroy(handle);
+        }
+        handle = 0;
+    }
+
+    @Override
+    public synchronized PollHandle retain() {
+        if (handle == 0) {
+            throw new IllegalStateException("poll handle already released");
+        }
+        if (retained) {
+            return this;
+        }
+        retained = true;
+        return new NativePollHandle(lib, handle);
+    }
+
+    @Override
+    public synchronized void notifyReady() {
+        long h = handle;
+        if (h == 0) {
+            throw new IllegalStateException("poll handle already released");
+        }
+        try {
+            int rc = (int) lib.notifyPoll.invokeExact(h);
+            if (rc != 0 && rc != -dev.fusepanama.Errno.ENOENT) {
+                org.slf4j.LoggerFactory.getLogger(NativePollHandle.class).debug("fuse_notify_poll: {}", dev.fusepanama.Errno.name(rc));
+            }
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        release();
+    }
+
+    @Override
+    public synchronized void release() {
+        long h = handle;
+        handle = 0;
+        if (h != 0) {
+            destroy(h);
+        }
+    }
+
+    private void destroy(long h) {
+        try {
+            lib.pollhandleDestroy.invokeExact(h);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+}

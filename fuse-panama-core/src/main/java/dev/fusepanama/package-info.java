@@ -1,0 +1,92 @@
+/**
+ * Write a Linux filesystem in Java: implement {@link dev.fusepanama.FuseFileSystem}, call
+ * {@link dev.fusepanama.Fuse#mount}, and every program on the machine can use it like any other
+ * directory. fuse-panama calls the system's libfuse3 through the Foreign Function &amp; Memory API:
+ * no JNI, no generated C, nothing compiled at run time.
+ *
+ * <h2>How FUSE works</h2>
+ * A program calls {@code open("/mnt/x/file")}; the kernel's VFS finds that {@code /mnt/x} is a
+ * FUSE mount and, instead of asking a disk driver, writes a request into {@code /dev/fuse}.
+ * libfuse, running in your JVM, reads it, resolves the inode number to a path, and calls the
+ * matching method of your filesystem on one of its worker threads. Your answer travels back the
+ * same way, and the program's {@code open} returns. Every request is one such round trip (some
+ * 20 µs of kernel and libfuse work on a typical machine), so what the kernel caches matters.
+ *
+ * <h2>Paths, inodes and file handles</h2>
+ * This is libfuse's <em>high-level</em> API: operations name files by path ("/dir/file"), and
+ * libfuse keeps the inode numbers the kernel uses. Operations on open files also get a
+ * {@link dev.fusepanama.FileInfo}, whose {@code fh} is yours to set in {@code open},
+ * {@code create} or {@code opendir} and read back in {@code read}, {@code write},
+ * {@code release}...: use it to find the open file without looking the path up again. A file
+ * unlinked while open keeps its handle; with the {@code hardRemove} option its path is then
+ * {@code null}, so a filesystem that supports that must work from the handle.
+ *
+ * <h2>What the kernel caches, and for how long</h2>
+ * <ul>
+ *   <li><b>names</b> (dentries): a successful lookup is trusted for {@code entryTimeout} seconds,
+ *       a failed one for {@code negativeTimeout};</li>
+ *   <li><b>attributes</b>: a getattr answer is trusted for {@code attrTimeout} seconds;</li>
+ *   <li><b>file data</b> (page cache): dropped on each open unless {@code kernelCache} or
+ *       {@code autoCache} is set, or {@link dev.fusepanama.FileInfo#setKeepCache} is called.</li>
+ * </ul>
+ * libfuse's defaults are one second for names and attributes. If files change behind the
+ * kernel's back (a network filesystem, a view of a database), use 0; if only programs going
+ * through the mount change them, longer timeouts save round trips.
+ *
+ * <h2>Errors</h2>
+ * Return {@code -Errno.ENOENT} (any negative {@link dev.fusepanama.Errno}) or throw: an
+ * {@link dev.fusepanama.ErrnoException} carries its errno, {@code NoSuchFileException} becomes
+ * ENOENT, {@code FileAlreadyExistsException} EEXIST, {@code DirectoryNotEmptyException}
+ * ENOTEMPTY, {@code AccessDeniedException} EACCES, {@code NotDirectoryException} ENOTDIR, and
+ * anything else EIO. Unexpected exceptions are logged through SLF4J (once per burst per
+ * operation); none can crash the JVM or hang the caller.
+ *
+ * <h2>Only what you implement</h2>
+ * Methods you do not override are not registered, and libfuse answers them itself: without
+ * {@code lock} and {@code flock} the kernel keeps locks locally, without {@code access} it uses
+ * the modes, and so on. There is nothing to list besides the methods themselves.
+ *
+ * <h2>Threads and memory</h2>
+ * Requests arrive concurrently on up to {@code maxThreads} libfuse threads (or one, with
+ * {@code singleThreaded}); synchronise your state. The views handed to a method
+ * ({@link dev.fusepanama.Stat}, buffers, fillers) point into libfuse's memory and are reused for
+ * the next request on that thread: never keep them. {@link dev.fusepanama.FuseContext#current()}
+ * tells which process is asking.
+ *
+ * <h2>Names are bytes</h2>
+ * Linux file names are byte strings. Valid UTF-8 arrives as the string you would expect; other
+ * bytes arrive escaped (see {@link dev.fusepanama.FileNames}) and are restored exactly when the
+ * string is handed back, so every name survives create, list, rename and delete.
+ *
+ * <h2>Example</h2>
+ * <pre>{@code
+ * FuseFileSystem hello = new FuseFileSystem() {
+ *     final byte[] text = "hello\n".getBytes(StandardCharsets.UTF_8);
+ *     public int getattr(String path, Stat st, FileInfo fi) {
+ *         if (path.equals("/")) { st.setMode(Posix.S_IFDIR | 0755).setNlink(2); return 0; }
+ *         if (!path.equals("/hello")) return -Errno.ENOENT;
+ *         st.setMode(Posix.S_IFREG | 0444).setNlink(1).setSize(text.length);
+ *         return 0;
+ *     }
+ *     public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) {
+ *         filler.add("."); filler.add(".."); filler.add("hello");
+ *         return 0;
+ *     }
+ *     public int read(String path, ByteBuffer buf, long offset, FileInfo fi) {
+ *         int n = (int) Math.max(0, Math.min(buf.remaining(), text.length - offset));
+ *         buf.put(text, (int) offset, n);
+ *         return n;
+ *     }
+ * };
+ * try (FuseMount mount = Fuse.mount(hello, Path.of("/tmp/hello"))) {
+ *     System.out.println(Files.readString(Path.of("/tmp/hello/hello")));
+ * }
+ * }</pre>
+ *
+ * <h2>Running</h2>
+ * Needs JDK 22+, libfuse 3.10+ ({@code apt-get install fuse3}) and {@code /dev/fuse}; grant the
+ * module native access ({@code --enable-native-access=dev.fusepanama}, or ALL-UNNAMED on the
+ * class path). libfuse is found as {@code libfuse3.so.3}, or where the system property
+ * {@code fusepanama.libfuse} or the environment variable {@code FUSE_PANAMA_LIBFUSE} says.
+ */
+package dev.fusepanama;

@@ -1,0 +1,9 @@
+/**
+ * fuse-panama: FUSE filesystems in Java over the system libfuse3, through the FFM API.
+ * Only {@code dev.fusepanama} is API; the bindings and dispatch stay internal.
+ */
+module dev.fusepanama {
+    requires org.slf4j;
+
+    exports dev.fusepanama;
+}

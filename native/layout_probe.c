@@ -1,0 +1,97 @@
+/*
+ * Prints the size of every struct the Java bindings map and the offset of every field they
+ * touch, as the C compiler lays them out against the installed headers. LayoutTest compiles
+ * and runs this and compares each line with the Java layouts. Output lines:
+ *   size STRUCT BYTES
+ *   offset STRUCT FIELD BYTES
+ *   bit STRUCT FIELD BITINDEX      (bit fields of fuse_file_info, counted in the word at offset 4)
+ */
+#include "fuse_panama.h"
+#include <stddef.h>
+#include <string.h>
+
+#define SIZE(s) printf("size %s %zu\n", #s, sizeof(struct s))
+#define OFF(s, f) printf("offset %s %s %zu\n", #s, #f, offsetof(struct s, f))
+
+/* Bit fields have no offsetof: set one in a zeroed struct and find the bit that changed. */
+#define BIT(f) do { \
+    struct fuse_file_info fi; memset(&fi, 0, sizeof fi); fi.f = 1; \
+    unsigned char *p = (unsigned char *)&fi; int bit = -1; \
+    for (size_t i = 0; i < sizeof fi; i++) for (int b = 0; b < 8; b++) \
+        if (p[i] & (1u << b)) bit = (int)((i - 4) * 8 + b); \
+    printf("bit fuse_file_info %s %d\n", #f, bit); } while (0)
+
+int main(void) {
+    SIZE(timespec); OFF(timespec, tv_sec); OFF(timespec, tv_nsec);
+
+    SIZE(stat);
+    OFF(stat, st_dev); OFF(stat, st_ino); OFF(stat, st_nlink); OFF(stat, st_mode);
+    OFF(stat, st_uid); OFF(stat, st_gid); OFF(stat, st_rdev); OFF(stat, st_size);
+    OFF(stat, st_blksize); OFF(stat, st_blocks);
+    OFF(stat, st_atim); OFF(stat, st_mtim); OFF(stat, st_ctim);
+
+    SIZE(statvfs);
+    OFF(statvfs, f_bsize); OFF(statvfs, f_frsize); OFF(statvfs, f_blocks); OFF(statvfs, f_bfree);
+    OFF(statvfs, f_bavail); OFF(statvfs, f_files); OFF(statvfs, f_ffree); OFF(statvfs, f_favail);
+    OFF(statvfs, f_fsid); OFF(statvfs, f_flag); OFF(statvfs, f_namemax);
+
+    SIZE(flock);
+    OFF(flock, l_type); OFF(flock, l_whence); OFF(flock, l_start); OFF(flock, l_len); OFF(flock, l_pid);
+
+    SIZE(fuse_file_info);
+    OFF(fuse_file_info, flags); OFF(fuse_file_info, fh); OFF(fuse_file_info, lock_owner);
+    OFF(fuse_file_info, poll_events);
+    BIT(writepage); BIT(direct_io); BIT(keep_cache); BIT(flush); BIT(nonseekable);
+    BIT(flock_release); BIT(cache_readdir); BIT(noflush);
+
+    SIZE(fuse_conn_info);
+    OFF(fuse_conn_info, proto_major); OFF(fuse_conn_info, proto_minor); OFF(fuse_conn_info, max_write);
+    OFF(fuse_conn_info, max_read); OFF(fuse_conn_info, max_readahead); OFF(fuse_conn_info, capable);
+    OFF(fuse_conn_info, want); OFF(fuse_conn_info, max_background);
+    OFF(fuse_conn_info, congestion_threshold); OFF(fuse_conn_info, time_gran);
+    OFF(fuse_conn_info, reserved);
+
+    SIZE(fuse_config);
+    OFF(fuse_config, set_gid); OFF(fuse_config, gid); OFF(fuse_config, set_uid); OFF(fuse_config, uid);
+    OFF(fuse_config, set_mode); OFF(fuse_config, umask); OFF(fuse_config, entry_timeout);
+    OFF(fuse_config, negative_timeout); OFF(fuse_config, attr_timeout); OFF(fuse_config, intr);
+    OFF(fuse_config, intr_signal); OFF(fuse_config, remember); OFF(fuse_config, hard_remove);
+    OFF(fuse_config, use_ino); OFF(fuse_config, readdir_ino); OFF(fuse_config, direct_io);
+    OFF(fuse_config, kernel_cache); OFF(fuse_config, auto_cache); OFF(fuse_config, no_rofd_flush);
+    OFF(fuse_config, ac_attr_timeout_set); OFF(fuse_config, ac_attr_timeout);
+    OFF(fuse_config, nullpath_ok); OFF(fuse_config, show_help); OFF(fuse_config, modules);
+    OFF(fuse_config, debug);
+
+    SIZE(fuse_context);
+    OFF(fuse_context, fuse); OFF(fuse_context, uid); OFF(fuse_context, gid); OFF(fuse_context, pid);
+    OFF(fuse_context, private_data); OFF(fuse_context, umask);
+
+    SIZE(fuse_buf);
+    OFF(fuse_buf, size); OFF(fuse_buf, flags); OFF(fuse_buf, mem); OFF(fuse_buf, fd); OFF(fuse_buf, pos);
+
+    SIZE(fuse_bufvec);
+    OFF(fuse_bufvec, count); OFF(fuse_bufvec, idx); OFF(fuse_bufvec, off); OFF(fuse_bufvec, buf);
+
+    SIZE(fuse_args);
+    OFF(fuse_args, argc); OFF(fuse_args, argv); OFF(fuse_args, allocated);
+
+    SIZE(fuse_loop_config_v1);
+    OFF(fuse_loop_config_v1, clone_fd); OFF(fuse_loop_config_v1, max_idle_threads);
+
+    SIZE(fuse_operations);
+    OFF(fuse_operations, getattr); OFF(fuse_operations, readlink); OFF(fuse_operations, mknod);
+    OFF(fuse_operations, mkdir); OFF(fuse_operations, unlink); OFF(fuse_operations, rmdir);
+    OFF(fuse_operations, symlink); OFF(fuse_operations, rename); OFF(fuse_operations, link);
+    OFF(fuse_operations, chmod); OFF(fuse_operations, chown); OFF(fuse_operations, truncate);
+    OFF(fuse_operations, open); OFF(fuse_operations, read); OFF(fuse_operations, write);
+    OFF(fuse_operations, statfs); OFF(fuse_operations, flush); OFF(fuse_operations, release);
+    OFF(fuse_operations, fsync); OFF(fuse_operations, setxattr); OFF(fuse_operations, getxattr);
+    OFF(fuse_operations, listxattr); OFF(fuse_operations, removexattr); OFF(fuse_operations, opendir);
+    OFF(fuse_operations, readdir); OFF(fuse_operations, releasedir); OFF(fuse_operations, fsyncdir);
+    OFF(fuse_operations, init); OFF(fuse_operations, destroy); OFF(fuse_operations, access);
+    OFF(fuse_operations, create); OFF(fuse_operations, lock); OFF(fuse_operations, utimens);
+    OFF(fuse_operations, bmap); OFF(fuse_operations, ioctl); OFF(fuse_operations, poll);
+    OFF(fuse_operations, write_buf); OFF(fuse_operations, read_buf); OFF(fuse_operations, flock);
+    OFF(fuse_operations, fallocate); OFF(fuse_operations, copy_file_range); OFF(fuse_operations, lseek);
+    return 0;
+}
