@@ -38,6 +38,7 @@ public final class MountOptions {
     private final boolean useIno;
     private final boolean debug;
     private final Duration mountTimeout;
+    private final Duration closeTimeout;
     private final List<String> rawOptions;
 
     private MountOptions(Builder b) {
@@ -61,6 +62,7 @@ public final class MountOptions {
         this.useIno = b.useIno;
         this.debug = b.debug;
         this.mountTimeout = b.mountTimeout;
+        this.closeTimeout = b.closeTimeout;
         this.rawOptions = List.copyOf(b.rawOptions);
     }
 
@@ -93,6 +95,7 @@ public final class MountOptions {
     public boolean useIno() { return useIno; }
     public boolean debug() { return debug; }
     public Duration mountTimeout() { return mountTimeout; }
+    public Duration closeTimeout() { return closeTimeout; }
     public List<String> rawOptions() { return rawOptions; }
 
     /** The {@code -o} options passed to libfuse's {@code fuse_new}, in order. */
@@ -130,6 +133,7 @@ public final class MountOptions {
         b.useIno = useIno;
         b.debug = debug;
         b.mountTimeout = mountTimeout;
+        b.closeTimeout = closeTimeout;
         b.rawOptions.addAll(rawOptions);
         return b;
     }
@@ -155,6 +159,7 @@ public final class MountOptions {
         private boolean useIno;
         private boolean debug;
         private Duration mountTimeout = Duration.ofSeconds(30);
+        private Duration closeTimeout = Duration.ofSeconds(30);
         private final List<String> rawOptions = new ArrayList<>();
 
         private Builder() {}
@@ -216,6 +221,11 @@ public final class MountOptions {
         public Builder debug(boolean on) { debug = on; return this; }
         /** How long {@code mount} waits for the kernel's INIT before giving up. */
         public Builder mountTimeout(Duration timeout) { mountTimeout = Objects.requireNonNull(timeout); return this; }
+        /**
+         * How long {@code close} waits, after unmounting, for filesystem calls still running to
+         * return (and for a lazily detached mount's last user to let go) before it gives up.
+         */
+        public Builder closeTimeout(Duration timeout) { closeTimeout = Objects.requireNonNull(timeout); return this; }
 
         /** Any other {@code -o} option libfuse or the kernel understands, e.g. "max_read=131072". */
         public Builder option(String option) {

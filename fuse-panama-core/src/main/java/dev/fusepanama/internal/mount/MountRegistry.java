@@ -28,18 +28,25 @@ final class MountRegistry {
         LIVE.remove(session);
     }
 
+    /**
+     * Unmounts what is left, never holding up the exit for long: a busy mount is detached lazily
+     * and its connection aborted, so processes using it get errors instead of a hang.
+     */
     private static void unmountAll() {
         for (MountSession session : LIVE) {
             try {
-                session.close();
-            } catch (Exception busy) {
-                try {
-                    LOG.warn("{} is busy at JVM exit; detaching it lazily", session.mountpoint());
-                    session.unmountLazily();
-                    session.awaitUnmount(Duration.ofSeconds(5));
-                } catch (Exception e) {
-                    LOG.error("could not unmount {} at JVM exit", session.mountpoint(), e);
+                session.unmountLazily();
+                if (!session.awaitUnmount(Duration.ofSeconds(5))) {
+                    session.abortConnection();
+                    if (!session.awaitUnmount(Duration.ofSeconds(5))) {
+                        LOG.error("{} is still in use at JVM exit; it stays detached until its users let go", session.mountpoint());
+                    }
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Exception e) {
+                LOG.error("could not unmount {} at JVM exit", session.mountpoint(), e);
             }
         }
     }

@@ -56,6 +56,8 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
     private final ReentrantLock closing = new ReentrantLock();
     private final Set<Operation> operations;
     private long fuse;
+    /** The FUSE connection's number (the mount's minor device), for aborting it; null if unknown. */
+    private String connection;
     private volatile boolean closed;
     private volatile int loopResult;
 
@@ -107,6 +109,7 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
                     throw mountFailed(why);
                 }
                 mounted = true;
+                connection = MountTable.read().find(mountpoint).map(e -> e.device().substring(e.device().indexOf(':') + 1)).orElse(null);
             } finally {
                 FuseLog.captured();
             }
@@ -302,11 +305,21 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
             if (closed) {
                 return;
             }
-            if (terminated.getCount() > 0) {
-                detach(lazy);
+            boolean wasMounted = terminated.getCount() > 0 && detach(lazy);
+            if (lazy) {
+                closed = true;
+                return;
             }
-            if (!lazy) {
-                terminated.await();
+            if (!terminated.await(options.closeTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
+                if (!wasMounted && abortConnection() && terminated.await(5, TimeUnit.SECONDS)) {
+                    closed = true;
+                    return;
+                }
+                throw new MountException(Reason.BUSY, mountpoint, wasMounted
+                        ? "unmounted " + mountpoint + ", but filesystem calls still running have not returned after "
+                                + options.closeTimeout() + "; its resources are released when they return"
+                        : mountpoint + " was detached (lazily) but is still in use by open files; the session "
+                                + "ends when they are closed");
             }
             closed = true;
         } catch (InterruptedException e) {
@@ -314,6 +327,27 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
             throw new MountException(Reason.UNMOUNT_FAILED, mountpoint, "interrupted while unmounting " + mountpoint, e);
         } finally {
             closing.unlock();
+        }
+    }
+
+    /**
+     * Ends the FUSE connection through fusectl ({@code /sys/fs/fuse/connections/N/abort}, root only):
+     * every pending and future request fails with ENOTCONN, and the loop returns. The last resort
+     * for a mount that was detached but is held by processes that will not let go.
+     */
+    boolean abortConnection() {
+        if (connection == null) {
+            return false;
+        }
+        Path abort = Path.of("/sys/fs/fuse/connections", connection, "abort");
+        try {
+            java.nio.file.Files.writeString(abort, "1");
+            LOG.warn("aborted the FUSE connection of {}", mountpoint);
+            return true;
+        } catch (java.io.IOException e) {
+            LOG.warn("cannot abort the FUSE connection of {} through {} ({}); is fusectl mounted "
+                    + "(mount -t fusectl none /sys/fs/fuse/connections) and are we root?", mountpoint, abort, e.toString());
+            return false;
         }
     }
 
@@ -327,11 +361,18 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
         }
     }
 
-    /** Unmounts through the kernel: the connection ends and the loop returns. */
-    private void detach(boolean lazy) throws MountException {
+    /**
+     * Unmounts through the kernel: the connection ends and the loop returns.
+     *
+     * @return true if it was mounted, false if it had already been unmounted or detached
+     */
+    private boolean detach(boolean lazy) throws MountException {
         int errno = Unmount.unmount(mountpoint, lazy);
-        if (errno == 0 || errno == Errno.EINVAL || errno == Errno.ENOENT) {
-            return; // EINVAL/ENOENT: not mounted any more, e.g. unmounted from outside
+        if (errno == 0) {
+            return true;
+        }
+        if (errno == Errno.EINVAL || errno == Errno.ENOENT) {
+            return false; // not mounted any more: unmounted or detached from outside
         }
         if (errno == Errno.EBUSY) {
             throw new MountException(Reason.BUSY, mountpoint, "cannot unmount " + mountpoint

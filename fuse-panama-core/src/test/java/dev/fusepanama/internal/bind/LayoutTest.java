@@ -1,0 +1,160 @@
+package dev.fusepanama.internal.bind;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fusepanama.ConnectionInfo;
+import dev.fusepanama.DirFiller;
+import dev.fusepanama.Errno;
+import dev.fusepanama.Posix;
+import dev.fusepanama.Timespec;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.StructLayout;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The hand-written bindings agree with the C compiler: every mapped struct's size, every field's
+ * offset, every bit field's position, and every constant the API exposes, compiled against the
+ * fuse3 and libc headers installed on this machine.
+ */
+class LayoutTest {
+    @TempDir
+    static Path work;
+
+    static List<String> probe;
+
+    static final Map<String, StructLayout> LAYOUTS = new LinkedHashMap<>();
+
+    static {
+        LAYOUTS.put("timespec", timespec.LAYOUT);
+        LAYOUTS.put("stat", stat.LAYOUT);
+        LAYOUTS.put("statvfs", statvfs.LAYOUT);
+        LAYOUTS.put("flock", flock.LAYOUT);
+        LAYOUTS.put("fuse_file_info", fuse_file_info.LAYOUT);
+        LAYOUTS.put("fuse_conn_info", fuse_conn_info.LAYOUT);
+        LAYOUTS.put("fuse_config", fuse_config.LAYOUT);
+        LAYOUTS.put("fuse_context", fuse_context.LAYOUT);
+        LAYOUTS.put("fuse_buf", fuse_buf.LAYOUT);
+        LAYOUTS.put("fuse_bufvec", fuse_bufvec.LAYOUT);
+        LAYOUTS.put("fuse_args", fuse_args.LAYOUT);
+        LAYOUTS.put("fuse_loop_config_v1", fuse_loop_config_v1.LAYOUT);
+        LAYOUTS.put("fuse_operations", fuse_operations.LAYOUT);
+    }
+
+    static Map<String, Integer> bits() throws IllegalAccessException {
+        Map<String, Integer> bits = new TreeMap<>();
+        for (Field f : fuse_file_info.class.getFields()) {
+            if (f.getName().startsWith("BIT_")) {
+                bits.put(f.getName().substring(4).toLowerCase(Locale.ROOT), f.getInt(null));
+            }
+        }
+        return bits;
+    }
+
+    @BeforeAll
+    static void runProbe() throws Exception {
+        probe = NativeProbe.run(NativeProbe.nativeDir().resolve("layout_probe.c"), work);
+    }
+
+    @Test
+    void everyStructSizeFieldOffsetAndBitMatchesTheCCompiler() throws Exception {
+        List<String> problems = LayoutCheck.compare(LAYOUTS, bits(), probe);
+        assertEquals(List.of(), problems);
+        assertTrue(probe.size() > 100, "the probe checks every mapped field: " + probe.size() + " lines");
+        for (String struct : LAYOUTS.keySet()) {
+            assertTrue(probe.contains("size " + struct + " " + LAYOUTS.get(struct).byteSize()), "probe covers " + struct);
+        }
+    }
+
+    @Test
+    void aDeliberatelyWrongOffsetIsCaught() throws Exception {
+        // st_size one long later than it really is: the kind of slip that would corrupt file sizes.
+        StructLayout wrong = MemoryLayout.structLayout(stat.LAYOUT.memberLayouts().stream()
+                .flatMap(m -> m.name().orElse("").equals("st_size")
+                        ? java.util.stream.Stream.of(MemoryLayout.paddingLayout(8), m)
+                        : m.name().orElse("").equals("st_blksize") ? java.util.stream.Stream.<MemoryLayout>of()
+                        : java.util.stream.Stream.of(m))
+                .toArray(MemoryLayout[]::new)).withName("stat");
+        Map<String, StructLayout> layouts = new LinkedHashMap<>(LAYOUTS);
+        layouts.put("stat", wrong);
+        List<String> problems = LayoutCheck.compare(layouts, bits(), probe);
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("offsetof(stat, st_size)")), problems.toString());
+
+        Map<String, Integer> wrongBits = new TreeMap<>(bits());
+        wrongBits.put("direct_io", 2);
+        assertTrue(LayoutCheck.compare(LAYOUTS, wrongBits, probe).stream().anyMatch(p -> p.contains("direct_io")));
+    }
+
+    @Test
+    void errnoHasEveryNameTheHeadersDefineWithTheirValues() throws Exception {
+        List<String> names = NativeProbe.exec(List.of("sh", "-c",
+                "echo '#include <errno.h>' | cc -dM -E - | awk '$1==\"#define\" && $2 ~ /^E[A-Z0-9]+$/ {print $2}' | sort -u"));
+        assertTrue(names.size() > 120, "errno.h defines " + names.size() + " names");
+        Map<String, Long> java = new TreeMap<>();
+        for (String n : names) {
+            try {
+                java.put(n, (long) Errno.class.getField(n).getInt(null));
+            } catch (NoSuchFieldException e) {
+                java.put(n, null);
+            }
+        }
+        assertConstants("errno.h", List.of("errno.h"), java);
+        assertEquals("ENOENT", Errno.name(-Errno.ENOENT));
+        assertEquals("EAGAIN", Errno.name(Errno.EWOULDBLOCK));
+    }
+
+    @Test
+    void posixAndCapabilityConstantsMatchTheHeaders() throws Exception {
+        Map<String, Long> java = new TreeMap<>();
+        for (Field f : Posix.class.getFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() != boolean.class) {
+                java.put(f.getName(), ((Number) f.get(null)).longValue());
+            }
+        }
+        for (Field f : ConnectionInfo.class.getFields()) {
+            java.put("FUSE_" + f.getName(), f.getLong(null));
+        }
+        java.put("FUSE_READDIR_PLUS", (long) DirFiller.READDIR_PLUS);
+        java.put("UTIME_NOW", Timespec.UTIME_NOW);
+        java.put("UTIME_OMIT", Timespec.UTIME_OMIT);
+        java.put("MNT_DETACH", (long) Libc.MNT_DETACH);
+        java.put("FUSE_BUF_IS_FD", (long) fuse_buf.FUSE_BUF_IS_FD);
+        java.put("FUSE_BUF_FD_SEEK", (long) fuse_buf.FUSE_BUF_FD_SEEK);
+        java.put("FUSE_BUF_FD_RETRY", (long) fuse_buf.FUSE_BUF_FD_RETRY);
+        assertConstants("posix", List.of("fuse_panama.h", "poll.h", "unistd.h"), java);
+    }
+
+    /** Compiles a program printing each C macro and compares with the Java value (null: missing in Java). */
+    private static void assertConstants(String label, List<String> includes, Map<String, Long> java) throws Exception {
+        StringBuilder c = new StringBuilder();
+        for (String inc : includes) c.append("#include <").append(inc).append(">\n");
+        c.append("#include <stdio.h>\nint main(void) {\n");
+        for (String name : java.keySet()) {
+            c.append("  printf(\"%s %lld\\n\", \"").append(name).append("\", (long long) (").append(name).append("));\n");
+        }
+        c.append("  return 0;\n}\n");
+        Path source = work.resolve("constants-" + label.replace('.', '_') + ".c");
+        Files.writeString(source, c);
+        List<String> problems = new ArrayList<>();
+        for (String line : NativeProbe.run(source, work)) {
+            String[] f = line.split(" ");
+            Long j = java.get(f[0]);
+            long v = Long.parseLong(f[1]);
+            if (j == null) problems.add(f[0] + " is missing in Java (C: " + v + ")");
+            else if (j != v) problems.add(f[0] + ": C " + v + ", Java " + j);
+        }
+        assertEquals(List.of(), problems, label);
+    }
+}

@@ -1,0 +1,49 @@
+package dev.fusepanama.internal.bind;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Compiles and runs C against the installed fuse3 headers, the source of truth for the bindings. */
+final class NativeProbe {
+    private NativeProbe() {}
+
+    static Path nativeDir() {
+        Path dir = Path.of(System.getProperty("fusepanama.nativeDir", "../native")).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(dir.resolve("fuse_panama.h"))) {
+            throw new IllegalStateException("native/ not found at " + dir + " (set -Dfusepanama.nativeDir)");
+        }
+        return dir;
+    }
+
+    /** Output lines of a C program compiled from {@code source} with the fuse3 include path. */
+    static List<String> run(Path source, Path workDir) throws IOException, InterruptedException {
+        Path exe = workDir.resolve("probe-" + source.getFileName().toString().replace(".c", ""));
+        List<String> cc = new ArrayList<>(List.of("cc", "-Wall", "-o", exe.toString(), "-I", nativeDir().toString()));
+        cc.addAll(fuse3Cflags());
+        cc.add(source.toString());
+        exec(cc);
+        return exec(List.of(exe.toString()));
+    }
+
+    static List<String> fuse3Cflags() throws IOException, InterruptedException {
+        try {
+            return List.of(String.join(" ", exec(List.of("pkg-config", "--cflags", "fuse3"))).trim().split("\\s+"));
+        } catch (IllegalStateException e) {
+            return List.of("-I/usr/include/fuse3");
+        }
+    }
+
+    static List<String> exec(List<String> command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IllegalStateException(String.join(" ", command) + " failed:\n" + out);
+        }
+        return out.lines().toList();
+    }
+}

@@ -1,0 +1,92 @@
+package dev.fusepanama.testing;
+
+import dev.fusepanama.Fuse;
+import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.FuseMount;
+import dev.fusepanama.MountOptions;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A filesystem mounted for one test at a fresh temporary directory. {@link #close()} always
+ * leaves nothing mounted: it closes normally, and if that fails or hangs it aborts the FUSE
+ * connection and detaches the mount, then removes the directory.
+ */
+public final class TestMount implements AutoCloseable {
+    private final Path dir;
+    private final FuseMount mount;
+
+    private TestMount(Path dir, FuseMount mount) {
+        this.dir = dir;
+        this.mount = mount;
+    }
+
+    public static TestMount mount(FuseFileSystem fs) throws IOException {
+        return mount(fs, MountOptions.defaults());
+    }
+
+    public static TestMount mount(FuseFileSystem fs, MountOptions options) throws IOException {
+        Path dir = Files.createTempDirectory("fuse-panama-test-");
+        try {
+            return new TestMount(dir, Fuse.mount(fs, dir, options));
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(dir);
+            throw e;
+        }
+    }
+
+    public Path root() { return dir; }
+
+    public Path path(String relative) { return dir.resolve(relative); }
+
+    public FuseMount handle() { return mount; }
+
+    @Override
+    public void close() throws Exception {
+        Thread closer = new Thread(() -> {
+            try {
+                mount.close();
+            } catch (Exception e) {
+                // forced below
+            }
+        }, "test-unmount " + dir);
+        closer.setDaemon(true);
+        closer.start();
+        closer.join(TimeUnit.SECONDS.toMillis(20));
+        if (closer.isAlive() || mount.isMounted()) {
+            forceUnmount(dir);
+            mount.awaitUnmount(java.time.Duration.ofSeconds(10));
+        }
+        Files.deleteIfExists(dir);
+    }
+
+    /** fusectl is where connections are aborted; systemd mounts it, bare containers may not. */
+    public static void ensureFusectl() throws IOException, InterruptedException {
+        Path connections = Path.of("/sys/fs/fuse/connections");
+        if (Files.isDirectory(connections) && Files.readString(Path.of("/proc/self/mounts")).contains(" " + connections + " ")) {
+            return;
+        }
+        new ProcessBuilder(List.of("mount", "-t", "fusectl", "fusectl", connections.toString())).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** Last resort for a wedged mount: abort its connection (fusectl), then detach it. */
+    public static void forceUnmount(Path dir) throws IOException, InterruptedException {
+        ensureFusectl();
+        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
+            String[] f = line.split(" ");
+            if (f.length > 4 && f[4].equals(dir.toString())) {
+                Path abort = Path.of("/sys/fs/fuse/connections", f[2].split(":")[1], "abort");
+                if (Files.exists(abort)) {
+                    Files.writeString(abort, "1");
+                }
+            }
+        }
+        new ProcessBuilder(List.of("umount", "-l", dir.toString())).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
+    }
+}
