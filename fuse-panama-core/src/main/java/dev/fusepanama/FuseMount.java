@@ -11,7 +11,10 @@ import java.time.Duration;
 public interface FuseMount extends AutoCloseable {
     Path mountpoint();
 
-    /** Whether the mount is still served (false after close, or after an external unmount). */
+    /**
+     * Whether the session still serves requests: false once it has ended (closed, unmounted from
+     * outside, or its connection aborted); true after {@link #unmountLazily()} until the last user lets go.
+     */
     boolean isMounted();
 
     /**

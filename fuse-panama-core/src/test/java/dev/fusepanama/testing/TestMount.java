@@ -57,11 +57,15 @@ public final class TestMount implements AutoCloseable {
         closer.setDaemon(true);
         closer.start();
         closer.join(TimeUnit.SECONDS.toMillis(20));
-        if (closer.isAlive() || mount.isMounted()) {
+        if (closer.isAlive() || mount.isMounted() || mounted(dir)) {
             forceUnmount(dir);
             mount.awaitUnmount(java.time.Duration.ofSeconds(10));
         }
         Files.deleteIfExists(dir);
+    }
+
+    static boolean mounted(Path dir) throws IOException {
+        return Files.readString(Path.of("/proc/self/mounts")).contains(" " + dir + " ");
     }
 
     /** fusectl is where connections are aborted; systemd mounts it, bare containers may not. */

@@ -279,7 +279,7 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
 
     @Override
     public boolean isMounted() {
-        return !closed && terminated.getCount() > 0;
+        return terminated.getCount() > 0;
     }
 
     @Override
@@ -305,7 +305,9 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
             if (closed) {
                 return;
             }
-            boolean wasMounted = terminated.getCount() > 0 && detach(lazy);
+            // Also after the session ended by itself (connection aborted, process killed): a stale
+            // kernel mount may remain, and it is ours to remove.
+            boolean wasMounted = (terminated.getCount() > 0 || stillOurs()) && detach(lazy);
             if (lazy) {
                 closed = true;
                 return;
@@ -328,6 +330,12 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
         } finally {
             closing.unlock();
         }
+    }
+
+    /** Whether the kernel still has this session's mount (same connection) at the mountpoint. */
+    private boolean stillOurs() {
+        return connection != null && MountTable.read().find(mountpoint)
+                .map(e -> e.device().endsWith(":" + connection)).orElse(false);
     }
 
     /**

@@ -1,0 +1,293 @@
+package dev.fusepanama;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fusepanama.testing.Os;
+import dev.fusepanama.testing.ScratchFileSystem;
+import dev.fusepanama.testing.TestMount;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Mounting and unmounting inside a long-running JVM: what embedders rely on. */
+@Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class LifecycleTest {
+    @TempDir
+    Path tmp;
+
+    final List<AutoCloseable> cleanup = new ArrayList<>();
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        for (AutoCloseable c : cleanup.reversed()) c.close();
+    }
+
+    static boolean inProcMounts(Path p) throws IOException {
+        return Files.readString(Path.of("/proc/self/mounts")).contains(" " + p + " ");
+    }
+
+    @Test
+    void mountReturnsLiveAndCloseUnmountsCallsDestroyAndIsIdempotent() throws Exception {
+        AtomicBoolean destroyed = new AtomicBoolean();
+        ScratchFileSystem fs = new ScratchFileSystem() {
+            @Override
+            public void destroy() {
+                destroyed.set(true);
+            }
+        };
+        Path dir = Files.createDirectory(tmp.resolve("m"));
+        FuseMount m = Fuse.mount(fs, dir, MountOptions.builder().fsName("lifecycle-test").subtype("scratch").build());
+        assertTrue(m.isMounted());
+        assertTrue(inProcMounts(dir));
+        assertTrue(Files.readString(Path.of("/proc/self/mounts")).contains("lifecycle-test " + dir + " fuse.scratch "));
+        Files.writeString(dir.resolve("f"), "x"); // no probe file needed: it is serving already
+        m.close();
+        assertFalse(m.isMounted());
+        assertFalse(inProcMounts(dir));
+        assertTrue(destroyed.get());
+        m.close();
+        assertTrue(m.awaitUnmount(Duration.ofSeconds(1)));
+    }
+
+    @Test
+    void closeWhileAFileIsOpenReportsBusyAndLeavesTheMountWorking() throws Exception {
+        TestMount t = TestMount.mount(new ScratchFileSystem());
+        cleanup.add(t);
+        Files.writeString(t.path("f"), "content");
+        int fd = Os.open(t.path("f"), Posix.O_RDONLY);
+        try {
+            MountException e = assertThrows(MountException.class, () -> t.handle().close());
+            assertEquals(MountException.Reason.BUSY, e.reason());
+            assertTrue(e.getMessage().contains("busy"), e.getMessage());
+            assertTrue(t.handle().isMounted());
+            assertEquals("content", new String(Os.pread(fd, 100, 0), StandardCharsets.UTF_8));
+        } finally {
+            Os.close(fd);
+        }
+        t.handle().close();
+        assertFalse(t.handle().isMounted());
+    }
+
+    @Test
+    void lazyUnmountDetachesAtOnceAndEndsWhenTheLastFileCloses() throws Exception {
+        TestMount t = TestMount.mount(new ScratchFileSystem());
+        cleanup.add(t);
+        Files.writeString(t.path("f"), "still here");
+        int fd = Os.open(t.path("f"), Posix.O_RDONLY);
+        t.handle().unmountLazily();
+        assertFalse(inProcMounts(t.root()), "detached from the namespace");
+        assertEquals("still here", new String(Os.pread(fd, 100, 0), StandardCharsets.UTF_8), "open files keep working");
+        assertTrue(t.handle().isMounted(), "the session serves the open file");
+        Os.close(fd);
+        assertTrue(t.handle().awaitUnmount(Duration.ofSeconds(20)));
+        assertFalse(t.handle().isMounted());
+    }
+
+    @Test
+    void closeFromAnotherThreadWaitsForTheRequestInFlight() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ScratchFileSystem fs = new ScratchFileSystem() {
+            @Override
+            public synchronized int statfs(String path, StatVfs st) {
+                entered.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return super.statfs(path, st);
+            }
+        };
+        TestMount t = TestMount.mount(fs);
+        cleanup.add(t);
+        CompletableFuture<Long> client = CompletableFuture.supplyAsync(() -> Os.statvfs(t.root()).blocks());
+        assertTrue(entered.await(10, TimeUnit.SECONDS));
+        CompletableFuture<Throwable> closer = CompletableFuture.supplyAsync(() -> {
+            try {
+                t.handle().close();
+                return null;
+            } catch (Throwable e) {
+                return e;
+            }
+        });
+        Thread.sleep(300);
+        Throwable early = closer.isDone() ? closer.get() : null;
+        // Either the kernel refused (the caller still holds the mount: BUSY, nothing changed), or
+        // close is waiting for the request: in both cases the request in flight completes normally.
+        if (early != null) {
+            assertInstanceOf(MountException.class, early);
+            assertEquals(MountException.Reason.BUSY, ((MountException) early).reason());
+        } else {
+            assertFalse(closer.isDone(), "close waits while a request is in flight");
+        }
+        release.countDown();
+        assertEquals(1000L, client.get(20, TimeUnit.SECONDS));
+        if (early != null) {
+            t.handle().close();
+        } else {
+            assertEquals(null, closer.get(20, TimeUnit.SECONDS));
+        }
+        assertFalse(t.handle().isMounted());
+    }
+
+    @Test
+    void closingFromInsideAFilesystemCallIsRefusedNotADeadlock() throws Exception {
+        AtomicReference<FuseMount> self = new AtomicReference<>();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        ScratchFileSystem fs = new ScratchFileSystem() {
+            @Override
+            public synchronized int statfs(String path, StatVfs st) {
+                try {
+                    self.get().close();
+                } catch (Throwable e) {
+                    thrown.set(e);
+                }
+                return super.statfs(path, st);
+            }
+        };
+        TestMount t = TestMount.mount(fs);
+        cleanup.add(t);
+        self.set(t.handle());
+        Os.statvfs(t.root());
+        assertInstanceOf(IllegalStateException.class, thrown.get());
+        assertTrue(t.handle().isMounted());
+    }
+
+    @Test
+    void twoMountsAtOnceAreIndependent() throws Exception {
+        TestMount a = TestMount.mount(new ScratchFileSystem());
+        cleanup.add(a);
+        TestMount b = TestMount.mount(new ScratchFileSystem());
+        cleanup.add(b);
+        Files.writeString(a.path("only-in-a"), "A");
+        Files.writeString(b.path("only-in-b"), "B");
+        assertFalse(Files.exists(b.path("only-in-a")));
+        a.handle().close();
+        assertEquals("B", Files.readString(b.path("only-in-b")), "b still serves after a closed");
+        assertFalse(inProcMounts(a.root()));
+    }
+
+    @Test
+    void mountingManyTimesInOneJvmLeaksNothingVisible() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("again"));
+        for (int i = 0; i < 20; i++) {
+            try (FuseMount m = Fuse.mount(new ScratchFileSystem(), dir)) {
+                Files.writeString(dir.resolve("f" + i), "x");
+            }
+        }
+        assertFalse(inProcMounts(dir));
+        try (var s = Files.list(dir)) {
+            assertEquals(0, s.count(), "files lived in the filesystem, not the directory");
+        }
+    }
+
+    @Test
+    void anUnmountFromOutsideEndsTheSessionAndCloseIsThenANoOp() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("external"));
+        FuseMount m = Fuse.mount(new ScratchFileSystem(), dir);
+        Process p = new ProcessBuilder("umount", dir.toString()).inheritIO().start();
+        assertEquals(0, p.waitFor());
+        assertTrue(m.awaitUnmount(Duration.ofSeconds(20)));
+        assertFalse(m.isMounted());
+        m.close();
+    }
+
+    @Test
+    void mountFailuresSayWhatIsWrong() throws Exception {
+        Path missing = tmp.resolve("missing");
+        MountException e = assertThrows(MountException.class, () -> Fuse.mount(new ScratchFileSystem(), missing));
+        assertEquals(MountException.Reason.MOUNTPOINT_MISSING, e.reason());
+        assertTrue(e.getMessage().contains("mkdir -p " + missing), e.getMessage());
+
+        Path file = Files.writeString(tmp.resolve("file"), "");
+        e = assertThrows(MountException.class, () -> Fuse.mount(new ScratchFileSystem(), file));
+        assertEquals(MountException.Reason.NOT_A_DIRECTORY, e.reason());
+
+        TestMount busy = TestMount.mount(new ScratchFileSystem());
+        cleanup.add(busy);
+        e = assertThrows(MountException.class, () -> Fuse.mount(new ScratchFileSystem(), busy.root()));
+        assertEquals(MountException.Reason.ALREADY_MOUNTED, e.reason());
+        assertTrue(e.getMessage().contains("already a mount point"), e.getMessage());
+
+        Path dir = Files.createDirectory(tmp.resolve("badopt"));
+        e = assertThrows(MountException.class,
+                () -> Fuse.mount(new ScratchFileSystem(), dir, MountOptions.builder().option("no_such_option_xyz").build()));
+        assertEquals(MountException.Reason.INVALID_OPTIONS, e.reason());
+        assertTrue(e.getMessage().contains("no_such_option_xyz"), e.getMessage());
+        assertFalse(inProcMounts(dir));
+    }
+
+    @Test
+    void aStaleMountIsRecognisedAndExplained() throws Exception {
+        TestMount t = TestMount.mount(new ScratchFileSystem());
+        cleanup.add(t);
+        TestMount.ensureFusectl();
+        String device = Files.readAllLines(Path.of("/proc/self/mountinfo")).stream()
+                .map(l -> l.split(" ")).filter(f -> f[4].equals(t.root().toString())).findFirst().orElseThrow()[2];
+        Files.writeString(Path.of("/sys/fs/fuse/connections", device.split(":")[1], "abort"), "1");
+        assertTrue(t.handle().awaitUnmount(Duration.ofSeconds(20)), "an aborted connection ends the session");
+        assertTrue(inProcMounts(t.root()), "the kernel mount stays, stale, as after a crash");
+        MountException e = assertThrows(MountException.class, () -> Fuse.mount(new ScratchFileSystem(), t.root()));
+        assertEquals(MountException.Reason.STALE_MOUNT, e.reason());
+        assertTrue(e.getMessage().contains("fusermount3 -u " + t.root()), e.getMessage());
+        t.handle().close(); // unmounts the stale mount
+        assertFalse(inProcMounts(t.root()));
+    }
+
+    @Test
+    void aFailingInitFailsTheMountAndLeavesNothingMounted() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("init"));
+        ScratchFileSystem fs = new ScratchFileSystem() {
+            @Override
+            public void init(ConnectionInfo connection, FuseConfig config) {
+                throw new IllegalStateException("cannot open the vault");
+            }
+        };
+        MountException e = assertThrows(MountException.class, () -> Fuse.mount(fs, dir));
+        assertEquals(MountException.Reason.INIT_FAILED, e.reason());
+        assertTrue(e.getMessage().contains("cannot open the vault"), e.getMessage());
+        assertFalse(inProcMounts(dir));
+    }
+
+    @Test
+    void aJvmThatExitsWithoutClosingUnmounts() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("exit"));
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                ExitWithoutClose.class.getName(), dir.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), out);
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("mounted"), out);
+        assertFalse(inProcMounts(dir), "the exit hook unmounted: " + out);
+    }
+
+    /** Mounts, touches a file, and exits without closing. */
+    public static final class ExitWithoutClose {
+        public static void main(String[] args) throws Exception {
+            Path dir = Path.of(args[0]);
+            Fuse.mount(new ScratchFileSystem(), dir);
+            Files.writeString(dir.resolve("f"), "x");
+            System.out.println("mounted " + dir);
+            System.exit(0);
+        }
+    }
+}

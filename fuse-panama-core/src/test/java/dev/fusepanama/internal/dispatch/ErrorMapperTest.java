@@ -1,0 +1,77 @@
+package dev.fusepanama.internal.dispatch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.fusepanama.Errno;
+import dev.fusepanama.ErrnoException;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+class ErrorMapperTest {
+    final ListAppender<ILoggingEvent> log = new ListAppender<>();
+    final Logger logger = (Logger) LoggerFactory.getLogger("dev.fusepanama.FuseFileSystem");
+
+    @BeforeEach
+    void capture() {
+        log.start();
+        logger.addAppender(log);
+    }
+
+    @AfterEach
+    void release() {
+        logger.detachAppender(log);
+    }
+
+    @Test
+    void javaNioExceptionsMapToTheirNaturalErrno() {
+        assertEquals(Errno.ENOENT, ErrorMapper.errnoOf(new NoSuchFileException("/x")));
+        assertEquals(Errno.EEXIST, ErrorMapper.errnoOf(new FileAlreadyExistsException("/x")));
+        assertEquals(Errno.ENOTEMPTY, ErrorMapper.errnoOf(new DirectoryNotEmptyException("/x")));
+        assertEquals(Errno.EACCES, ErrorMapper.errnoOf(new AccessDeniedException("/x")));
+        assertEquals(Errno.ENOTDIR, ErrorMapper.errnoOf(new NotDirectoryException("/x")));
+        assertEquals(Errno.ENOSPC, ErrorMapper.errnoOf(new ErrnoException(Errno.ENOSPC)));
+        assertEquals(Errno.EIO, ErrorMapper.errnoOf(new IOException("disk on fire")));
+        assertEquals(Errno.EIO, ErrorMapper.errnoOf(new NullPointerException()));
+        assertEquals(Errno.EIO, ErrorMapper.errnoOf(new StackOverflowError()));
+    }
+
+    @Test
+    void aMethodFailingInALoopIsLoggedOncePerQuietPeriodWithACount() {
+        AtomicLong clock = new AtomicLong();
+        ErrorMapper m = new ErrorMapper("/mnt", clock::get);
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(-Errno.EIO, m.fail("read", "/f", new IllegalStateException("bug")));
+            clock.addAndGet(1_000_000); // 1 ms apart: 1 s in all
+        }
+        assertEquals(1, log.list.size(), "one entry for a burst");
+        assertTrue(log.list.get(0).getFormattedMessage().contains("read /f on /mnt threw; answering EIO"));
+        clock.addAndGet(ErrorMapper.QUIET_NANOS);
+        m.fail("read", "/f", new IllegalStateException("bug"));
+        assertEquals(2, log.list.size());
+        assertTrue(log.list.get(1).getFormattedMessage().contains("999 more read failures not logged"),
+                log.list.get(1).getFormattedMessage());
+        m.fail("write", "/f", new IllegalStateException("other"));
+        assertEquals(3, log.list.size(), "each operation has its own window");
+    }
+
+    @Test
+    void chosenAnswersAreNotWarnings() {
+        ErrorMapper m = new ErrorMapper("/mnt");
+        assertEquals(-Errno.ENOENT, m.fail("getattr", "/x", new NoSuchFileException("/x")));
+        assertEquals(-Errno.EPERM, m.fail("unlink", "/x", new ErrnoException(Errno.EPERM)));
+        assertTrue(log.list.stream().noneMatch(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.WARN)));
+    }
+}
