@@ -10,6 +10,7 @@ import dev.fusepanama.internal.RequestContext;
 public interface FuseContext {
     int uid();
     int gid();
+    /** The calling thread's id (the process id for a single-threaded caller), as the kernel reports it. */
     int pid();
     /** The caller's umask, already applied by the kernel to modes of mkdir/create/mknod. */
     int umask();

@@ -51,13 +51,19 @@ final class ThreadState {
     private long fillerAddress;
     private MethodHandle filler;
 
+    /**
+     * The scratch block. Views hold raw addresses into it, so this reference is what keeps the
+     * memory alive: an automatic arena frees a segment once the segment object is unreachable.
+     */
+    private final MemorySegment scratch;
+
     private final CachedBuffer readBuffer = new CachedBuffer(false);
     private final CachedBuffer writeData = new CachedBuffer(true);
 
     private ThreadState() {
         LibFuse lib = LibFuse.get();
         // Freed by the GC when the thread and this state are gone.
-        MemorySegment scratch = Arena.ofAuto().allocate(NAME_CAPACITY + STAT_SIZE + fuse_bufvec.SIZE + BOUNCE_SIZE, 16);
+        this.scratch = Arena.ofAuto().allocate(NAME_CAPACITY + STAT_SIZE + fuse_bufvec.SIZE + BOUNCE_SIZE, 16);
         long base = scratch.address();
         long statAt = base + NAME_CAPACITY;
         long bufvecAt = statAt + STAT_SIZE;

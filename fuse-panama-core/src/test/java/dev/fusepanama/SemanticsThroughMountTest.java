@@ -1,0 +1,167 @@
+package dev.fusepanama;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fusepanama.testing.Os;
+import dev.fusepanama.testing.ScratchFileSystem;
+import dev.fusepanama.testing.TestMount;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Behaviour that depends on options and on what the filesystem declares: caching, hard_remove, context, init. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class SemanticsThroughMountTest {
+
+    /** 300 files listed with their attributes and offsets, so readdirplus can fill the kernel's caches. */
+    static final class ManyFiles implements FuseFileSystem {
+        static final int N = 300;
+        final AtomicInteger entryGetattrs = new AtomicInteger();
+        final AtomicInteger plusRequests = new AtomicInteger();
+
+        static void fill(Stat st, int i) {
+            st.setMode(Posix.S_IFREG | 0644).setNlink(1).setSize(i).setMtime(1_000_000 + i, 0);
+        }
+
+        @Override
+        public int getattr(String path, Stat st, FileInfo fi) {
+            if (path.equals("/")) {
+                st.setMode(Posix.S_IFDIR | 0755).setNlink(2);
+                return 0;
+            }
+            entryGetattrs.incrementAndGet();
+            int i = Integer.parseInt(path.substring(6));
+            if (i >= N) return -Errno.ENOENT;
+            fill(st, i);
+            return 0;
+        }
+
+        @Override
+        public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) {
+            if ((flags & DirFiller.READDIR_PLUS) != 0) plusRequests.incrementAndGet();
+            for (long i = offset; i < N; i++) {
+                Stat st = filler.attributes();
+                fill(st, (int) i);
+                if (filler.add("entry-" + i, i + 1, st)) break;
+            }
+            return 0;
+        }
+    }
+
+    @Test
+    void lsLongOfADirectoryNeedsNoGetattrPerEntry() throws Exception {
+        ManyFiles fs = new ManyFiles();
+        try (TestMount m = TestMount.mount(fs, MountOptions.builder().attrTimeout(60).entryTimeout(60).build())) {
+            Process ls = new ProcessBuilder("ls", "-l", m.root().toString()).redirectErrorStream(true).start();
+            String out = new String(ls.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, ls.waitFor(), out);
+            assertEquals(ManyFiles.N + 1, out.lines().count(), "total line + one per entry");
+            assertTrue(out.contains(" 299 "), "sizes come from the readdir attributes");
+            assertTrue(fs.plusRequests.get() > 0, "the kernel asked for readdirplus");
+            assertTrue(fs.entryGetattrs.get() < ManyFiles.N / 10, "getattr calls: " + fs.entryGetattrs.get());
+        }
+    }
+
+    @Test
+    void withHardRemoveAnUnlinkedOpenFileIsServedThroughItsHandle() throws Exception {
+        ScratchFileSystem fs = new ScratchFileSystem();
+        MountOptions options = MountOptions.builder().hardRemove(true).attrTimeout(0).build();
+        try (TestMount m = TestMount.mount(fs, options)) {
+            Files.createDirectory(m.path("d"));
+            Files.writeString(m.path("d/f"), "before");
+            int fd = Os.open(m.path("d/f"), Posix.O_RDWR);
+            Files.delete(m.path("d/f"));
+            Files.delete(m.path("d")); // no .fuse_hidden file keeps it non-empty
+            assertEquals(5, Os.pwrite(fd, "after".getBytes(), 0));
+            assertArrayEquals("aftere".getBytes(), Os.pread(fd, 100, 0), "reads and writes reach the file by handle");
+            Os.close(fd);
+            assertEquals(java.util.Set.of("/"), fs.paths());
+        }
+    }
+
+    @Test
+    void theCallersIdentityIsAvailableDuringACall() throws Exception {
+        AtomicLong pid = new AtomicLong();
+        AtomicInteger uid = new AtomicInteger(-1);
+        ScratchFileSystem fs = new ScratchFileSystem() {
+            @Override
+            public synchronized int statfs(String path, StatVfs st) {
+                FuseContext c = FuseContext.current();
+                pid.set(c.pid());
+                uid.set(c.uid());
+                return super.statfs(path, st);
+            }
+        };
+        try (TestMount m = TestMount.mount(fs)) {
+            Os.statvfs(m.root());
+            // The kernel reports the calling thread's id: one of this JVM's threads made the call.
+            assertTrue(Files.exists(java.nio.file.Path.of("/proc/self/task/" + pid.get())), "caller " + pid.get());
+            assertEquals(0, uid.get());
+        }
+        assertThrows(IllegalStateException.class, FuseContext::current, "outside a call there is no caller");
+    }
+
+    @Test
+    void initSeesTheConnectionAndItsSettingsApply() throws Exception {
+        AtomicReference<String> seen = new AtomicReference<>();
+        AtomicInteger largestWrite = new AtomicInteger();
+        ScratchFileSystem fs = new ScratchFileSystem() {
+            @Override
+            public void init(ConnectionInfo c, FuseConfig config) {
+                seen.set(c.protocolMajor() + " " + c.isCapable(ConnectionInfo.CAP_ASYNC_READ) + " " + c.maxWrite()
+                        + " " + config.attrTimeout());
+                c.unwant(ConnectionInfo.CAP_ASYNC_READ);
+                assertTrue(!c.wants(ConnectionInfo.CAP_ASYNC_READ));
+            }
+
+            @Override
+            public synchronized int write(String path, ByteBuffer buf, long offset, FileInfo fi) {
+                largestWrite.accumulateAndGet(buf.remaining(), Math::max);
+                return super.write(path, buf, offset, fi);
+            }
+        };
+        MountOptions options = MountOptions.builder().maxWrite(128 * 1024).attrTimeout(2.5).build();
+        try (TestMount m = TestMount.mount(fs, options)) {
+            assertEquals("7 true 131072 2.5", seen.get(), "protocol 7, options applied before init");
+            int fd = Os.open(m.path("f"), Posix.O_CREAT | Posix.O_WRONLY);
+            assertEquals(1024 * 1024, Os.pwrite(fd, new byte[1024 * 1024], 0), "one 1 MiB write(2)");
+            Os.close(fd);
+            assertEquals(128 * 1024, largestWrite.get(), "max_write bounds write requests");
+        }
+    }
+
+    @Test
+    void readOnlyMountsRefuseWrites() throws Exception {
+        try (TestMount m = TestMount.mount(new ScratchFileSystem(), MountOptions.builder().readOnly(true).build())) {
+            FileSystemException e = assertThrows(FileSystemException.class, () -> Files.writeString(m.path("f"), "x"));
+            assertTrue(e.getMessage().contains("Read-only"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aSingleThreadedLoopServesRequests() throws Exception {
+        try (TestMount m = TestMount.mount(new ScratchFileSystem(), MountOptions.builder().singleThreaded(true).build())) {
+            Files.writeString(m.path("f"), "one thread");
+            assertEquals("one thread", Files.readString(m.path("f")));
+        }
+    }
+
+    @Test
+    void optionsAreCheckedWhenBuilt() {
+        assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().maxWrite(2 * 1024 * 1024));
+        assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().fsName("a,b"));
+        assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().attrTimeout(-1));
+        assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().maxThreads(0));
+        assertEquals(10, MountOptions.defaults().maxIdleThreads(), "idle workers are kept: no re-attach churn");
+    }
+}
