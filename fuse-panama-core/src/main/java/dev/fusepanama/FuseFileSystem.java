@@ -1,5 +1,6 @@
 package dev.fusepanama;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
@@ -32,77 +33,77 @@ import java.nio.ByteBuffer;
 public interface FuseFileSystem {
 
     /** Attributes of {@code path} ({@code stat(2)}); {@code stat} arrives zeroed. {@code fi} is null unless the file is open. */
-    default int getattr(String path, Stat stat, FileInfo fi) { return -Errno.ENOSYS; }
+    default int getattr(String path, Stat stat, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /** The target of the symbolic link {@code path}. */
-    default int readlink(String path, LinkTarget target) { return -Errno.ENOSYS; }
+    default int readlink(String path, LinkTarget target) throws IOException { return -Errno.ENOSYS; }
 
     /** Create a non-directory, non-symlink node ({@code mknod(2)}); regular files go through {@link #create} when it exists. */
-    default int mknod(String path, int mode, long rdev) { return -Errno.ENOSYS; }
+    default int mknod(String path, int mode, long rdev) throws IOException { return -Errno.ENOSYS; }
 
     /** {@code mkdir(2)}; {@code mode} may lack the S_IFDIR bit. */
-    default int mkdir(String path, int mode) { return -Errno.ENOSYS; }
+    default int mkdir(String path, int mode) throws IOException { return -Errno.ENOSYS; }
 
-    default int unlink(String path) { return -Errno.ENOSYS; }
+    default int unlink(String path) throws IOException { return -Errno.ENOSYS; }
 
-    default int rmdir(String path) { return -Errno.ENOSYS; }
+    default int rmdir(String path) throws IOException { return -Errno.ENOSYS; }
 
     /** Create the symbolic link {@code linkPath} pointing at {@code target}. */
-    default int symlink(String target, String linkPath) { return -Errno.ENOSYS; }
+    default int symlink(String target, String linkPath) throws IOException { return -Errno.ENOSYS; }
 
     /** {@code renameat2(2)}: {@code flags} may hold {@link Posix#RENAME_NOREPLACE} or {@link Posix#RENAME_EXCHANGE}; answer EINVAL to flags you do not support. */
-    default int rename(String from, String to, int flags) { return -Errno.ENOSYS; }
+    default int rename(String from, String to, int flags) throws IOException { return -Errno.ENOSYS; }
 
     /** Create the hard link {@code to} for {@code from}. */
-    default int link(String from, String to) { return -Errno.ENOSYS; }
+    default int link(String from, String to) throws IOException { return -Errno.ENOSYS; }
 
-    default int chmod(String path, int mode, FileInfo fi) { return -Errno.ENOSYS; }
+    default int chmod(String path, int mode, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /** {@code uid} or {@code gid} is -1 when that one is not to change. */
-    default int chown(String path, int uid, int gid, FileInfo fi) { return -Errno.ENOSYS; }
+    default int chown(String path, int uid, int gid, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /** {@code truncate(2)}/{@code ftruncate(2)}; {@code fi} is non-null for the latter. {@code O_TRUNC} on open arrives in {@link #open}. */
-    default int truncate(String path, long size, FileInfo fi) { return -Errno.ENOSYS; }
+    default int truncate(String path, long size, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /**
      * Open a file. {@link FileInfo#flags()} holds the open flags (without O_CREAT/O_EXCL/O_NOCTTY);
      * with libfuse 3, O_TRUNC is passed here too and the file must be truncated by this call.
      * Set {@link FileInfo#setFh} to find the file again in read/write/release.
      */
-    default int open(String path, FileInfo fi) { return 0; }
+    default int open(String path, FileInfo fi) throws IOException { return 0; }
 
     /** Read up to {@code buffer.remaining()} bytes at {@code offset}; return the count (0 at end of file). {@code buffer} is libfuse's memory. */
-    default int read(String path, ByteBuffer buffer, long offset, FileInfo fi) { return -Errno.ENOSYS; }
+    default int read(String path, ByteBuffer buffer, long offset, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /** Write {@code buffer}'s bytes at {@code offset}; return the count written. {@code buffer} is read-only libfuse memory. */
-    default int write(String path, ByteBuffer buffer, long offset, FileInfo fi) { return -Errno.ENOSYS; }
+    default int write(String path, ByteBuffer buffer, long offset, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /** {@code statvfs(2)} of the filesystem. */
-    default int statfs(String path, StatVfs stat) { return -Errno.ENOSYS; }
+    default int statfs(String path, StatVfs stat) throws IOException { return -Errno.ENOSYS; }
 
     /** Called on each {@code close(2)} of a file descriptor (possibly several per open). */
-    default int flush(String path, FileInfo fi) { return -Errno.ENOSYS; }
+    default int flush(String path, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /** The last reference to an open file is gone; the result is ignored by the kernel. */
-    default int release(String path, FileInfo fi) { return 0; }
+    default int release(String path, FileInfo fi) throws IOException { return 0; }
 
-    default int fsync(String path, boolean dataOnly, FileInfo fi) { return -Errno.ENOSYS; }
+    default int fsync(String path, boolean dataOnly, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /** {@code setxattr(2)}; {@code flags} may hold {@link Posix#XATTR_CREATE} or {@link Posix#XATTR_REPLACE}. */
-    default int setxattr(String path, String name, ByteBuffer value, int flags) { return -Errno.ENOSYS; }
+    default int setxattr(String path, String name, ByteBuffer value, int flags) throws IOException { return -Errno.ENOSYS; }
 
     /**
      * {@code getxattr(2)}: with {@code value.capacity() == 0} return the value's size; otherwise copy it
      * into {@code value} and return its size, or -ERANGE if it does not fit. Missing: -ENODATA.
      */
-    default int getxattr(String path, String name, ByteBuffer value) { return -Errno.ENOSYS; }
+    default int getxattr(String path, String name, ByteBuffer value) throws IOException { return -Errno.ENOSYS; }
 
     /** {@code listxattr(2)}: add each name to {@code names}; sizes and ERANGE are handled for you. */
-    default int listxattr(String path, XattrNames names) { return -Errno.ENOSYS; }
+    default int listxattr(String path, XattrNames names) throws IOException { return -Errno.ENOSYS; }
 
-    default int removexattr(String path, String name) { return -Errno.ENOSYS; }
+    default int removexattr(String path, String name) throws IOException { return -Errno.ENOSYS; }
 
-    default int opendir(String path, FileInfo fi) { return 0; }
+    default int opendir(String path, FileInfo fi) throws IOException { return 0; }
 
     /**
      * List a directory. Add entries with {@link DirFiller}; stop when it returns {@code true}
@@ -110,33 +111,33 @@ public interface FuseFileSystem {
      * entry on the next call. Entries given with attributes make {@code ls -l} need no getattr
      * per entry (readdirplus), when {@code flags} has {@link DirFiller#READDIR_PLUS}.
      */
-    default int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) { return -Errno.ENOSYS; }
+    default int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) throws IOException { return -Errno.ENOSYS; }
 
-    default int releasedir(String path, FileInfo fi) { return 0; }
+    default int releasedir(String path, FileInfo fi) throws IOException { return 0; }
 
-    default int fsyncdir(String path, boolean dataOnly, FileInfo fi) { return -Errno.ENOSYS; }
+    default int fsyncdir(String path, boolean dataOnly, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /**
      * The connection is being set up: negotiate capabilities on {@code connection} and adjust
      * libfuse's settings in {@code config}. Runs once, before any other operation. Mount options
      * have already been applied to both; what is set here wins.
      */
-    default void init(ConnectionInfo connection, FuseConfig config) {}
+    default void init(ConnectionInfo connection, FuseConfig config) throws IOException {}
 
     /** The filesystem is being unmounted; called once, after the last operation. */
-    default void destroy() {}
+    default void destroy() throws IOException {}
 
     /** {@code access(2)}: {@code mask} is {@link Posix#F_OK} or a combination of R_OK/W_OK/X_OK. Not called with {@code default_permissions}. */
-    default int access(String path, int mask) { return -Errno.ENOSYS; }
+    default int access(String path, int mask) throws IOException { return -Errno.ENOSYS; }
 
     /** Create and open a regular file; {@link FileInfo#flags()} holds the open flags. */
-    default int create(String path, int mode, FileInfo fi) { return -Errno.ENOSYS; }
+    default int create(String path, int mode, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /** POSIX record locks: {@code cmd} is {@link Posix#F_GETLK}, F_SETLK or F_SETLKW. Absent, the kernel keeps locks locally. */
-    default int lock(String path, FileInfo fi, int cmd, Flock lock) { return -Errno.ENOSYS; }
+    default int lock(String path, FileInfo fi, int cmd, Flock lock) throws IOException { return -Errno.ENOSYS; }
 
     /** Change access and modification times; either may be {@link Timespec#isNow()} or {@link Timespec#isOmit()}. */
-    default int utimens(String path, Timespec atime, Timespec mtime, FileInfo fi) { return -Errno.ENOSYS; }
+    default int utimens(String path, Timespec atime, Timespec mtime, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /**
      * Map a block index to a device block ({@code FIBMAP}). The kernel only sends this to
@@ -144,7 +145,7 @@ public interface FuseFileSystem {
      *
      * @return the device block, or a negative errno
      */
-    default long bmap(String path, long blockSize, long index) { return -Errno.ENOSYS; }
+    default long bmap(String path, long blockSize, long index) throws IOException { return -Errno.ENOSYS; }
 
     /**
      * {@code ioctl(2)} on an open file (or directory with {@link ConnectionInfo#CAP_IOCTL_DIR}).
@@ -152,33 +153,33 @@ public interface FuseFileSystem {
      * {@code _IOW} commands and receives the output of {@code _IOR} ones; it is null for commands
      * that carry no data. {@code arg} is the caller's raw argument.
      */
-    default int ioctl(String path, int cmd, long arg, FileInfo fi, int flags, ByteBuffer data) { return -Errno.ENOSYS; }
+    default int ioctl(String path, int cmd, long arg, FileInfo fi, int flags, ByteBuffer data) throws IOException { return -Errno.ENOSYS; }
 
     /**
      * {@code poll(2)}: return the ready events ({@link Posix#POLLIN}, ...) or a negative errno.
      * If {@code handle} is non-null and you will report readiness later, call
      * {@link PollHandle#retain()} and later {@link PollHandle#notifyReady()}.
      */
-    default int poll(String path, FileInfo fi, PollHandle handle) { return -Errno.ENOSYS; }
+    default int poll(String path, FileInfo fi, PollHandle handle) throws IOException { return -Errno.ENOSYS; }
 
     /** Like {@link #write}, with the data possibly still in a pipe: see {@link WriteBuffer}. Return the count written. */
-    default int writeBuf(String path, WriteBuffer data, long offset, FileInfo fi) { return -Errno.ENOSYS; }
+    default int writeBuf(String path, WriteBuffer data, long offset, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /** Like {@link #read}, answering with a file range or memory through {@link ReadReply}: lets data bypass the JVM. */
-    default int readBuf(String path, ReadReply reply, long size, long offset, FileInfo fi) { return -Errno.ENOSYS; }
+    default int readBuf(String path, ReadReply reply, long size, long offset, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /** BSD {@code flock(2)}: {@code operation} is LOCK_SH, LOCK_EX or LOCK_UN, possibly with LOCK_NB. Absent, the kernel keeps flocks locally. */
-    default int flock(String path, FileInfo fi, int operation) { return -Errno.ENOSYS; }
+    default int flock(String path, FileInfo fi, int operation) throws IOException { return -Errno.ENOSYS; }
 
     /** {@code fallocate(2)}: {@code mode} may hold FALLOC_FL_KEEP_SIZE, FALLOC_FL_PUNCH_HOLE, ... */
-    default int fallocate(String path, int mode, long offset, long length, FileInfo fi) { return -Errno.ENOSYS; }
+    default int fallocate(String path, int mode, long offset, long length, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /** {@code copy_file_range(2)} between two open files of this mount; return the count copied. */
     default long copyFileRange(String pathIn, FileInfo fiIn, long offsetIn,
-                               String pathOut, FileInfo fiOut, long offsetOut, long size, int flags) {
+                               String pathOut, FileInfo fiOut, long offsetOut, long size, int flags) throws IOException {
         return -Errno.ENOSYS;
     }
 
     /** {@code lseek(2)} for SEEK_DATA and SEEK_HOLE (the kernel handles the other whences); return the new offset. */
-    default long lseek(String path, long offset, int whence, FileInfo fi) { return -Errno.ENOSYS; }
+    default long lseek(String path, long offset, int whence, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 }

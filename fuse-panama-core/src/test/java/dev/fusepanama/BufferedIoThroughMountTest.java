@@ -90,13 +90,9 @@ class BufferedIoThroughMountTest {
         }
 
         @Override
-        public int writeBuf(String path, WriteBuffer data, long offset, FileInfo fi) throws RuntimeException {
+        public int writeBuf(String path, WriteBuffer data, long offset, FileInfo fi) throws java.io.IOException {
             writes.incrementAndGet();
-            try {
-                return (int) data.copyToFd(fd, offset);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+            return (int) data.copyToFd(fd, offset);
         }
     }
 

@@ -1,0 +1,167 @@
+package dev.fusepanama.examples;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import dev.fusepanama.Fuse;
+import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.FuseMount;
+import dev.fusepanama.MountException;
+import dev.fusepanama.MountOptions;
+import dev.fusepanama.examples.memory.MemoryFileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import sun.misc.Signal;
+
+/** {@code fuse-panama COMMAND [MOUNTPOINT] [options]}: mounts an example filesystem in the foreground. */
+@Command(name = "fuse-panama", mixinStandardHelpOptions = true, version = "fuse-panama 0.1",
+        description = "Mounts a Java filesystem through FUSE and serves it until Ctrl-C, SIGTERM or fusermount3 -u.",
+        subcommands = {Main.Memfs.class, Main.Hello.class})
+public final class Main {
+    private static final org.slf4j.Logger LOG = LoggerFactory.getLogger("fuse-panama");
+
+    /** Settings every subcommand shares. */
+    static class Common {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "MOUNTPOINT",
+                description = "Where to mount (created if missing). Default: /tmp/fuse-panama/<command>.")
+        Path mountpoint;
+
+        @Option(names = "-o", paramLabel = "OPTION", description = "Extra libfuse/kernel mount option (repeatable, comma lists allowed).")
+        List<String> options = new ArrayList<>();
+
+        @Option(names = "--read-only", description = "Mount read-only.")
+        boolean readOnly;
+
+        @Option(names = "--allow-other", description = "Let other users access the mount.")
+        boolean allowOther;
+
+        @Option(names = "--attr-timeout", paramLabel = "SECONDS", description = "Kernel attribute cache time (libfuse default 1).")
+        Double attrTimeout;
+
+        @Option(names = "--entry-timeout", paramLabel = "SECONDS", description = "Kernel name cache time (libfuse default 1).")
+        Double entryTimeout;
+
+        @Option(names = "--max-threads", paramLabel = "N", description = "Most libfuse worker threads (default 10).")
+        Integer maxThreads;
+
+        @Option(names = "--single-threaded", description = "Serve requests on one thread.")
+        boolean singleThreaded;
+
+        @Option(names = "--debug", description = "Log every FUSE request (libfuse's trace).")
+        boolean debug;
+
+        MountOptions.Builder apply(MountOptions.Builder b) {
+            b.readOnly(readOnly).allowOther(allowOther).singleThreaded(singleThreaded).debug(debug);
+            if (attrTimeout != null) b.attrTimeout(attrTimeout);
+            if (entryTimeout != null) b.entryTimeout(entryTimeout);
+            if (maxThreads != null) b.maxThreads(maxThreads);
+            for (String o : options) {
+                for (String one : o.split(",")) {
+                    if (!one.isBlank()) b.option(one.trim());
+                }
+            }
+            return b;
+        }
+    }
+
+    @Command(name = "memfs", mixinStandardHelpOptions = true,
+            description = "A writable in-memory filesystem with the semantics of tmpfs.")
+    static final class Memfs extends Common implements Callable<Integer> {
+        @Option(names = "--max-size", paramLabel = "SIZE", description = "Capacity, e.g. 512M or 2G (default: half the JVM heap).")
+        String maxSize;
+
+        @Option(names = "--max-inodes", paramLabel = "N", description = "Most files and directories (default: one per 4 KiB of capacity).")
+        Long maxInodes;
+
+        @Override
+        public Integer call() throws Exception {
+            long bytes = maxSize == null ? Runtime.getRuntime().maxMemory() / 2 : parseSize(maxSize);
+            long inodes = maxInodes == null ? Math.max(1024, bytes / 4096) : maxInodes;
+            return serve("memfs", new MemoryFileSystem(bytes, inodes), apply(MemoryFileSystem.mountOptions()), this);
+        }
+    }
+
+    @Command(name = "hello", mixinStandardHelpOptions = true, description = "One read-only file, /hello.")
+    static final class Hello extends Common implements Callable<Integer> {
+        @Override
+        public Integer call() throws Exception {
+            return serve("hello", new HelloFileSystem(), apply(MountOptions.builder().fsName("hello").subtype("hello")), this);
+        }
+    }
+
+    static long parseSize(String s) {
+        String t = s.trim().toUpperCase(Locale.ROOT);
+        long unit = switch (t.isEmpty() ? ' ' : t.charAt(t.length() - 1)) {
+            case 'K' -> 1L << 10;
+            case 'M' -> 1L << 20;
+            case 'G' -> 1L << 30;
+            case 'T' -> 1L << 40;
+            default -> 1;
+        };
+        String digits = unit == 1 ? t : t.substring(0, t.length() - 1);
+        try {
+            long v = Long.parseLong(digits) * unit;
+            if (v <= 0) throw new NumberFormatException();
+            return v;
+        } catch (NumberFormatException e) {
+            throw new CommandLine.TypeConversionException("not a size: '" + s + "' (use e.g. 512M or 2G)");
+        }
+    }
+
+    /** Mounts, logs where, serves until a signal or an external unmount; 0 on a clean stop. */
+    static int serve(String name, FuseFileSystem fs, MountOptions.Builder options, Common common) throws Exception {
+        if (common.debug) {
+            ((Logger) LoggerFactory.getLogger("dev.fusepanama.libfuse")).setLevel(Level.DEBUG);
+        }
+        Path mountpoint = (common.mountpoint == null ? Path.of("/tmp/fuse-panama", name) : common.mountpoint).toAbsolutePath();
+        if (!Files.exists(mountpoint)) {
+            Files.createDirectories(mountpoint);
+        }
+        FuseMount mount;
+        try {
+            mount = Fuse.mount(fs, mountpoint, options.build());
+        } catch (MountException e) {
+            LOG.error("{}", e.getMessage());
+            return 2;
+        }
+        CountDownLatch stop = new CountDownLatch(1);
+        Signal.handle(new Signal("INT"), s -> stop.countDown());
+        Signal.handle(new Signal("TERM"), s -> stop.countDown());
+        Thread.ofPlatform().daemon().start(() -> {
+            try {
+                mount.awaitUnmount();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            stop.countDown();
+        });
+        LOG.info("{} mounted at {} (libfuse {}); stop with Ctrl-C or: fusermount3 -u {}",
+                name, mountpoint, Fuse.libfuseVersion(), mountpoint);
+        stop.await();
+        if (!mount.isMounted()) {
+            LOG.info("{} was unmounted from outside; exiting", mountpoint);
+            return 0;
+        }
+        try {
+            mount.close();
+        } catch (MountException e) {
+            LOG.warn("{}; detaching it lazily instead", e.getMessage());
+            mount.unmountLazily();
+        }
+        LOG.info("unmounted {}", mountpoint);
+        return 0;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Main()).execute(args));
+    }
+}

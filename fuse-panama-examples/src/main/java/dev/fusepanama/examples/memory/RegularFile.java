@@ -1,0 +1,162 @@
+package dev.fusepanama.examples.memory;
+
+import static dev.fusepanama.examples.memory.MemoryFileSystem.PAGE;
+
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A regular file's data: a sparse map of 4 KiB pages. A page that was never written, or was
+ * punched out, costs nothing and reads as zeros. Guarded by the node's monitor.
+ */
+final class RegularFile extends Node {
+    private final TreeMap<Long, byte[]> pages = new TreeMap<>();
+    long size;
+
+    RegularFile(long ino, int mode, int uid, int gid, long now) {
+        super(ino, mode, uid, gid, now);
+    }
+
+    @Override
+    long size() {
+        return size;
+    }
+
+    @Override
+    long blocks() {
+        return pages.size() * (PAGE / 512L);
+    }
+
+    int pageCount() {
+        return pages.size();
+    }
+
+    /** Copies up to {@code buf.remaining()} bytes from {@code offset}; returns the count. */
+    int read(ByteBuffer buf, long offset) {
+        if (offset >= size) {
+            return 0;
+        }
+        int n = (int) Math.min(buf.remaining(), size - offset);
+        int done = 0;
+        while (done < n) {
+            long pos = offset + done;
+            long index = pos / PAGE;
+            int within = (int) (pos % PAGE);
+            int len = Math.min(n - done, PAGE - within);
+            byte[] page = pages.get(index);
+            if (page == null) {
+                for (int i = 0; i < len; i++) buf.put((byte) 0);
+            } else {
+                buf.put(page, within, len);
+            }
+            done += len;
+        }
+        return n;
+    }
+
+    /**
+     * Writes {@code buf} at {@code offset}, allocating pages through {@code space}. Stops early
+     * when space runs out.
+     *
+     * @return bytes written, or -1 if nothing could be written for lack of space
+     */
+    int write(ByteBuffer buf, long offset, Space space) {
+        int n = buf.remaining();
+        int done = 0;
+        while (done < n) {
+            long pos = offset + done;
+            long index = pos / PAGE;
+            int within = (int) (pos % PAGE);
+            int len = Math.min(n - done, PAGE - within);
+            byte[] page = pages.get(index);
+            if (page == null) {
+                if (!space.allocatePages(1)) {
+                    break;
+                }
+                page = new byte[PAGE];
+                pages.put(index, page);
+            }
+            buf.get(page, within, len);
+            done += len;
+        }
+        if (done > 0 && offset + done > size) {
+            size = offset + done;
+        }
+        return done == 0 && n > 0 ? -1 : done;
+    }
+
+    /** Sets the size, dropping pages past it and zeroing the tail of the last one. */
+    void truncate(long newSize, Space space) {
+        if (newSize < size) {
+            long firstGone = (newSize + PAGE - 1) / PAGE;
+            Map<Long, byte[]> gone = pages.tailMap(firstGone, true);
+            space.freePages(gone.size());
+            gone.clear();
+            zero(newSize, Math.min(size, (newSize / PAGE + 1) * PAGE));
+        }
+        size = newSize;
+    }
+
+    /** Allocates zeroed pages for [offset, offset+length); false if space runs out. */
+    boolean allocate(long offset, long length, Space space) {
+        for (long index = offset / PAGE; index * PAGE < offset + length; index++) {
+            if (!pages.containsKey(index)) {
+                if (!space.allocatePages(1)) {
+                    return false;
+                }
+                pages.put(index, new byte[PAGE]);
+            }
+        }
+        return true;
+    }
+
+    /** Deallocates [offset, offset+length): whole pages are dropped, partial ones zeroed. */
+    void punchHole(long offset, long length, Space space) {
+        long end = Math.min(offset + length, Math.max(size, offset));
+        long firstWhole = (offset + PAGE - 1) / PAGE;
+        long endWhole = end / PAGE;
+        if (firstWhole < endWhole) {
+            Map<Long, byte[]> gone = pages.subMap(firstWhole, true, endWhole, false);
+            space.freePages(gone.size());
+            gone.clear();
+        }
+        zero(offset, Math.min(end, firstWhole * PAGE));
+        zero(Math.max(offset, endWhole * PAGE), end);
+    }
+
+    private void zero(long from, long to) {
+        for (long pos = from; pos < to; ) {
+            long index = pos / PAGE;
+            int within = (int) (pos % PAGE);
+            int len = (int) Math.min(to - pos, PAGE - within);
+            byte[] page = pages.get(index);
+            if (page != null) {
+                java.util.Arrays.fill(page, within, within + len, (byte) 0);
+            }
+            pos += len;
+        }
+    }
+
+    /** SEEK_DATA: the first offset >= {@code offset} inside an allocated page, or -1. */
+    long nextData(long offset) {
+        if (offset >= size) return -1;
+        Long index = pages.ceilingKey(offset / PAGE);
+        if (index == null || index * PAGE >= size) return -1;
+        return Math.max(offset, index * PAGE);
+    }
+
+    /** SEEK_HOLE: the first offset >= {@code offset} not inside an allocated page (at most size), or -1. */
+    long nextHole(long offset) {
+        if (offset >= size) return -1;
+        long index = offset / PAGE;
+        while (pages.containsKey(index)) index++;
+        return Math.min(size, Math.max(offset, index * PAGE));
+    }
+
+    /** Releases every page (the file is gone). */
+    void free(Space space) {
+        space.freePages(pages.size());
+        pages.clear();
+    }
+}
