@@ -324,6 +324,63 @@ public final class Os {
         }
     }
 
+    /** fstat of an open descriptor; throws OsException on failure. */
+    public static StatResult fstat(int fd) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment st = a.allocate(stat.LAYOUT);
+            int rc = (int) call(a, "fstat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), fd, st);
+            if (rc < 0) {
+                throw new OsException("fstat", -rc);
+            }
+            long s = st.address();
+            return new StatResult(stat.st_mode(s), stat.st_ino(s), stat.st_nlink(s), stat.st_size(s), stat.st_uid(s), stat.st_gid(s),
+                    stat.st_rdev(s), timespec.tv_sec(s + stat.st_atim), timespec.tv_nsec(s + stat.st_atim),
+                    timespec.tv_sec(s + stat.st_mtim), timespec.tv_nsec(s + stat.st_mtim), stat.st_blocks(s));
+        }
+    }
+
+    public static int mkdir(byte[] path, int mode) {
+        try (Arena a = Arena.ofConfined()) {
+            return (int) call(a, "mkdir", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), cstr(a, path), mode);
+        }
+    }
+
+    public static int rmdir(byte[] path) {
+        try (Arena a = Arena.ofConfined()) {
+            return (int) call(a, "rmdir", FunctionDescriptor.of(JAVA_INT, ADDRESS), cstr(a, path));
+        }
+    }
+
+    public static int symlink(byte[] target, byte[] path) {
+        try (Arena a = Arena.ofConfined()) {
+            return (int) call(a, "symlink", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), cstr(a, target), cstr(a, path));
+        }
+    }
+
+    public static int link(byte[] from, byte[] to) {
+        try (Arena a = Arena.ofConfined()) {
+            return (int) call(a, "link", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), cstr(a, from), cstr(a, to));
+        }
+    }
+
+    public static int chmod(byte[] path, int mode) {
+        try (Arena a = Arena.ofConfined()) {
+            return (int) call(a, "chmod", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), cstr(a, path), mode);
+        }
+    }
+
+    /** readlink: the target bytes, or null with the errno in {@code OsException}. */
+    public static byte[] readlink(byte[] path) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment buf = a.allocate(4096);
+            long n = call(a, "readlink", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG), cstr(a, path), buf, 4096L);
+            if (n < 0) {
+                throw new OsException("readlink", (int) -n);
+            }
+            return buf.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
+        }
+    }
+
     public record StatResult(int mode, long ino, long nlink, long size, int uid, int gid, long rdev,
                              long atimeSec, long atimeNsec, long mtimeSec, long mtimeNsec, long blocks) {}
 

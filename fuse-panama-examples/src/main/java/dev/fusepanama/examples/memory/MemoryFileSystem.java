@@ -20,10 +20,12 @@ import static dev.fusepanama.Posix.S_IFREG;
 import static dev.fusepanama.Posix.S_ISGID;
 import static dev.fusepanama.Posix.S_ISUID;
 
+import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.DirFiller;
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.FileInfo;
 import dev.fusepanama.FileNames;
+import dev.fusepanama.FuseConfig;
 import dev.fusepanama.FuseContext;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.LinkTarget;
@@ -98,10 +100,24 @@ public final class MemoryFileSystem implements FuseFileSystem {
         this(Runtime.getRuntime().maxMemory() / 2, Runtime.getRuntime().maxMemory() / 2 / PAGE);
     }
 
-    /** The options this filesystem is meant to be mounted with; add your own to the builder. */
+    /**
+     * The options this filesystem is meant to be mounted with; add your own to the builder.
+     *
+     * <p>Attributes are not cached ({@code attr_timeout=0}): libfuse's high-level API gives each
+     * name of a hard-linked file its own kernel inode, so a cached st_nlink, st_mode or st_ctime
+     * would go stale when the file changes through another name, and default_permissions would
+     * check a stale mode. Names stay cached (entry_timeout 1 s); data reads need no extra
+     * getattr because {@link #init} turns off auto_inval_data.
+     */
     public static MountOptions.Builder mountOptions() {
         return MountOptions.builder().defaultPermissions(true).hardRemove(true).nullPathOk(true).useIno(true)
-                .fsName("memfs").subtype("memfs");
+                .attrTimeout(0).entryTimeout(1).fsName("memfs").subtype("memfs");
+    }
+
+    /** Data changes only through this mount, so the kernel need not re-check sizes before reads. */
+    @Override
+    public void init(ConnectionInfo connection, FuseConfig config) {
+        connection.unwant(ConnectionInfo.CAP_AUTO_INVAL_DATA);
     }
 
     // ---- helpers ------------------------------------------------------------------------------

@@ -1,0 +1,12 @@
+package dev.fusepanama.examples.memory;
+
+import dev.fusepanama.posix.PosixSuite;
+import dev.fusepanama.testing.TestMount;
+
+/** The POSIX suite against the in-memory filesystem, mounted as the launcher mounts it. */
+class MemoryFileSystemPosixTest extends PosixSuite {
+    @Override
+    protected TestMount mountFilesystem() throws Exception {
+        return TestMount.mount(new MemoryFileSystem(1L << 30, 1_000_000), MemoryFileSystem.mountOptions().allowOther(true).build());
+    }
+}

@@ -1,0 +1,29 @@
+package dev.fusepanama.posix;
+
+import dev.fusepanama.Errno;
+import dev.fusepanama.Posix;
+import dev.fusepanama.testing.Os;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Record locks belong to processes: this main tries one from a second JVM. */
+public final class FcntlProbe {
+    /** 0: the lock was granted; 1: refused because another process holds it. */
+    static int tryLockInAnotherProcess(Path file) throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process p = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), FcntlProbe.class.getName(), file.toString()))
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(60, TimeUnit.SECONDS)) throw new AssertionError("probe hung");
+        if (p.exitValue() > 1) throw new AssertionError("probe failed: " + out);
+        return p.exitValue();
+    }
+
+    public static void main(String[] args) {
+        int fd = Os.open(Path.of(args[0]), Posix.O_RDWR);
+        int rc = Os.fcntlLock(fd, Posix.F_SETLK, Posix.F_WRLCK, 0, 0);
+        System.exit(rc == 0 ? 0 : rc == -Errno.EAGAIN || rc == -Errno.EACCES ? 1 : 2);
+    }
+}
