@@ -1,0 +1,92 @@
+package dev.fusepanama.examples.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fusepanama.Errno;
+import dev.fusepanama.Posix;
+import dev.fusepanama.testing.Os;
+import dev.fusepanama.testing.TestMount;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the POSIX suite cannot compare with a reference: memfs's own limits and its command. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class MemoryFileSystemTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void theCapacityLimitAnswersEnospcAndStatfsReportsRealUsage() throws Exception {
+        try (TestMount m = TestMount.mount(new MemoryFileSystem(1 << 20, 10), MemoryFileSystem.mountOptions().build())) {
+            Os.StatVfsResult empty = Os.statvfs(m.root());
+            assertEquals(256, empty.blocks(), "1 MiB in 4 KiB blocks");
+            assertEquals(256, empty.bfree());
+            assertEquals(9, empty.ffree(), "the root uses one of ten inodes");
+
+            int fd = Os.open(m.path("fill"), Posix.O_CREAT | Posix.O_WRONLY);
+            assertEquals(512 * 1024, Os.pwrite(fd, new byte[512 * 1024], 0));
+            assertEquals(128, Os.statvfs(m.root()).bfree(), "half used");
+            long rc = Os.pwrite(fd, new byte[1024 * 1024], 512 * 1024);
+            assertTrue(rc == 512 * 1024 || rc == -Errno.ENOSPC, "fills up, then: " + rc);
+            assertEquals(-Errno.ENOSPC, Os.pwrite(fd, new byte[4096], 2 << 20));
+            assertEquals(0, Os.statvfs(m.root()).bfree());
+            assertEquals(-Errno.ENOSPC, Os.fallocate(fd, 0, 4 << 20, 4096));
+
+            // space comes back when the last name and the last open handle are gone
+            assertEquals(0, Os.unlink(Os.bytes(m.path("fill"))));
+            assertEquals(0, Os.statvfs(m.root()).bfree(), "still open");
+            Os.close(fd);
+            awaitFree(m, 256);
+
+            for (int i = 0; i < 9; i++) assertEquals(0, Os.mkdir(Os.bytes(m.path("d" + i)), 0755));
+            assertEquals(-Errno.ENOSPC, Os.mkdir(Os.bytes(m.path("one-too-many")), 0755));
+            assertEquals(0, Os.statvfs(m.root()).ffree());
+        }
+    }
+
+    private static void awaitFree(TestMount m, long blocks) throws InterruptedException {
+        // release is asynchronous: close(2) returns before the filesystem hears of it
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (Os.statvfs(m.root()).bfree() != blocks && System.nanoTime() < deadline) Thread.sleep(10);
+        assertEquals(blocks, Os.statvfs(m.root()).bfree());
+    }
+
+    @Test
+    void theCommandServesUntilSigtermThenUnmountsAndExitsZero() throws Exception {
+        Path dir = tmp.resolve("mnt");
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                dev.fusepanama.examples.Main.class.getName(), "memfs", dir.toString(), "--max-size", "64M")
+                .redirectErrorStream(true).redirectOutput(tmp.resolve("out.log").toFile()).start();
+        java.util.function.Supplier<String> out = () -> {
+            try {
+                return Files.readString(tmp.resolve("out.log"), StandardCharsets.UTF_8);
+            } catch (java.io.IOException e) {
+                return e.toString();
+            }
+        };
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!mounted(dir) && System.nanoTime() < deadline) Thread.sleep(50);
+        assertTrue(mounted(dir), "mounted: " + out.get());
+        Files.writeString(dir.resolve("f"), "through the command");
+        assertEquals("through the command", Files.readString(dir.resolve("f")));
+        assertEquals(64L << 20, Files.getFileStore(dir).getTotalSpace());
+        p.destroy(); // SIGTERM
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out.get());
+        assertFalse(mounted(dir));
+        assertTrue(out.get().contains("memfs mounted at " + dir), out.get());
+        assertTrue(out.get().contains("unmounted " + dir), out.get());
+    }
+
+    static boolean mounted(Path dir) throws java.io.IOException {
+        return Files.readString(Path.of("/proc/self/mounts")).contains(" " + dir + " ");
+    }
+}
