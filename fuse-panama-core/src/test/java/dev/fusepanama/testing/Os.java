@@ -317,10 +317,7 @@ public final class Os {
             if (rc < 0) {
                 throw new OsException("lstat", -rc);
             }
-            long s = st.address();
-            return new StatResult(stat.st_mode(s), stat.st_ino(s), stat.st_nlink(s), stat.st_size(s), stat.st_uid(s), stat.st_gid(s),
-                    stat.st_rdev(s), timespec.tv_sec(s + stat.st_atim), timespec.tv_nsec(s + stat.st_atim),
-                    timespec.tv_sec(s + stat.st_mtim), timespec.tv_nsec(s + stat.st_mtim), stat.st_blocks(s));
+            return StatResult.of(st.address());
         }
     }
 
@@ -332,10 +329,7 @@ public final class Os {
             if (rc < 0) {
                 throw new OsException("fstat", -rc);
             }
-            long s = st.address();
-            return new StatResult(stat.st_mode(s), stat.st_ino(s), stat.st_nlink(s), stat.st_size(s), stat.st_uid(s), stat.st_gid(s),
-                    stat.st_rdev(s), timespec.tv_sec(s + stat.st_atim), timespec.tv_nsec(s + stat.st_atim),
-                    timespec.tv_sec(s + stat.st_mtim), timespec.tv_nsec(s + stat.st_mtim), stat.st_blocks(s));
+            return StatResult.of(st.address());
         }
     }
 
@@ -382,7 +376,13 @@ public final class Os {
     }
 
     public record StatResult(int mode, long ino, long nlink, long size, int uid, int gid, long rdev,
-                             long atimeSec, long atimeNsec, long mtimeSec, long mtimeNsec, long blocks) {}
+                             long atimeSec, long atimeNsec, long mtimeSec, long mtimeNsec, long blocks) {
+        static StatResult of(long s) {
+            return new StatResult(stat.st_mode(s), stat.st_ino(s), stat.st_nlink(s), stat.st_size(s), stat.st_uid(s), stat.st_gid(s),
+                    stat.st_rdev(s), timespec.tv_sec(s + stat.st_atim), timespec.tv_nsec(s + stat.st_atim),
+                    timespec.tv_sec(s + stat.st_mtim), timespec.tv_nsec(s + stat.st_mtim), stat.st_blocks(s));
+        }
+    }
 
     public record StatVfsResult(long bsize, long blocks, long bfree, long bavail, long files, long ffree, long namemax) {}
 
