@@ -1,0 +1,339 @@
+package dev.fusepanama.bench;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The side-by-side comparison: mounts the bench tree on every binding (each filesystem in its
+ * own process; this JVM is only the client), runs each workload on each of them in interleaved
+ * rounds (A B C D A B C D ...) so machine drift cancels, and prints medians, the filesystem
+ * process's CPU time per operation, its peak RSS, and the ratios fuse-panama/C and
+ * fuse-panama/jnr-fuse. {@code --write FILE} also writes the table as Markdown.
+ *
+ * <p>Usage: {@code Compare [--quick | --smoke] [--rounds N] [--write RESULTS.md] [--command TEXT]}
+ */
+public final class Compare {
+
+    /** One filesystem under test: how to start it with a mountpoint. */
+    record Filesystem(String name, List<String> command) {}
+
+    /** One workload: {@code run} does {@code ops} operations and returns how many it did. */
+    interface Work {
+        long run(Path root, int scale) throws Exception;
+    }
+
+    /** A metric: per-operation latency (lower is better) or bytes per second (higher is better). */
+    record Metric(String name, String unit, boolean throughput, long bytesPerOp, Work work) {}
+
+    static final class Running implements AutoCloseable {
+        final Filesystem fs;
+        final Path mountpoint;
+        final Process process;
+
+        Running(Filesystem fs, Path mountpoint, Process process) {
+            this.fs = fs;
+            this.mountpoint = mountpoint;
+            this.process = process;
+        }
+
+        /** CPU time of every live thread of the process, in ns (schedstat; threads that exit are lost). */
+        long cpuNanos() throws IOException {
+            long total = 0;
+            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", String.valueOf(process.pid()), "task"))) {
+                for (Path t : tasks) {
+                    try {
+                        total += Long.parseLong(Files.readString(t.resolve("schedstat")).split(" ")[0]);
+                    } catch (IOException | NumberFormatException gone) {
+                        // the thread ended between listing and reading
+                    }
+                }
+            }
+            return total;
+        }
+
+        long peakRssKiB() throws IOException {
+            for (String l : Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
+                if (l.startsWith("VmHWM:")) return Long.parseLong(l.replaceAll("\\D", ""));
+            }
+            return -1;
+        }
+
+        @Override
+        public void close() throws Exception {
+            process.destroy();
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+            if (Files.readString(Path.of("/proc/self/mounts")).contains(" " + mountpoint + " ")) {
+                new ProcessBuilder("fusermount3", "-u", "-z", mountpoint.toString()).start().waitFor();
+            }
+            Files.deleteIfExists(mountpoint);
+        }
+    }
+
+    static Running start(Filesystem fs) throws Exception {
+        Path mnt = Files.createTempDirectory("bench-" + fs.name().replaceAll("\\W", "") + "-");
+        List<String> cmd = new ArrayList<>(fs.command());
+        cmd.add(mnt.toString());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(mnt.resolveSibling(mnt.getFileName() + ".log").toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.readString(Path.of("/proc/self/mounts")).contains(" " + mnt + " ")) {
+            if (!p.isAlive() || System.nanoTime() > deadline) {
+                throw new IllegalStateException(fs.name() + " did not mount; see " + mnt + ".log");
+            }
+            Thread.sleep(20);
+        }
+        return new Running(fs, mnt, p);
+    }
+
+    // ---- workloads ------------------------------------------------------------------------------
+
+    static long listDir(Path dir, int times) throws IOException {
+        for (int i = 0; i < times; i++) {
+            try (Stream<Path> s = Files.list(dir)) {
+                s.forEach(x -> { });
+            }
+        }
+        return times;
+    }
+
+    static long lsLong(Path dir, int times) throws IOException {
+        long ops = 0;
+        for (int i = 0; i < times; i++) {
+            try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+                for (Path p : s) {
+                    Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                    ops++;
+                }
+            }
+        }
+        return times;
+    }
+
+    static long seqRead(Path file, int chunk, boolean direct, long bytes) throws IOException {
+        ByteBuffer buf = direct ? ByteBuffer.allocateDirect(chunk + 4096).alignedSlice(4096).limit(chunk) : ByteBuffer.allocateDirect(chunk);
+        StandardOpenOption read = StandardOpenOption.READ;
+        try (FileChannel ch = direct ? FileChannel.open(file, read, ExtendedOpenOption.DIRECT) : FileChannel.open(file, read)) {
+            long done = 0;
+            while (done < bytes) {
+                buf.clear();
+                int n = ch.read(buf, done % BenchTree.DATA_SIZE);
+                if (n <= 0) break;
+                done += n;
+            }
+            return done / chunk;
+        }
+    }
+
+    static long randomReads(Path file, int threads, int opsPerThread) throws Exception {
+        Thread[] ts = new Thread[threads];
+        Exception[] failure = new Exception[1];
+        for (int t = 0; t < threads; t++) {
+            int seed = t;
+            ts[t] = Thread.ofPlatform().start(() -> {
+                Random r = new Random(seed);
+                ByteBuffer buf = ByteBuffer.allocateDirect(4096);
+                try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                    for (int i = 0; i < opsPerThread; i++) {
+                        buf.clear();
+                        ch.read(buf, (long) r.nextInt((int) (BenchTree.DATA_SIZE / 4096)) * 4096);
+                    }
+                } catch (IOException e) {
+                    failure[0] = e;
+                }
+            });
+        }
+        for (Thread t : ts) t.join();
+        if (failure[0] != null) throw failure[0];
+        return (long) threads * opsPerThread;
+    }
+
+    static long createWriteUnlink(Path dir, int times) throws IOException {
+        ByteBuffer data = ByteBuffer.allocateDirect(4096);
+        for (int i = 0; i < times; i++) {
+            Path f = dir.resolve("cwu-" + i);
+            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                ch.write(data.clear());
+            }
+            Files.delete(f);
+        }
+        return times;
+    }
+
+    static long seqWrite(Path dir, long bytes) throws IOException {
+        ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20);
+        Path f = dir.resolve("seqwrite");
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            for (long done = 0; done < bytes; done += 1 << 20) ch.write(chunk.clear());
+        }
+        Files.delete(f);
+        return bytes >> 20;
+    }
+
+    static List<Metric> metrics() {
+        return List.of(
+                new Metric("Files.list /small (8 entries)", "us/op", false, 0, (r, s) -> listDir(r.resolve("small"), 200 * s)),
+                new Metric("Files.list /big (10,000 entries)", "ms/op", false, 0, (r, s) -> listDir(r.resolve("big"), 2 * s)),
+                new Metric("ls -l /big (readdir + lstat each)", "ms/op", false, 0, (r, s) -> lsLong(r.resolve("big"), s)),
+                new Metric("lstat of one file", "us/op", false, 0, (r, s) -> {
+                    Path f = r.resolve("small/file-3");
+                    for (int i = 0; i < 1000 * s; i++) Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                    return 1000L * s;
+                }),
+                new Metric("sequential read 128 KiB, buffered", "MB/s", true, 128 << 10, (r, s) -> seqRead(r.resolve("data.bin"), 128 << 10, false, (32L << 20) * s)),
+                new Metric("sequential read 1 MiB, buffered", "MB/s", true, 1 << 20, (r, s) -> seqRead(r.resolve("data.bin"), 1 << 20, false, (32L << 20) * s)),
+                new Metric("sequential read 128 KiB, O_DIRECT", "MB/s", true, 128 << 10, (r, s) -> seqRead(r.resolve("data.bin"), 128 << 10, true, (32L << 20) * s)),
+                new Metric("sequential read 1 MiB, O_DIRECT", "MB/s", true, 1 << 20, (r, s) -> seqRead(r.resolve("data.bin"), 1 << 20, true, (32L << 20) * s)),
+                new Metric("4 KiB random read, 1 thread", "kIOPS", true, -1, (r, s) -> randomReads(r.resolve("data.bin"), 1, 1000 * s)),
+                new Metric("4 KiB random read, 2 threads", "kIOPS", true, -1, (r, s) -> randomReads(r.resolve("data.bin"), 2, 500 * s)),
+                new Metric("create + write 4 KiB + close + unlink", "kops/s", true, -1, (r, s) -> createWriteUnlink(r.resolve("w"), 100 * s)),
+                new Metric("sequential write 1 MiB", "MB/s", true, 1 << 20, (r, s) -> seqWrite(r.resolve("w"), (16L << 20) * s)));
+    }
+
+    /** Latency in the metric's unit, or throughput in its unit, from ops done in nanos. */
+    static double value(Metric m, long ops, long nanos) {
+        double seconds = nanos / 1e9;
+        if (!m.throughput()) {
+            double perOp = nanos / (double) ops;
+            return m.unit().startsWith("ms") ? perOp / 1e6 : perOp / 1e3;
+        }
+        if (m.bytesPerOp() > 0) return ops * (double) m.bytesPerOp() / seconds / 1e6;
+        return ops / seconds / 1e3;
+    }
+
+    static double median(List<Double> values) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return v.length == 0 ? Double.NaN : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = 5;
+        int scale = 1;
+        Path write = null;
+        String command = "java ... dev.fusepanama.bench.Compare " + String.join(" ", args);
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> { rounds = 3; scale = 1; }
+                case "--smoke" -> { rounds = 1; scale = 0; }
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--scale" -> scale = Integer.parseInt(args[++i]);
+                case "--write" -> write = Path.of(args[++i]);
+                case "--command" -> command = args[++i];
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        Path repo = Path.of(System.getProperty("fusepanama.repo", "..")).toAbsolutePath().normalize();
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String cp = System.getProperty("java.class.path");
+        List<Filesystem> filesystems = List.of(
+                new Filesystem("fuse-panama", List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xmx64m",
+                        "-XX:TieredStopAtLevel=4", "-cp", cp, PanamaBenchFs.class.getName())),
+                new Filesystem("jnr-fuse", List.of(java, "-XX:+UseSerialGC", "-Xmx64m", "-cp", cp, JnrBenchFs.class.getName())),
+                new Filesystem("C libfuse3", List.of(repo.resolve("native/build/benchfs3").toString())),
+                new Filesystem("C libfuse2", List.of(repo.resolve("native/build/benchfs2").toString())));
+        List<Metric> metrics = metrics();
+        Map<String, Map<String, List<Double>>> results = new LinkedHashMap<>();
+        Map<String, Map<String, List<Double>>> cpu = new LinkedHashMap<>();
+        Map<String, Long> rss = new LinkedHashMap<>();
+        List<Running> running = new ArrayList<>();
+        try {
+            for (Filesystem fs : filesystems) running.add(start(fs));
+            int effectiveScale = Math.max(1, scale);
+            // warm-up: one pass of everything (JIT, page cache of nothing: the tree is generated)
+            for (Metric m : metrics) for (Running r : running) m.work().run(r.mountpoint, 1);
+            for (int round = 0; round < rounds; round++) {
+                for (Metric m : metrics) {
+                    for (Running r : running) {
+                        long cpu0 = r.cpuNanos();
+                        long t0 = System.nanoTime();
+                        long ops = m.work().run(r.mountpoint, effectiveScale);
+                        long nanos = System.nanoTime() - t0;
+                        long cpuNanos = r.cpuNanos() - cpu0;
+                        results.computeIfAbsent(m.name(), k -> new LinkedHashMap<>()).computeIfAbsent(r.fs.name(), k -> new ArrayList<>())
+                                .add(value(m, ops, nanos));
+                        cpu.computeIfAbsent(m.name(), k -> new LinkedHashMap<>()).computeIfAbsent(r.fs.name(), k -> new ArrayList<>())
+                                .add(cpuNanos / 1000.0 / ops);
+                    }
+                }
+            }
+            for (Running r : running) rss.put(r.fs.name(), r.peakRssKiB());
+        } finally {
+            for (Running r : running) r.close();
+        }
+        String table = table(filesystems, metrics, results, cpu, rss, rounds);
+        System.out.println(table);
+        if (write != null) {
+            // The hand-written analysis below the table survives a re-run.
+            String analysis = "";
+            if (Files.exists(write)) {
+                String old = Files.readString(write);
+                int at = old.indexOf("\n## Analysis");
+                if (at >= 0) analysis = old.substring(at);
+            }
+            Files.writeString(write, report(command, rounds, scale, table) + analysis);
+            System.out.println("wrote " + write);
+        }
+    }
+
+    static String table(List<Filesystem> filesystems, List<Metric> metrics, Map<String, Map<String, List<Double>>> results,
+                        Map<String, Map<String, List<Double>>> cpu, Map<String, Long> rss, int rounds) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("| metric | unit |");
+        for (Filesystem f : filesystems) sb.append(' ').append(f.name()).append(" |");
+        sb.append(" panama / C3 | panama / jnr |\n|---|---|");
+        sb.append("---:|".repeat(filesystems.size() + 2)).append('\n');
+        for (Metric m : metrics) {
+            Map<String, List<Double>> row = results.get(m.name());
+            sb.append("| ").append(m.name()).append(" | ").append(m.unit()).append(m.throughput() ? " (higher is better)" : "").append(" |");
+            for (Filesystem f : filesystems) sb.append(String.format(Locale.ROOT, " %.3g |", median(row.get(f.name()))));
+            double p = median(row.get("fuse-panama"));
+            sb.append(String.format(Locale.ROOT, " %.2f | %.2f |%n", p / median(row.get("C libfuse3")), p / median(row.get("jnr-fuse"))));
+        }
+        sb.append("\nFilesystem-process CPU time per operation (us, medians, from /proc/PID/task/*/schedstat):\n\n| metric |");
+        for (Filesystem f : filesystems) sb.append(' ').append(f.name()).append(" |");
+        sb.append(" panama / C3 |\n|---|").append("---:|".repeat(filesystems.size() + 1)).append('\n');
+        for (Metric m : metrics) {
+            Map<String, List<Double>> row = cpu.get(m.name());
+            sb.append("| ").append(m.name()).append(" |");
+            for (Filesystem f : filesystems) sb.append(String.format(Locale.ROOT, " %.3g |", median(row.get(f.name()))));
+            sb.append(String.format(Locale.ROOT, " %.2f |%n", median(row.get("fuse-panama")) / median(row.get("C libfuse3"))));
+        }
+        sb.append("\nPeak RSS of the filesystem process (VmHWM): ");
+        rss.forEach((k, v) -> sb.append(k).append(' ').append(v / 1024).append(" MiB; "));
+        sb.append("\n\nMedians of ").append(rounds).append(" interleaved rounds after one warm-up pass.\n");
+        return sb.toString();
+    }
+
+    static String report(String command, int rounds, int scale, String table) throws Exception {
+        String cpuModel = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+                .findFirst().map(l -> l.replaceAll(".*: ", "")).orElse("unknown");
+        String kernel = Files.readString(Path.of("/proc/sys/kernel/osrelease")).trim();
+        return "# fuse-panama bench results\n\n"
+                + "Command: `" + command + "`\n\n"
+                + "Measured " + LocalDateTime.now().withNano(0) + " on " + Runtime.getRuntime().availableProcessors() + " cores ("
+                + cpuModel + "), kernel " + kernel + ", JDK " + Runtime.version() + ", libfuse " + dev.fusepanama.Fuse.libfuseVersion()
+                + " (fuse-panama, C libfuse3) and 2.9 (jnr-fuse, C libfuse2). Rounds " + rounds + ", scale " + scale + ".\n\n"
+                + "Identical settings on every filesystem: attr/entry/negative timeouts 0, default multi-threaded loop, "
+                + "same tree and logic (native/benchfs.c, PanamaBenchFs, JnrBenchFs). The Java filesystems run with "
+                + "-XX:+UseSerialGC -Xmx64m.\n\n" + table;
+    }
+}

@@ -1,0 +1,151 @@
+package dev.fusepanama.bench;
+
+import dev.fusepanama.DirFiller;
+import dev.fusepanama.Errno;
+import dev.fusepanama.FileInfo;
+import dev.fusepanama.Fuse;
+import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.FuseMount;
+import dev.fusepanama.MountOptions;
+import dev.fusepanama.Posix;
+import dev.fusepanama.Stat;
+import dev.fusepanama.Timespec;
+import dev.fusepanama.bench.BenchTree.Kind;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import sun.misc.Signal;
+
+/** The bench tree on fuse-panama. Usage: PanamaBenchFs MOUNTPOINT (foreground; SIGTERM or fusermount3 -u ends it). */
+public final class PanamaBenchFs implements FuseFileSystem {
+    private final BenchTree.Scratch scratch = new BenchTree.Scratch();
+
+    @Override
+    public int getattr(String path, Stat st, FileInfo fi) {
+        switch (BenchTree.kind(path)) {
+            case DIR -> st.setMode(Posix.S_IFDIR | 0755).setNlink(2);
+            case SCRATCH_DIR -> st.setMode(Posix.S_IFDIR | 0777).setNlink(2);
+            case FILE, DATA -> st.setMode(Posix.S_IFREG | 0444).setNlink(1).setSize(BenchTree.size(BenchTree.kind(path)));
+            case SCRATCH -> {
+                Long size = scratch.sizes.get(path.substring(3));
+                if (size == null) return -Errno.ENOENT;
+                st.setMode(Posix.S_IFREG | 0644).setNlink(1).setSize(size);
+            }
+            case NONE -> { return -Errno.ENOENT; }
+        }
+        return 0;
+    }
+
+    @Override
+    public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) {
+        filler.add(".");
+        filler.add("..");
+        String[] names = switch (path) {
+            case "/" -> BenchTree.ROOT;
+            case "/small" -> BenchTree.SMALL_NAMES;
+            case "/big" -> BenchTree.BIG_NAMES;
+            case "/w" -> scratch.sizes.keySet().toArray(String[]::new);
+            default -> null;
+        };
+        if (names == null) return -Errno.ENOENT;
+        for (String n : names) filler.add(n);
+        return 0;
+    }
+
+    @Override
+    public int open(String path, FileInfo fi) {
+        Kind k = BenchTree.kind(path);
+        if (k == Kind.SCRATCH) {
+            if (!scratch.sizes.containsKey(path.substring(3))) return -Errno.ENOENT;
+            if ((fi.flags() & Posix.O_TRUNC) != 0) scratch.sizes.put(path.substring(3), 0L);
+            return 0;
+        }
+        return k == Kind.FILE || k == Kind.DATA ? 0 : -Errno.ENOENT;
+    }
+
+    @Override
+    public int read(String path, ByteBuffer buf, long offset, FileInfo fi) {
+        Kind k = BenchTree.kind(path);
+        if (k == Kind.SCRATCH) return 0;
+        if (k != Kind.FILE && k != Kind.DATA) return -Errno.ENOENT;
+        long total = BenchTree.size(k);
+        if (offset >= total) return 0;
+        int n = (int) Math.min(buf.remaining(), total - offset);
+        for (int done = 0; done < n; ) {
+            int chunk = Math.min(n - done, 1 << 20);
+            buf.put(BenchTree.PATTERN, (int) ((offset + done) % 251), chunk);
+            done += chunk;
+        }
+        return n;
+    }
+
+    @Override
+    public int create(String path, int mode, FileInfo fi) {
+        if (BenchTree.kind(path) != Kind.SCRATCH) return -Errno.EACCES;
+        scratch.sizes.put(path.substring(3), 0L);
+        return 0;
+    }
+
+    @Override
+    public int write(String path, ByteBuffer buf, long offset, FileInfo fi) {
+        if (BenchTree.kind(path) != Kind.SCRATCH) return -Errno.EACCES;
+        long end = offset + buf.remaining();
+        Long old = scratch.sizes.computeIfPresent(path.substring(3), (k, size) -> Math.max(size, end));
+        return old == null ? -Errno.ENOENT : buf.remaining();
+    }
+
+    @Override
+    public int truncate(String path, long size, FileInfo fi) {
+        if (BenchTree.kind(path) != Kind.SCRATCH) return -Errno.EACCES;
+        return scratch.sizes.computeIfPresent(path.substring(3), (k, s) -> size) == null ? -Errno.ENOENT : 0;
+    }
+
+    @Override
+    public int unlink(String path) {
+        if (BenchTree.kind(path) != Kind.SCRATCH) return -Errno.EACCES;
+        return scratch.sizes.remove(path.substring(3)) == null ? -Errno.ENOENT : 0;
+    }
+
+    @Override
+    public int rename(String from, String to, int flags) {
+        if (flags != 0) return -Errno.EINVAL;
+        if (BenchTree.kind(from) != Kind.SCRATCH || BenchTree.kind(to) != Kind.SCRATCH) return -Errno.EACCES;
+        Long size = scratch.sizes.remove(from.substring(3));
+        if (size == null) return -Errno.ENOENT;
+        scratch.sizes.put(to.substring(3), size);
+        return 0;
+    }
+
+    @Override
+    public int utimens(String path, Timespec atime, Timespec mtime, FileInfo fi) {
+        Kind k = BenchTree.kind(path);
+        return k == Kind.NONE || (k == Kind.SCRATCH && !scratch.sizes.containsKey(path.substring(3))) ? -Errno.ENOENT : 0;
+    }
+
+    /** The same options as the C filesystem: no kernel caching, default multi-threaded loop. */
+    static MountOptions options() {
+        return MountOptions.builder().attrTimeout(0).entryTimeout(0).negativeTimeout(0).fsName("benchfs").build();
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1) {
+            System.err.println("usage: PanamaBenchFs MOUNTPOINT");
+            System.exit(2);
+        }
+        FuseMount mount = Fuse.mount(new PanamaBenchFs(), Path.of(args[0]), options());
+        CountDownLatch stop = new CountDownLatch(1);
+        Signal.handle(new Signal("TERM"), s -> stop.countDown());
+        Signal.handle(new Signal("INT"), s -> stop.countDown());
+        Thread.ofPlatform().daemon().start(() -> {
+            try {
+                mount.awaitUnmount();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            stop.countDown();
+        });
+        stop.await();
+        if (mount.isMounted()) mount.close();
+        System.exit(0);
+    }
+}
