@@ -245,9 +245,9 @@ public final class Compare {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String cp = System.getProperty("java.class.path");
         List<Filesystem> filesystems = List.of(
-                new Filesystem("fuse-panama", List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xmx64m",
+                new Filesystem("fuse-panama", List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xmx32m",
                         "-XX:TieredStopAtLevel=4", "-cp", cp, PanamaBenchFs.class.getName())),
-                new Filesystem("jnr-fuse", List.of(java, "-XX:+UseSerialGC", "-Xmx64m", "-cp", cp, JnrBenchFs.class.getName())),
+                new Filesystem("jnr-fuse", List.of(java, "-XX:+UseSerialGC", "-Xmx32m", "-cp", cp, JnrBenchFs.class.getName())),
                 new Filesystem("C libfuse3", List.of(repo.resolve("native/build/benchfs3").toString())),
                 new Filesystem("C libfuse2", List.of(repo.resolve("native/build/benchfs2").toString())));
         List<Metric> metrics = metrics();
@@ -334,6 +334,6 @@ public final class Compare {
                 + " (fuse-panama, C libfuse3) and 2.9 (jnr-fuse, C libfuse2). Rounds " + rounds + ", scale " + scale + ".\n\n"
                 + "Identical settings on every filesystem: attr/entry/negative timeouts 0, default multi-threaded loop, "
                 + "same tree and logic (native/benchfs.c, PanamaBenchFs, JnrBenchFs). The Java filesystems run with "
-                + "-XX:+UseSerialGC -Xmx64m.\n\n" + table;
+                + "-XX:+UseSerialGC -Xmx32m.\n\n" + table;
     }
 }
