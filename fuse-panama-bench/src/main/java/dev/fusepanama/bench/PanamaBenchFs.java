@@ -11,10 +11,10 @@ import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.Timespec;
 import dev.fusepanama.bench.BenchTree.Kind;
+import dev.fusepanama.examples.Foreground;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.concurrent.CountDownLatch;
-import sun.misc.Signal;
+import org.slf4j.LoggerFactory;
 
 /** The bench tree on fuse-panama. Usage: PanamaBenchFs MOUNTPOINT (foreground; SIGTERM or fusermount3 -u ends it). */
 public final class PanamaBenchFs implements FuseFileSystem {
@@ -133,19 +133,6 @@ public final class PanamaBenchFs implements FuseFileSystem {
             System.exit(2);
         }
         FuseMount mount = Fuse.mount(new PanamaBenchFs(), Path.of(args[0]), options());
-        CountDownLatch stop = new CountDownLatch(1);
-        Signal.handle(new Signal("TERM"), s -> stop.countDown());
-        Signal.handle(new Signal("INT"), s -> stop.countDown());
-        Thread.ofPlatform().daemon().start(() -> {
-            try {
-                mount.awaitUnmount();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            stop.countDown();
-        });
-        stop.await();
-        if (mount.isMounted()) mount.close();
-        System.exit(0);
+        System.exit(Foreground.serve(mount, LoggerFactory.getLogger("benchfs")));
     }
 }

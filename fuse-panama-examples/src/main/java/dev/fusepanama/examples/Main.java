@@ -14,13 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import sun.misc.Signal;
 
 /** {@code fuse-panama COMMAND [MOUNTPOINT] [options]}: mounts an example filesystem in the foreground. */
 @Command(name = "fuse-panama", mixinStandardHelpOptions = true, version = "fuse-panama 0.1",
@@ -133,32 +131,9 @@ public final class Main {
             LOG.error("{}", e.getMessage());
             return 2;
         }
-        CountDownLatch stop = new CountDownLatch(1);
-        Signal.handle(new Signal("INT"), s -> stop.countDown());
-        Signal.handle(new Signal("TERM"), s -> stop.countDown());
-        Thread.ofPlatform().daemon().start(() -> {
-            try {
-                mount.awaitUnmount();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            stop.countDown();
-        });
         LOG.info("{} mounted at {} (libfuse {}); stop with Ctrl-C or: fusermount3 -u {}",
                 name, mountpoint, Fuse.libfuseVersion(), mountpoint);
-        stop.await();
-        if (!mount.isMounted()) {
-            LOG.info("{} was unmounted from outside; exiting", mountpoint);
-            return 0;
-        }
-        try {
-            mount.close();
-        } catch (MountException e) {
-            LOG.warn("{}; detaching it lazily instead", e.getMessage());
-            mount.unmountLazily();
-        }
-        LOG.info("unmounted {}", mountpoint);
-        return 0;
+        return Foreground.serve(mount, LOG);
     }
 
     public static void main(String[] args) {

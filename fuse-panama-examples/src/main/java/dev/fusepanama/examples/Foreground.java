@@ -1,0 +1,43 @@
+package dev.fusepanama.examples;
+
+import dev.fusepanama.FuseMount;
+import dev.fusepanama.MountException;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import sun.misc.Signal;
+
+/**
+ * Serving a mount from a program's main thread: until Ctrl-C, SIGTERM or an external unmount,
+ * then a clean unmount (detaching lazily if something still uses the mount).
+ */
+public final class Foreground {
+    private Foreground() {}
+
+    /** Blocks until the mount should end, ends it, and returns the exit status (0). */
+    public static int serve(FuseMount mount, Logger log) throws InterruptedException, MountException {
+        CountDownLatch stop = new CountDownLatch(1);
+        Signal.handle(new Signal("INT"), s -> stop.countDown());
+        Signal.handle(new Signal("TERM"), s -> stop.countDown());
+        Thread.ofPlatform().daemon().start(() -> {
+            try {
+                mount.awaitUnmount();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            stop.countDown();
+        });
+        stop.await();
+        if (!mount.isMounted()) {
+            log.info("{} was unmounted from outside; exiting", mount.mountpoint());
+            return 0;
+        }
+        try {
+            mount.close();
+        } catch (MountException e) {
+            log.warn("{}; detaching it lazily instead", e.getMessage());
+            mount.unmountLazily();
+        }
+        log.info("unmounted {}", mount.mountpoint());
+        return 0;
+    }
+}
