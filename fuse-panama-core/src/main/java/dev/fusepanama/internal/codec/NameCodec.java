@@ -19,7 +19,8 @@ public final class NameCodec {
 
     private static final char ESCAPE_BASE = 0xDC00;
 
-    private static final class Scratch {
+    /** Per-thread arrays the decoder reuses; upcalls keep theirs in the request thread's state. */
+    public static final class Scratch {
         byte[] bytes = new byte[256];
         char[] chars = new char[256];
     }
@@ -33,10 +34,14 @@ public final class NameCodec {
 
     /** Decodes the NUL-terminated string at {@code address}; null for a NULL pointer. */
     public static String decode(long address) {
+        return decode(address, SCRATCH.get());
+    }
+
+    /** As {@link #decode(long)}, with the caller's scratch arrays. */
+    public static String decode(long address, Scratch s) {
         if (address == 0) {
             return null;
         }
-        Scratch s = SCRATCH.get();
         byte[] b = s.bytes;
         int n = 0;
         boolean ascii = true;

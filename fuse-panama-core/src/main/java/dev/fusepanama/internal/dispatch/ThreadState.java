@@ -3,6 +3,7 @@ package dev.fusepanama.internal.dispatch;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.fuse_bufvec;
+import dev.fusepanama.internal.codec.NameCodec;
 import dev.fusepanama.internal.view.FillerHandles;
 import dev.fusepanama.internal.view.NativeDirFiller;
 import dev.fusepanama.internal.view.NativeFileInfo;
@@ -48,6 +49,7 @@ final class ThreadState {
     final NativePollHandle pollHandle;
     final NativeWriteBuffer writeBuffer;
 
+    private final NameCodec.Scratch names = new NameCodec.Scratch();
     private long fillerAddress;
     private MethodHandle filler;
 
@@ -75,6 +77,11 @@ final class ThreadState {
 
     static ThreadState get() {
         return STATE.get();
+    }
+
+    /** The path or name at {@code address}, decoded with this thread's scratch arrays. */
+    String path(long address) {
+        return NameCodec.decode(address, names);
     }
 
     /** The filler handle for {@code address}; the last one is remembered per thread. */

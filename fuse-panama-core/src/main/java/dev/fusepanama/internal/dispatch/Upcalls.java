@@ -5,7 +5,6 @@ import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.timespec;
-import dev.fusepanama.internal.codec.NameCodec;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
 import java.lang.foreign.Arena;
@@ -71,15 +70,11 @@ public final class Upcalls {
         }
     }
 
-    private static String path(long address) {
-        return NameCodec.decode(address);
-    }
-
     int getattr(long path, long stat, long fi) {
         String p = null;
         try {
             ThreadState t = ThreadState.get();
-            p = path(path);
+            p = t.path(path);
             return fs.getattr(p, t.stat.at(stat), t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("getattr", p, e);
@@ -89,8 +84,9 @@ public final class Upcalls {
     int readlink(long path, long buf, long size) {
         String p = null;
         try {
-            p = path(path);
-            return fs.readlink(p, ThreadState.get().linkTarget.at(buf, size));
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.readlink(p, t.linkTarget.at(buf, size));
         } catch (Throwable e) {
             return fail("readlink", p, e);
         }
@@ -99,7 +95,8 @@ public final class Upcalls {
     int mknod(long path, int mode, long rdev) {
         String p = null;
         try {
-            p = path(path);
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
             return fs.mknod(p, mode, rdev);
         } catch (Throwable e) {
             return fail("mknod", p, e);
@@ -109,7 +106,8 @@ public final class Upcalls {
     int mkdir(long path, int mode) {
         String p = null;
         try {
-            p = path(path);
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
             return fs.mkdir(p, mode);
         } catch (Throwable e) {
             return fail("mkdir", p, e);
@@ -119,7 +117,8 @@ public final class Upcalls {
     int unlink(long path) {
         String p = null;
         try {
-            p = path(path);
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
             return fs.unlink(p);
         } catch (Throwable e) {
             return fail("unlink", p, e);
@@ -129,7 +128,8 @@ public final class Upcalls {
     int rmdir(long path) {
         String p = null;
         try {
-            p = path(path);
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
             return fs.rmdir(p);
         } catch (Throwable e) {
             return fail("rmdir", p, e);
@@ -139,8 +139,9 @@ public final class Upcalls {
     int symlink(long target, long link) {
         String l = null;
         try {
-            l = path(link);
-            return fs.symlink(path(target), l);
+            ThreadState t = ThreadState.get();
+            l = t.path(link);
+            return fs.symlink(t.path(target), l);
         } catch (Throwable e) {
             return fail("symlink", l, e);
         }
@@ -149,8 +150,9 @@ public final class Upcalls {
     int rename(long from, long to, int flags) {
         String p = null;
         try {
-            p = path(from);
-            return fs.rename(p, path(to), flags);
+            ThreadState t = ThreadState.get();
+            p = t.path(from);
+            return fs.rename(p, t.path(to), flags);
         } catch (Throwable e) {
             return fail("rename", p, e);
         }
@@ -159,8 +161,9 @@ public final class Upcalls {
     int link(long from, long to) {
         String p = null;
         try {
-            p = path(from);
-            return fs.link(p, path(to));
+            ThreadState t = ThreadState.get();
+            p = t.path(from);
+            return fs.link(p, t.path(to));
         } catch (Throwable e) {
             return fail("link", p, e);
         }
@@ -169,8 +172,9 @@ public final class Upcalls {
     int chmod(long path, int mode, long fi) {
         String p = null;
         try {
-            p = path(path);
-            return fs.chmod(p, mode, ThreadState.get().fileInfo.at(fi));
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.chmod(p, mode, t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("chmod", p, e);
         }
@@ -179,8 +183,9 @@ public final class Upcalls {
     int chown(long path, int uid, int gid, long fi) {
         String p = null;
         try {
-            p = path(path);
-            return fs.chown(p, uid, gid, ThreadState.get().fileInfo.at(fi));
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.chown(p, uid, gid, t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("chown", p, e);
         }
@@ -189,8 +194,9 @@ public final class Upcalls {
     int truncate(long path, long size, long fi) {
         String p = null;
         try {
-            p = path(path);
-            return fs.truncate(p, size, ThreadState.get().fileInfo.at(fi));
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.truncate(p, size, t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("truncate", p, e);
         }
@@ -199,8 +205,9 @@ public final class Upcalls {
     int open(long path, long fi) {
         String p = null;
         try {
-            p = path(path);
-            return fs.open(p, ThreadState.get().fileInfo.at(fi));
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.open(p, t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("open", p, e);
         }
@@ -210,7 +217,7 @@ public final class Upcalls {
         String p = null;
         try {
             ThreadState t = ThreadState.get();
-            p = path(path);
+            p = t.path(path);
             return fs.read(p, t.readBuffer(buf, size), offset, t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("read", p, e);
@@ -221,7 +228,7 @@ public final class Upcalls {
         String p = null;
         try {
             ThreadState t = ThreadState.get();
-            p = path(path);
+            p = t.path(path);
             return fs.write(p, t.writeData(buf, size), offset, t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("write", p, e);
@@ -231,8 +238,9 @@ public final class Upcalls {
     int statfs(long path, long stat) {
         String p = null;
         try {
-            p = path(path);
-            return fs.statfs(p, ThreadState.get().statvfs.at(stat));
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.statfs(p, t.statvfs.at(stat));
         } catch (Throwable e) {
             return fail("statfs", p, e);
         }
@@ -241,8 +249,9 @@ public final class Upcalls {
     int flush(long path, long fi) {
         String p = null;
         try {
-            p = path(path);
-            return fs.flush(p, ThreadState.get().fileInfo.at(fi));
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.flush(p, t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("flush", p, e);
         }
@@ -251,8 +260,9 @@ public final class Upcalls {
     int release(long path, long fi) {
         String p = null;
         try {
-            p = path(path);
-            return fs.release(p, ThreadState.get().fileInfo.at(fi));
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.release(p, t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("release", p, e);
         }
@@ -261,8 +271,9 @@ public final class Upcalls {
     int fsync(long path, int datasync, long fi) {
         String p = null;
         try {
-            p = path(path);
-            return fs.fsync(p, datasync != 0, ThreadState.get().fileInfo.at(fi));
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.fsync(p, datasync != 0, t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("fsync", p, e);
         }
@@ -271,9 +282,10 @@ public final class Upcalls {
     int setxattr(long path, long name, long value, long size, int flags) {
         String p = null;
         try {
-            p = path(path);
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
             ByteBuffer v = Native.segment(value, size).asReadOnly().asByteBuffer();
-            return fs.setxattr(p, path(name), v, flags);
+            return fs.setxattr(p, t.path(name), v, flags);
         } catch (Throwable e) {
             return fail("setxattr", p, e);
         }
@@ -282,9 +294,10 @@ public final class Upcalls {
     int getxattr(long path, long name, long value, long size) {
         String p = null;
         try {
-            p = path(path);
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
             ByteBuffer v = size == 0 ? ByteBuffer.allocate(0) : Native.segment(value, size).asByteBuffer();
-            return fs.getxattr(p, path(name), v);
+            return fs.getxattr(p, t.path(name), v);
         } catch (Throwable e) {
             return fail("getxattr", p, e);
         }
@@ -293,8 +306,9 @@ public final class Upcalls {
     int listxattr(long path, long list, long size) {
         String p = null;
         try {
-            p = path(path);
-            var names = ThreadState.get().xattrNames.at(list, size);
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            var names = t.xattrNames.at(list, size);
             int rc = fs.listxattr(p, names);
             return rc < 0 ? rc : names.result();
         } catch (Throwable e) {
@@ -305,8 +319,9 @@ public final class Upcalls {
     int removexattr(long path, long name) {
         String p = null;
         try {
-            p = path(path);
-            return fs.removexattr(p, path(name));
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.removexattr(p, t.path(name));
         } catch (Throwable e) {
             return fail("removexattr", p, e);
         }
@@ -315,8 +330,9 @@ public final class Upcalls {
     int opendir(long path, long fi) {
         String p = null;
         try {
-            p = path(path);
-            return fs.opendir(p, ThreadState.get().fileInfo.at(fi));
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.opendir(p, t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("opendir", p, e);
         }
@@ -326,7 +342,7 @@ public final class Upcalls {
         String p = null;
         try {
             ThreadState t = ThreadState.get();
-            p = path(path);
+            p = t.path(path);
             return fs.readdir(p, t.dirFiller.at(buf, t.filler(filler)), offset, t.fileInfo.at(fi), flags);
         } catch (Throwable e) {
             return fail("readdir", p, e);
@@ -336,8 +352,9 @@ public final class Upcalls {
     int releasedir(long path, long fi) {
         String p = null;
         try {
-            p = path(path);
-            return fs.releasedir(p, ThreadState.get().fileInfo.at(fi));
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.releasedir(p, t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("releasedir", p, e);
         }
@@ -346,8 +363,9 @@ public final class Upcalls {
     int fsyncdir(long path, int datasync, long fi) {
         String p = null;
         try {
-            p = path(path);
-            return fs.fsyncdir(p, datasync != 0, ThreadState.get().fileInfo.at(fi));
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.fsyncdir(p, datasync != 0, t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("fsyncdir", p, e);
         }
@@ -385,7 +403,8 @@ public final class Upcalls {
     int access(long path, int mask) {
         String p = null;
         try {
-            p = path(path);
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
             return fs.access(p, mask);
         } catch (Throwable e) {
             return fail("access", p, e);
@@ -395,8 +414,9 @@ public final class Upcalls {
     int create(long path, int mode, long fi) {
         String p = null;
         try {
-            p = path(path);
-            return fs.create(p, mode, ThreadState.get().fileInfo.at(fi));
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.create(p, mode, t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("create", p, e);
         }
@@ -406,7 +426,7 @@ public final class Upcalls {
         String p = null;
         try {
             ThreadState t = ThreadState.get();
-            p = path(path);
+            p = t.path(path);
             return fs.lock(p, t.fileInfo.at(fi), cmd, t.flock.at(lock));
         } catch (Throwable e) {
             return fail("lock", p, e);
@@ -417,7 +437,7 @@ public final class Upcalls {
         String p = null;
         try {
             ThreadState t = ThreadState.get();
-            p = path(path);
+            p = t.path(path);
             return fs.utimens(p, t.atime.at(tv), t.mtime.at(tv + timespec.LAYOUT.byteSize()), t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("utimens", p, e);
@@ -427,7 +447,8 @@ public final class Upcalls {
     int bmap(long path, long blocksize, long idx) {
         String p = null;
         try {
-            p = path(path);
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
             long block = fs.bmap(p, blocksize, Native.getAddress(idx));
             if (block < 0) {
                 return (int) block;
@@ -442,11 +463,12 @@ public final class Upcalls {
     int ioctl(long path, int cmd, long arg, long fi, int flags, long data) {
         String p = null;
         try {
-            p = path(path);
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
             // _IOC_SIZE (asm-generic/ioctl.h): libfuse sizes the data buffer by it.
             int size = (cmd >>> 16) & 0x3FFF;
             ByteBuffer d = data == 0 || size == 0 ? null : Native.segment(data, size).asByteBuffer();
-            return fs.ioctl(p, cmd, arg, ThreadState.get().fileInfo.at(fi), flags, d);
+            return fs.ioctl(p, cmd, arg, t.fileInfo.at(fi), flags, d);
         } catch (Throwable e) {
             return fail("ioctl", p, e);
         }
@@ -456,7 +478,7 @@ public final class Upcalls {
         String p = null;
         ThreadState t = ThreadState.get();
         try {
-            p = path(path);
+            p = t.path(path);
             int events = fs.poll(p, t.fileInfo.at(fi), t.pollHandle.at(ph));
             if (events < 0) {
                 return events;
@@ -474,7 +496,7 @@ public final class Upcalls {
         String p = null;
         try {
             ThreadState t = ThreadState.get();
-            p = path(path);
+            p = t.path(path);
             return fs.writeBuf(p, t.writeBuffer.at(buf), offset, t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("write_buf", p, e);
@@ -485,7 +507,7 @@ public final class Upcalls {
         String p = null;
         try {
             ThreadState t = ThreadState.get();
-            p = path(path);
+            p = t.path(path);
             int rc = fs.readBuf(p, t.readReply.at(bufp), size, offset, t.fileInfo.at(fi));
             if (rc >= 0) {
                 t.readReply.ensureReply();
@@ -500,8 +522,9 @@ public final class Upcalls {
     int flock(long path, long fi, int op) {
         String p = null;
         try {
-            p = path(path);
-            return fs.flock(p, ThreadState.get().fileInfo.at(fi), op);
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.flock(p, t.fileInfo.at(fi), op);
         } catch (Throwable e) {
             return fail("flock", p, e);
         }
@@ -510,8 +533,9 @@ public final class Upcalls {
     int fallocate(long path, int mode, long offset, long length, long fi) {
         String p = null;
         try {
-            p = path(path);
-            return fs.fallocate(p, mode, offset, length, ThreadState.get().fileInfo.at(fi));
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.fallocate(p, mode, offset, length, t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("fallocate", p, e);
         }
@@ -521,8 +545,8 @@ public final class Upcalls {
         String p = null;
         try {
             ThreadState t = ThreadState.get();
-            p = path(pathIn);
-            return fs.copyFileRange(p, t.fileInfo.at(fiIn), offIn, path(pathOut), t.fileInfoOut.at(fiOut), offOut, size, flags);
+            p = t.path(pathIn);
+            return fs.copyFileRange(p, t.fileInfo.at(fiIn), offIn, t.path(pathOut), t.fileInfoOut.at(fiOut), offOut, size, flags);
         } catch (Throwable e) {
             return fail("copy_file_range", p, e);
         }
@@ -531,8 +555,9 @@ public final class Upcalls {
     long lseek(long path, long offset, int whence, long fi) {
         String p = null;
         try {
-            p = path(path);
-            return fs.lseek(p, offset, whence, ThreadState.get().fileInfo.at(fi));
+            ThreadState t = ThreadState.get();
+            p = t.path(path);
+            return fs.lseek(p, offset, whence, t.fileInfo.at(fi));
         } catch (Throwable e) {
             return fail("lseek", p, e);
         }
