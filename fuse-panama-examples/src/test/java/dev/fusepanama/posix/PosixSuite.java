@@ -637,10 +637,32 @@ public abstract class PosixSuite {
 
     // ---- random operations against the kernel -------------------------------------------------
 
+    /**
+     * Seeds the CI runs: fixed, so a red build always means a reproducible divergence. 4692081394948
+     * found hard-link attributes going stale through another name. {@code -Dposix.seed=N} replays
+     * one seed; {@code -Dposix.seed=random} explores a new one.
+     */
+    private static long[] seeds() {
+        String property = System.getProperty("posix.seed");
+        if (property == null) return new long[] {20211L, 4692081394948L};
+        return new long[] {property.equals("random") ? System.nanoTime() : Long.parseLong(property)};
+    }
+
     @Test
     void aSeededRandomSequenceMatchesTheKernelStepByStep() throws Exception {
-        long seed = Long.getLong("posix.seed", System.nanoTime());
-        int steps = 3000;
+        for (long seed : seeds()) {
+            randomSequence(seed, 3000);
+            try (Stream<Path> s = Stream.concat(Files.list(fs), Files.list(ref))) {
+                for (Path p : s.toList()) {
+                    try (Stream<Path> walk = Files.walk(p)) {
+                        walk.sorted(Comparator.reverseOrder()).forEach(q -> q.toFile().delete());
+                    }
+                }
+            }
+        }
+    }
+
+    private void randomSequence(long seed, int steps) throws Exception {
         Random rf = new Random(seed);
         Random rr = new Random(seed);
         java.util.ArrayDeque<String> history = new java.util.ArrayDeque<>();
