@@ -86,7 +86,13 @@ public final class Compare {
                 new ProcessBuilder("fusermount3", "-u", "-z", mountpoint.toString()).start().waitFor();
             }
             Files.deleteIfExists(mountpoint);
+            Files.deleteIfExists(log(mountpoint));
         }
+    }
+
+    /** The filesystem's output; kept only when it fails to mount, for the error message. */
+    static Path log(Path mountpoint) {
+        return mountpoint.resolveSibling(mountpoint.getFileName() + ".log");
     }
 
     static Running start(Filesystem fs) throws Exception {
@@ -94,11 +100,13 @@ public final class Compare {
         List<String> cmd = new ArrayList<>(fs.command());
         cmd.add(mnt.toString());
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(mnt.resolveSibling(mnt.getFileName() + ".log").toFile()).start();
+                .redirectOutput(log(mnt).toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!Files.readString(Path.of("/proc/self/mounts")).contains(" " + mnt + " ")) {
             if (!p.isAlive() || System.nanoTime() > deadline) {
-                throw new IllegalStateException(fs.name() + " did not mount; see " + mnt + ".log");
+                p.destroyForcibly();
+                Files.deleteIfExists(mnt);
+                throw new IllegalStateException(fs.name() + " did not mount; its output is in " + log(mnt));
             }
             Thread.sleep(20);
         }
