@@ -51,10 +51,6 @@ public final class Native {
         ALL.set(ValueLayout.JAVA_LONG, address, value);
     }
 
-    public static int getInt(long address) {
-        return ALL.get(ValueLayout.JAVA_INT, address);
-    }
-
     public static void putInt(long address, int value) {
         ALL.set(ValueLayout.JAVA_INT, address, value);
     }

@@ -55,17 +55,6 @@ public final class NameCodec {
         return ascii ? new String(b, 0, n, StandardCharsets.ISO_8859_1) : decodeSlow(b, 0, n, s);
     }
 
-    /** Decodes {@code length} bytes at {@code address} (not NUL-terminated). */
-    public static String decode(long address, int length) {
-        Scratch s = SCRATCH.get();
-        if (s.bytes.length < length) {
-            s.bytes = new byte[Math.max(length, s.bytes.length * 2)];
-        }
-        java.lang.foreign.MemorySegment.copy(dev.fusepanama.internal.bind.Native.ALL,
-                java.lang.foreign.ValueLayout.JAVA_BYTE, address, s.bytes, 0, length);
-        return decode(s.bytes, 0, length);
-    }
-
     public static String decode(byte[] bytes, int offset, int length) {
         for (int i = offset; i < offset + length; i++) {
             if (bytes[i] < 0) {
