@@ -1,6 +1,7 @@
 package dev.fusepanama;
 
 import dev.fusepanama.internal.codec.NameCodec;
+import java.lang.foreign.MemorySegment;
 
 /**
  * File names on Linux are bytes. fuse-panama hands them to Java as strings decoded from UTF-8,
@@ -21,6 +22,31 @@ public final class FileNames {
     /** The string fuse-panama uses for the name {@code bytes}. */
     public static String fromBytes(byte[] bytes) {
         return NameCodec.decode(bytes, 0, bytes.length);
+    }
+
+    /**
+     * The string for the NUL-terminated name at the start of {@code cString} (a {@code d_name} from
+     * {@code getdents64(2)}, a path from libc), decoded without an intermediate {@code byte[]}.
+     */
+    public static String fromNative(MemorySegment cString) {
+        return NameCodec.decode(requireNative(cString).address());
+    }
+
+    /**
+     * Writes the bytes of {@code name} and a terminating NUL at the start of {@code destination}.
+     *
+     * @return the number of bytes before the NUL, or -1 if they and the NUL do not fit (then the
+     *     contents of {@code destination} are unspecified)
+     */
+    public static int toNative(String name, MemorySegment destination) {
+        return NameCodec.encodeTo(name, requireNative(destination).address(), destination.byteSize());
+    }
+
+    private static MemorySegment requireNative(MemorySegment s) {
+        if (!s.isNative()) {
+            throw new IllegalArgumentException("a native segment is needed, not " + s);
+        }
+        return s;
     }
 
     /** Whether {@code name} holds bytes that are not valid UTF-8 (escaped). */

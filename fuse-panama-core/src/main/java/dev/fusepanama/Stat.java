@@ -1,5 +1,6 @@
 package dev.fusepanama;
 
+import java.lang.foreign.MemorySegment;
 import java.time.Instant;
 
 /**
@@ -10,6 +11,13 @@ import java.time.Instant;
 public interface Stat {
     /** Sets every field to zero. */
     void clear();
+
+    /**
+     * The {@code struct stat} itself, for a pass-through filesystem to fill with {@code fstat(2)}
+     * or {@code fstatat(2)} directly instead of copying field by field. Like the view, valid only
+     * until the filesystem method returns.
+     */
+    MemorySegment segment();
 
     int mode();
     Stat setMode(int mode);

@@ -8,6 +8,7 @@ import dev.fusepanama.FuseMount;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.examples.memory.MemoryFileSystem;
+import dev.fusepanama.examples.mirror.MirrorFileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,14 +24,13 @@ import picocli.CommandLine.Parameters;
 /** {@code fuse-panama COMMAND [MOUNTPOINT] [options]}: mounts an example filesystem in the foreground. */
 @Command(name = "fuse-panama", mixinStandardHelpOptions = true, version = "fuse-panama 0.1",
         description = "Mounts a Java filesystem through FUSE and serves it until Ctrl-C, SIGTERM or fusermount3 -u.",
-        subcommands = {Main.Memfs.class, Main.Hello.class})
+        subcommands = {Main.Memfs.class, Main.Hello.class, Main.Mirror.class})
 public final class Main {
     private static final org.slf4j.Logger LOG = LoggerFactory.getLogger("fuse-panama");
 
     /** Settings every subcommand shares. */
     static class Common {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "MOUNTPOINT",
-                description = "Where to mount (created if missing). Default: /tmp/fuse-panama/<command>.")
+        /** Set by each command's own MOUNTPOINT parameter, whose position differs. */
         Path mountpoint;
 
         @Option(names = "-o", paramLabel = "OPTION", description = "Extra libfuse/kernel mount option (repeatable, comma lists allowed).")
@@ -74,6 +74,10 @@ public final class Main {
     @Command(name = "memfs", mixinStandardHelpOptions = true,
             description = "A writable in-memory filesystem with the semantics of tmpfs.")
     static final class Memfs extends Common implements Callable<Integer> {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "MOUNTPOINT",
+                description = "Where to mount (created if missing). Default: /tmp/fuse-panama/memfs.")
+        void mountpoint(Path p) { mountpoint = p; }
+
         @Option(names = "--max-size", paramLabel = "SIZE", description = "Capacity, e.g. 512M or 2G (default: half the JVM heap).")
         String maxSize;
 
@@ -90,9 +94,45 @@ public final class Main {
 
     @Command(name = "hello", mixinStandardHelpOptions = true, description = "One read-only file, /hello.")
     static final class Hello extends Common implements Callable<Integer> {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "MOUNTPOINT",
+                description = "Where to mount (created if missing). Default: /tmp/fuse-panama/hello.")
+        void mountpoint(Path p) { mountpoint = p; }
+
         @Override
         public Integer call() throws Exception {
             return serve("hello", new HelloFileSystem(), apply(MountOptions.builder().fsName("hello").subtype("hello")), this);
+        }
+    }
+
+    @Command(name = "mirror", mixinStandardHelpOptions = true,
+            description = "A pass-through of SOURCE_DIR: libc calls on the real directory, file data spliced past the JVM.")
+    static final class Mirror extends Common implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "SOURCE_DIR", description = "The directory to mirror.")
+        Path source;
+
+        @Parameters(index = "1", arity = "0..1", paramLabel = "MOUNTPOINT",
+                description = "Where to mount (created if missing). Default: /tmp/fuse-panama/mirror.")
+        void mountpoint(Path p) { mountpoint = p; }
+
+        @Option(names = "--no-splice", description = "Move file data with read/write through memory instead of read_buf/write_buf (for comparison).")
+        boolean noSplice;
+
+        @Override
+        public Integer call() throws Exception {
+            if (!Files.isDirectory(source)) {
+                LOG.error("mirror: source {} is not a directory", source);
+                return 2;
+            }
+            Path target = mountpoint == null ? Path.of("/tmp/fuse-panama", "mirror") : mountpoint;
+            Path realSource = source.toRealPath();
+            if (target.toAbsolutePath().normalize().startsWith(realSource)
+                    || (Files.exists(target) && target.toRealPath().startsWith(realSource))) {
+                LOG.error("mirror: the mountpoint {} is inside the source {}: the mirror would contain itself", target, realSource);
+                return 2;
+            }
+            try (MirrorFileSystem fs = noSplice ? MirrorFileSystem.of(realSource) : MirrorFileSystem.zeroCopy(realSource)) {
+                return serve("mirror", fs, apply(MirrorFileSystem.mountOptions()), this);
+            }
         }
     }
 

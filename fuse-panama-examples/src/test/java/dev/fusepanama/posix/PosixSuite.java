@@ -159,7 +159,7 @@ public abstract class PosixSuite {
         return Os.bytes(base.resolve(relative));
     }
 
-    static String sh(List<String> command, Path dir) throws Exception {
+    protected static String sh(List<String> command, Path dir) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         if (dir != null) pb.directory(dir.toFile());
         Process proc = pb.start();
@@ -169,7 +169,7 @@ public abstract class PosixSuite {
         return out;
     }
 
-    static int status(List<String> command, Path dir) throws Exception {
+    protected static int status(List<String> command, Path dir) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         if (dir != null) pb.directory(dir.toFile());
         Process proc = pb.start();

@@ -3,6 +3,7 @@ package dev.fusepanama.internal.view;
 import dev.fusepanama.Stat;
 import dev.fusepanama.internal.bind.stat;
 import dev.fusepanama.internal.bind.timespec;
+import java.lang.foreign.MemorySegment;
 
 /** {@link Stat} over a {@code struct stat} at a changing address. */
 public final class NativeStat implements Stat {
@@ -14,6 +15,8 @@ public final class NativeStat implements Stat {
     }
 
     public long address() { return a; }
+
+    @Override public MemorySegment segment() { return MemorySegment.ofAddress(a).reinterpret(stat.SIZE); }
 
     @Override public void clear() { stat.clear(a); }
     @Override public int mode() { return stat.st_mode(a); }

@@ -1,0 +1,278 @@
+package dev.fusepanama.examples.mirror;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The libc calls of the mirror, bound once. Each returns what the C function returns on success
+ * and {@code -errno} on failure, the convention FUSE answers with, so a filesystem method can
+ * return the result as it is.
+ *
+ * <p>errno is read through {@link Linker.Option#captureCallState}: the JVM copies it, right after
+ * the call, into a segment the caller passes; the mirror passes one segment per thread, allocated
+ * once ({@link Scratch#errno}), never one per call (openjdk PR 23517 is about that cost).
+ */
+final class Libc {
+    private Libc() {}
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final Linker.Option CAPTURE = Linker.Option.captureCallState("errno");
+
+    /**
+     * The flags {@code openat2(2)} accepts ({@code VALID_OPEN_FLAGS}, include/linux/fcntl.h; the
+     * same bits on x86-64 and AArch64): it rejects others with EINVAL, and the kernel's FUSE open
+     * passes some ({@code __FMODE_EXEC} on execve) that a filesystem must not forward.
+     */
+    static final int VALID_OPEN_FLAGS = 03 | 0100 | 0200 | 0400 | 01000 | 02000 | 04000 | 04010000
+            | 020000 | 040000 | 0100000 | 0200000 | 0400000 | 01000000 | 02000000 | 010000000 | 020000000;
+
+    static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    static final int AT_REMOVEDIR = 0x200;
+    static final int AT_EMPTY_PATH = 0x1000;
+
+    /** {@code struct open_how} (linux/openat2.h) and its resolve flags. */
+    static final long OPEN_HOW_SIZE = 24;
+    static final long RESOLVE_NO_MAGICLINKS = 0x02;
+    static final long RESOLVE_NO_SYMLINKS = 0x04;
+    static final long RESOLVE_BENEATH = 0x08;
+
+    /** x86-64 and AArch64 system call numbers (the asm-generic table agrees on these). */
+    private static final long SYS_OPENAT2 = 437;
+    private static final long SYS_FCHMODAT2 = 452;
+
+    static final int CLONE_FS = 0x200;
+
+    private static MethodHandle bind(String name, FunctionDescriptor fd, Linker.Option... options) {
+        return LINKER.downcallHandle(LINKER.defaultLookup().find(name)
+                .orElseThrow(() -> new UnsatisfiedLinkError("libc has no " + name)), fd, options);
+    }
+
+    private static FunctionDescriptor i(MemoryLayout... args) { return FunctionDescriptor.of(JAVA_INT, args); }
+
+    private static FunctionDescriptor l(MemoryLayout... args) { return FunctionDescriptor.of(JAVA_LONG, args); }
+
+    private static final MethodHandle OPENAT = bind("openat", i(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+            CAPTURE, Linker.Option.firstVariadicArg(3));
+    private static final MethodHandle SYSCALL4 = bind("syscall", l(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            CAPTURE, Linker.Option.firstVariadicArg(1));
+    private static final MethodHandle CLOSE = bind("close", i(JAVA_INT), CAPTURE);
+    private static final MethodHandle FSTATAT = bind("fstatat", i(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CAPTURE);
+    private static final MethodHandle FSTAT = bind("fstat", i(JAVA_INT, ADDRESS), CAPTURE);
+    private static final MethodHandle PREAD = bind("pread64", l(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), CAPTURE);
+    private static final MethodHandle PWRITE = bind("pwrite64", l(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), CAPTURE);
+    private static final MethodHandle RENAMEAT2 = bind("renameat2", i(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT), CAPTURE);
+    private static final MethodHandle LINKAT = bind("linkat", i(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT), CAPTURE);
+    private static final MethodHandle SYMLINKAT = bind("symlinkat", i(ADDRESS, JAVA_INT, ADDRESS), CAPTURE);
+    private static final MethodHandle READLINKAT = bind("readlinkat", l(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG), CAPTURE);
+    private static final MethodHandle MKNODAT = bind("mknodat", i(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG), CAPTURE);
+    private static final MethodHandle MKDIRAT = bind("mkdirat", i(JAVA_INT, ADDRESS, JAVA_INT), CAPTURE);
+    private static final MethodHandle UNLINKAT = bind("unlinkat", i(JAVA_INT, ADDRESS, JAVA_INT), CAPTURE);
+    private static final MethodHandle UTIMENSAT = bind("utimensat", i(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CAPTURE);
+    private static final MethodHandle FCHMODAT = bind("fchmodat", i(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), CAPTURE);
+    private static final MethodHandle FCHMOD = bind("fchmod", i(JAVA_INT, JAVA_INT), CAPTURE);
+    private static final MethodHandle FCHOWNAT = bind("fchownat", i(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT), CAPTURE);
+    private static final MethodHandle FCHOWN = bind("fchown", i(JAVA_INT, JAVA_INT, JAVA_INT), CAPTURE);
+    private static final MethodHandle FTRUNCATE = bind("ftruncate64", i(JAVA_INT, JAVA_LONG), CAPTURE);
+    private static final MethodHandle FALLOCATE = bind("fallocate64", i(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG), CAPTURE);
+    private static final MethodHandle COPY_FILE_RANGE = bind("copy_file_range",
+            l(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE);
+    private static final MethodHandle LSEEK = bind("lseek64", l(JAVA_INT, JAVA_LONG, JAVA_INT), CAPTURE);
+    private static final MethodHandle FLOCK = bind("flock", i(JAVA_INT, JAVA_INT), CAPTURE);
+    private static final MethodHandle FSYNC = bind("fsync", i(JAVA_INT), CAPTURE);
+    private static final MethodHandle FDATASYNC = bind("fdatasync", i(JAVA_INT), CAPTURE);
+    private static final MethodHandle FSTATVFS = bind("fstatvfs", i(JAVA_INT, ADDRESS), CAPTURE);
+    private static final MethodHandle GETDENTS64 = bind("getdents64", l(JAVA_INT, ADDRESS, JAVA_LONG), CAPTURE);
+    private static final MethodHandle LGETXATTR = bind("lgetxattr", l(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), CAPTURE);
+    private static final MethodHandle LSETXATTR = bind("lsetxattr", i(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE);
+    private static final MethodHandle LLISTXATTR = bind("llistxattr", l(ADDRESS, ADDRESS, JAVA_LONG), CAPTURE);
+    private static final MethodHandle LREMOVEXATTR = bind("lremovexattr", i(ADDRESS, ADDRESS), CAPTURE);
+    private static final MethodHandle UNSHARE = bind("unshare", i(JAVA_INT), CAPTURE);
+    private static final MethodHandle UMASK = bind("umask", i(JAVA_INT));
+    private static final MethodHandle SETFSGID = bind("setfsgid", i(JAVA_INT));
+    private static final MethodHandle GETEUID = bind("geteuid", i());
+
+    static MemorySegment newErrnoSegment(java.lang.foreign.Arena arena) {
+        return arena.allocate(CAPTURE_LAYOUT);
+    }
+
+    private static int fail(MemorySegment errno) {
+        return -(int) ERRNO.get(errno, 0L);
+    }
+
+    private static int r(int rc, MemorySegment errno) {
+        return rc < 0 ? fail(errno) : rc;
+    }
+
+    private static long r(long rc, MemorySegment errno) {
+        return rc < 0 ? fail(errno) : rc;
+    }
+
+    private static IllegalStateException broken(Throwable t) {
+        return new IllegalStateException("libc downcall failed", t);
+    }
+
+    static int openat(MemorySegment e, int dirfd, MemorySegment path, int flags, int mode) {
+        try { return r((int) OPENAT.invokeExact(e, dirfd, path, flags, mode), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code openat2(2)} through {@code syscall(2)} (glibc 2.36 has no wrapper); -ENOSYS before Linux 5.6. */
+    static int openat2(MemorySegment e, int dirfd, MemorySegment path, MemorySegment how) {
+        try {
+            return (int) r((long) SYSCALL4.invokeExact(e, SYS_OPENAT2, (long) dirfd, path.address(), how.address(), OPEN_HOW_SIZE), e);
+        } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code fchmodat2(2)}, which honours AT_SYMLINK_NOFOLLOW in the kernel; -ENOSYS before Linux 6.6. */
+    static int fchmodat2(MemorySegment e, int dirfd, MemorySegment path, int mode, int flags) {
+        try {
+            return (int) r((long) SYSCALL4.invokeExact(e, SYS_FCHMODAT2, (long) dirfd, path.address(), (long) mode, (long) flags), e);
+        } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int close(MemorySegment e, int fd) {
+        try { return r((int) CLOSE.invokeExact(e, fd), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int fstatat(MemorySegment e, int dirfd, MemorySegment path, MemorySegment stat, int flags) {
+        try { return r((int) FSTATAT.invokeExact(e, dirfd, path, stat, flags), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int fstat(MemorySegment e, int fd, MemorySegment stat) {
+        try { return r((int) FSTAT.invokeExact(e, fd, stat), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static long pread(MemorySegment e, int fd, MemorySegment buf, long size, long offset) {
+        try { return r((long) PREAD.invokeExact(e, fd, buf, size, offset), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static long pwrite(MemorySegment e, int fd, MemorySegment buf, long size, long offset) {
+        try { return r((long) PWRITE.invokeExact(e, fd, buf, size, offset), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int renameat2(MemorySegment e, int fromDir, MemorySegment from, int toDir, MemorySegment to, int flags) {
+        try { return r((int) RENAMEAT2.invokeExact(e, fromDir, from, toDir, to, flags), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int linkat(MemorySegment e, int fromDir, MemorySegment from, int toDir, MemorySegment to, int flags) {
+        try { return r((int) LINKAT.invokeExact(e, fromDir, from, toDir, to, flags), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int symlinkat(MemorySegment e, MemorySegment target, int dirfd, MemorySegment path) {
+        try { return r((int) SYMLINKAT.invokeExact(e, target, dirfd, path), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static long readlinkat(MemorySegment e, int dirfd, MemorySegment path, MemorySegment buf, long size) {
+        try { return r((long) READLINKAT.invokeExact(e, dirfd, path, buf, size), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int mknodat(MemorySegment e, int dirfd, MemorySegment path, int mode, long dev) {
+        try { return r((int) MKNODAT.invokeExact(e, dirfd, path, mode, dev), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int mkdirat(MemorySegment e, int dirfd, MemorySegment path, int mode) {
+        try { return r((int) MKDIRAT.invokeExact(e, dirfd, path, mode), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int unlinkat(MemorySegment e, int dirfd, MemorySegment path, int flags) {
+        try { return r((int) UNLINKAT.invokeExact(e, dirfd, path, flags), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code utimensat(2)}; with a NULL {@code path} it is {@code futimens(dirfd, times)}. */
+    static int utimensat(MemorySegment e, int dirfd, MemorySegment path, MemorySegment times, int flags) {
+        try { return r((int) UTIMENSAT.invokeExact(e, dirfd, path, times, flags), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int fchmodat(MemorySegment e, int dirfd, MemorySegment path, int mode, int flags) {
+        try { return r((int) FCHMODAT.invokeExact(e, dirfd, path, mode, flags), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int fchmod(MemorySegment e, int fd, int mode) {
+        try { return r((int) FCHMOD.invokeExact(e, fd, mode), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int fchownat(MemorySegment e, int dirfd, MemorySegment path, int uid, int gid, int flags) {
+        try { return r((int) FCHOWNAT.invokeExact(e, dirfd, path, uid, gid, flags), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int fchown(MemorySegment e, int fd, int uid, int gid) {
+        try { return r((int) FCHOWN.invokeExact(e, fd, uid, gid), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int ftruncate(MemorySegment e, int fd, long size) {
+        try { return r((int) FTRUNCATE.invokeExact(e, fd, size), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int fallocate(MemorySegment e, int fd, int mode, long offset, long length) {
+        try { return r((int) FALLOCATE.invokeExact(e, fd, mode, offset, length), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static long copyFileRange(MemorySegment e, int in, MemorySegment offIn, int out, MemorySegment offOut, long len, int flags) {
+        try { return r((long) COPY_FILE_RANGE.invokeExact(e, in, offIn, out, offOut, len, flags), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static long lseek(MemorySegment e, int fd, long offset, int whence) {
+        try { return r((long) LSEEK.invokeExact(e, fd, offset, whence), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int flock(MemorySegment e, int fd, int operation) {
+        try { return r((int) FLOCK.invokeExact(e, fd, operation), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int fsync(MemorySegment e, int fd, boolean dataOnly) {
+        try {
+            return r(dataOnly ? (int) FDATASYNC.invokeExact(e, fd) : (int) FSYNC.invokeExact(e, fd), e);
+        } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int fstatvfs(MemorySegment e, int fd, MemorySegment buf) {
+        try { return r((int) FSTATVFS.invokeExact(e, fd, buf), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static long getdents64(MemorySegment e, int fd, MemorySegment buf, long size) {
+        try { return r((long) GETDENTS64.invokeExact(e, fd, buf, size), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static long lgetxattr(MemorySegment e, MemorySegment path, MemorySegment name, MemorySegment value, long size) {
+        try { return r((long) LGETXATTR.invokeExact(e, path, name, value, size), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int lsetxattr(MemorySegment e, MemorySegment path, MemorySegment name, MemorySegment value, long size, int flags) {
+        try { return r((int) LSETXATTR.invokeExact(e, path, name, value, size, flags), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static long llistxattr(MemorySegment e, MemorySegment path, MemorySegment list, long size) {
+        try { return r((long) LLISTXATTR.invokeExact(e, path, list, size), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int lremovexattr(MemorySegment e, MemorySegment path, MemorySegment name) {
+        try { return r((int) LREMOVEXATTR.invokeExact(e, path, name), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int unshare(MemorySegment e, int flags) {
+        try { return r((int) UNSHARE.invokeExact(e, flags), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int umask(int mask) {
+        try { return (int) UMASK.invokeExact(mask); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code setfsgid(2)}: this thread's group for file access; returns the previous one. */
+    static int setfsgid(int gid) {
+        try { return (int) SETFSGID.invokeExact(gid); } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int geteuid() {
+        try { return (int) GETEUID.invokeExact(); } catch (Throwable t) { throw broken(t); }
+    }
+}

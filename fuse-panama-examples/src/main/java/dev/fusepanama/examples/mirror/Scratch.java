@@ -1,0 +1,76 @@
+package dev.fusepanama.examples.mirror;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One libfuse worker thread's native memory, allocated on its first request and reused for every
+ * later one: the errno capture segment, path buffers, small structs. Nothing on a request's path
+ * allocates native memory.
+ */
+final class Scratch {
+    private static final Logger LOG = LoggerFactory.getLogger(Scratch.class);
+
+    /** {@code PATH_MAX}: the longest path a system call takes, NUL included. */
+    static final int PATH_MAX = 4096;
+    /** Room for one {@code getdents64(2)} batch. */
+    static final int DENTS = 32 * 1024;
+    /** {@code XATTR_LIST_MAX}: the longest list {@code listxattr(2)} returns. */
+    static final int XATTR_LIST_MAX = 64 * 1024;
+
+    private static final ThreadLocal<Scratch> PER_THREAD = ThreadLocal.withInitial(Scratch::new);
+
+    private final Arena arena = Arena.ofAuto();
+    final MemorySegment errno = Libc.newErrnoSegment(arena);
+    /** Paths of the first and second operand of a request (rename, link, symlink's target). */
+    final MemorySegment path = arena.allocate(PATH_MAX);
+    final MemorySegment path2 = arena.allocate(PATH_MAX);
+    /** {@code /proc/self/fd/N/name} for the xattr calls, and readlink's answer. */
+    final MemorySegment text = arena.allocate(PATH_MAX + 32);
+    /** {@code struct open_how}, two timespecs, two loff_t, or a {@code struct statvfs} (112 bytes). */
+    final MemorySegment small = arena.allocate(128, 8);
+    final Where where = new Where();
+    final Where where2 = new Where();
+    private MemorySegment dents;
+    private MemorySegment xattrList;
+
+    private Scratch() {
+        // Each worker gets its own fs_struct, so the umask can be 0 for it alone: the kernel has
+        // already applied the caller's umask to every mode it sends, and the JVM's other threads
+        // keep the process's umask.
+        int rc = Libc.unshare(errno, Libc.CLONE_FS);
+        if (rc == 0) {
+            Libc.umask(0);
+        } else {
+            LOG.warn("unshare(CLONE_FS) failed ({}): new files get the process umask applied twice", -rc);
+        }
+    }
+
+    static Scratch get() {
+        return PER_THREAD.get();
+    }
+
+    MemorySegment dents() {
+        if (dents == null) {
+            dents = arena.allocate(DENTS, 8);
+        }
+        return dents;
+    }
+
+    MemorySegment xattrList() {
+        if (xattrList == null) {
+            xattrList = arena.allocate(XATTR_LIST_MAX);
+        }
+        return xattrList;
+    }
+
+    /** Where a path's last component lives: a directory descriptor and the name in it. */
+    static final class Where {
+        int dirfd;
+        MemorySegment name;
+        /** Whether {@link #dirfd} was opened for this request and must be closed after it. */
+        boolean owned;
+    }
+}

@@ -1,0 +1,37 @@
+package dev.fusepanama.examples.mirror;
+
+import dev.fusepanama.posix.PosixSuite;
+import dev.fusepanama.testing.TestMount;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The POSIX suite against the mirror of a fresh directory on a tmpfs, mounted as the launcher
+ * mounts it (zero-copy): every result must equal the kernel's own tmpfs, which is also what the
+ * mirror's source is.
+ */
+class MirrorFileSystemPosixTest extends PosixSuite {
+    private static Path sources;
+
+    @BeforeAll
+    static void mountSourceTmpfs() throws Exception {
+        sources = Files.createTempDirectory("mirror-sources-");
+        sh(List.of("mount", "-t", "tmpfs", "-o", "size=512m,mode=0755", "mirror-sources", sources.toString()), null);
+    }
+
+    @AfterAll
+    static void unmountSourceTmpfs() throws Exception {
+        sh(List.of("umount", sources.toString()), null);
+        Files.deleteIfExists(sources);
+    }
+
+    @Override
+    protected TestMount mountFilesystem() throws Exception {
+        Path source = Files.createTempDirectory(sources, "source-");
+        Files.setPosixFilePermissions(source, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        return TestMount.mount(MirrorFileSystem.zeroCopy(source), MirrorFileSystem.mountOptions().allowOther(true).build());
+    }
+}
