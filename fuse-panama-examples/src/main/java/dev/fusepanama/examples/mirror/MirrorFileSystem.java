@@ -381,11 +381,21 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
 
     // ---- open files -------------------------------------------------------------------------
 
+    /**
+     * The flags to open the source with: the client's, without O_DIRECT. The client's O_DIRECT is
+     * honoured between it and the kernel (no page cache for that open of the mount); forwarding it
+     * would demand of libfuse's buffers the alignment the source's direct I/O needs, which they
+     * do not have (reads fail with EINVAL).
+     */
+    private static int sourceFlags(FileInfo fi) {
+        return fi.flags() & ~Posix.O_DIRECT;
+    }
+
     @Override
     public int create(String path, int mode, FileInfo fi) {
         Scratch s = Scratch.get();
         int caller = enterCaller();
-        int fd = source.open(s, path, fi.flags() | Posix.O_CREAT, mode);
+        int fd = source.open(s, path, sourceFlags(fi) | Posix.O_CREAT, mode);
         int rc = leaveCaller(s, caller, fd, null, fd);
         if (rc >= 0 && caller > 0 && (mode & (Posix.S_ISUID | Posix.S_ISGID)) != 0) {
             // chown clears the set-ID bits, even root's chown; the creator asked for them.
@@ -403,7 +413,7 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
 
     @Override
     public int open(String path, FileInfo fi) {
-        int fd = source.open(Scratch.get(), path, fi.flags(), 0);
+        int fd = source.open(Scratch.get(), path, sourceFlags(fi), 0);
         if (fd < 0) {
             return fd;
         }

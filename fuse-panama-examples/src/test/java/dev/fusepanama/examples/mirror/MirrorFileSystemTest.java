@@ -1,0 +1,265 @@
+package dev.fusepanama.examples.mirror;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fusepanama.Posix;
+import dev.fusepanama.testing.Os;
+import dev.fusepanama.testing.TestMount;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * What the POSIX suite cannot show by comparison: that the mirror stays inside its source when
+ * the source is changed under it, that names and data arrive in the source byte for byte, and
+ * who owns what a caller creates.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class MirrorFileSystemTest {
+    @TempDir
+    Path tmp;
+
+    private Path source;
+    private Path outside;
+
+    private TestMount mount(MirrorFileSystem fs) throws IOException {
+        return TestMount.mount(fs, MirrorFileSystem.mountOptions().allowOther(true).build());
+    }
+
+    private void sourceAndOutside() throws IOException {
+        source = Files.createDirectory(tmp.resolve("source"));
+        outside = Files.createDirectory(tmp.resolve("outside"));
+        Files.writeString(outside.resolve("secret"), "outside the source");
+        Files.writeString(outside.resolve("victim"), "must survive");
+        Files.setPosixFilePermissions(outside.resolve("victim"), PosixFilePermissions.fromString("rw-r--r--"));
+    }
+
+    private static int errnoOf(Runnable call) {
+        try {
+            call.run();
+            return 0;
+        } catch (Os.OsException e) {
+            return e.errno;
+        }
+    }
+
+    /**
+     * The race a hostile source can win against any pass-through: the kernel has resolved
+     * {@code dir} (here: a descriptor of it is held), then {@code dir} in the source becomes a
+     * link to a directory outside. Every operation through the old {@code dir} must fail instead
+     * of reaching outside. Run with openat2 and with the per-component fallback of old kernels.
+     */
+    @ParameterizedTest(name = "openat2 {0}")
+    @ValueSource(booleans = {true, false})
+    void aDirectorySwappedForALinkOutsideLeadsNowhere(boolean openat2) throws Exception {
+        sourceAndOutside();
+        Files.createDirectories(source.resolve("dir"));
+        Files.writeString(source.resolve("dir/inside"), "in");
+        MirrorFileSystem fs = MirrorFileSystem.zeroCopy(source);
+        if (!openat2) {
+            fs.source().withoutOpenat2();
+        }
+        try (TestMount m = mount(fs)) {
+            int dirFd = Os.open(Os.bytes(m.path("dir")), Posix.O_PATH | Posix.O_DIRECTORY, 0);
+            assertTrue(dirFd >= 0, "open dir: " + dirFd);
+            try {
+                Path viaFd = Path.of("/proc/self/fd/" + dirFd);
+                assertEquals(2, Os.lstat(Os.bytes(viaFd.resolve("inside"))).size(), "reachable before the swap");
+
+                Files.move(source.resolve("dir"), source.resolve("dir.moved"));
+                Files.createSymbolicLink(source.resolve("dir"), outside);
+
+                byte[] secret = Os.bytes(viaFd.resolve("secret"));
+                byte[] victim = Os.bytes(viaFd.resolve("victim"));
+                assertNotEquals(0, errnoOf(() -> Os.lstat(secret)), "stat outside");
+                assertTrue(Os.open(secret, Posix.O_RDONLY, 0) < 0, "open outside");
+                assertTrue(Os.open(Os.bytes(viaFd.resolve("planted")), Posix.O_CREAT | Posix.O_WRONLY, 0644) < 0, "create outside");
+                assertTrue(Os.mkdir(Os.bytes(viaFd.resolve("newdir")), 0755) < 0, "mkdir outside");
+                assertTrue(Os.unlink(victim) < 0, "unlink outside");
+                assertTrue(Os.renameat2(victim, Os.bytes(m.path("stolen")), 0) < 0, "rename out of outside");
+                assertTrue(Os.chmod(victim, 0777) < 0, "chmod outside");
+                assertTrue(Os.truncate(victim, 0) < 0, "truncate outside");
+                assertTrue(Os.symlink("x".getBytes(), Os.bytes(viaFd.resolve("planted-link"))) < 0, "symlink outside");
+                assertTrue(Os.link(Os.bytes(m.path("dir.moved/inside")), Os.bytes(viaFd.resolve("planted-hard"))) < 0, "link outside");
+                assertTrue(Os.setxattr(victim, "user.x", "v".getBytes(), 0) < 0, "setxattr outside");
+
+                try (var listing = Files.list(outside)) {
+                    assertEquals(List.of("secret", "victim"), listing.map(p -> p.getFileName().toString()).sorted().toList());
+                }
+                assertEquals("must survive", Files.readString(outside.resolve("victim")));
+                assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(outside.resolve("victim"))));
+                assertFalse(Files.exists(source.resolve("stolen")));
+            } finally {
+                Os.close(dirFd);
+            }
+        }
+    }
+
+    @Test
+    void linksInTheSourceAreShownAsLinksWithTheirTargetBytes() throws Exception {
+        sourceAndOutside();
+        Files.createSymbolicLink(source.resolve("abs"), outside.resolve("secret"));
+        Files.createSymbolicLink(source.resolve("up"), Path.of("../../../.."));
+        byte[] odd = {'t', (byte) 0xff, '/', (byte) 0xc3};
+        assertEquals(0, Os.symlink(odd, Os.bytes(source.resolve("odd"))));
+        try (TestMount m = mount(MirrorFileSystem.zeroCopy(source))) {
+            assertEquals(Posix.S_IFLNK, Os.lstat(Os.bytes(m.path("abs"))).mode() & Posix.S_IFMT);
+            assertArrayEquals(Os.bytes(outside.resolve("secret")), Os.readlink(Os.bytes(m.path("abs"))));
+            assertArrayEquals("../../../..".getBytes(), Os.readlink(Os.bytes(m.path("up"))));
+            assertArrayEquals(odd, Os.readlink(Os.bytes(m.path("odd"))));
+            assertEquals(odd.length, Os.lstat(Os.bytes(m.path("odd"))).size());
+        }
+    }
+
+    @Test
+    void aNameThatIsNotUtf8KeepsItsBytesInTheSource() throws Exception {
+        sourceAndOutside();
+        byte[] name = {'a', (byte) 0xff, (byte) 0xfe, 'b', (byte) 0x80};
+        byte[] renamed = {(byte) 0xc3, '(', 'z'};
+        int fd = Os.open(Os.child(source, name), Posix.O_CREAT | Posix.O_WRONLY, 0644);
+        Os.pwrite(fd, "payload".getBytes(), 0);
+        Os.close(fd);
+        try (TestMount m = mount(MirrorFileSystem.zeroCopy(source))) {
+            assertTrue(Os.listBytes(m.root()).stream().anyMatch(n -> Arrays.equals(n, name)), "listed with its bytes");
+            int rfd = Os.open(Os.child(m.root(), name), Posix.O_RDONLY, 0);
+            assertTrue(rfd >= 0, "open: " + rfd);
+            assertArrayEquals("payload".getBytes(), Os.pread(rfd, 100, 0));
+            Os.close(rfd);
+            assertEquals(0, Os.renameat2(Os.child(m.root(), name), Os.child(m.root(), renamed), 0));
+            List<byte[]> inSource = Os.listBytes(source);
+            assertTrue(inSource.stream().anyMatch(n -> Arrays.equals(n, renamed)), "renamed in the source with identical bytes");
+            assertFalse(inSource.stream().anyMatch(n -> Arrays.equals(n, name)));
+            assertEquals(0, Os.unlink(Os.child(m.root(), renamed)));
+            assertFalse(Os.listBytes(source).stream().anyMatch(n -> Arrays.equals(n, renamed)), "deleted from the source");
+        }
+    }
+
+    @ParameterizedTest(name = "zero copy {0}")
+    @ValueSource(booleans = {true, false})
+    void dataArrivesInTheSourceByteForByte(boolean zeroCopy) throws Exception {
+        sourceAndOutside();
+        byte[] data = new byte[(8 << 20) + 12345];
+        new Random(42).nextBytes(data);
+        Files.write(source.resolve("in"), data);
+        try (TestMount m = mount(zeroCopy ? MirrorFileSystem.zeroCopy(source) : MirrorFileSystem.of(source))) {
+            assertArrayEquals(data, Files.readAllBytes(m.path("in")), "read through the mount");
+            int fd = Os.open(Os.bytes(m.path("in")), Posix.O_RDONLY | Posix.O_DIRECT, 0);
+            assertArrayEquals(Arrays.copyOfRange(data, 1 << 20, 2 << 20), Os.pread(fd, 1 << 20, 1 << 20), "O_DIRECT read");
+            Os.close(fd);
+
+            Files.write(m.path("out"), data);
+            assertArrayEquals(data, Files.readAllBytes(source.resolve("out")), "written through the mount");
+            int wfd = Os.open(Os.bytes(m.path("out")), Posix.O_WRONLY, 0);
+            assertEquals(3, Os.pwrite(wfd, "XYZ".getBytes(), 5_000_000));
+            Os.close(wfd);
+            byte[] patched = data.clone();
+            System.arraycopy("XYZ".getBytes(), 0, patched, 5_000_000, 3);
+            assertArrayEquals(patched, Files.readAllBytes(source.resolve("out")), "a write in the middle");
+        }
+    }
+
+    /** Run as root for other users, the mirror gives what they create to them, and set-group-ID directories still pass their group on. */
+    @Test
+    void whatAnotherUserCreatesBelongsToThem() throws Exception {
+        sourceAndOutside();
+        Files.setPosixFilePermissions(source, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path shared = Files.createDirectory(source.resolve("shared"));
+        assertEquals(0, Os.chown(Os.bytes(shared), 0, 4321));
+        assertEquals(0, Os.chmod(Os.bytes(shared), 02777));
+        List<String> nobody = List.of("setpriv", "--reuid=65534", "--regid=65533", "--clear-groups", "--");
+        try (TestMount m = mount(MirrorFileSystem.zeroCopy(source))) {
+            Path root = m.root();
+            run(nobody, "sh", "-c", "umask 022; exec touch " + root.resolve("file"));
+            run(nobody, "mkdir", root.resolve("dir").toString());
+            run(nobody, "ln", "-s", "file", root.resolve("link").toString());
+            run(nobody, "mkfifo", root.resolve("fifo").toString());
+            run(nobody, "touch", root.resolve("shared/file").toString());
+            run(nobody, "sh", "-c", "umask 022; exec /usr/bin/perl -MFcntl -e 'sysopen(my $f, $ARGV[0], O_CREAT | O_WRONLY, 02755) or die $!' "
+                    + root.resolve("setgid"));
+            for (String n : List.of("file", "dir", "link", "fifo")) {
+                Os.StatResult st = Os.lstat(Os.bytes(source.resolve(n)));
+                assertEquals(65534, st.uid(), n + " owner");
+                assertEquals(65533, st.gid(), n + " group");
+            }
+            Os.StatResult inShared = Os.lstat(Os.bytes(source.resolve("shared/file")));
+            assertEquals(65534, inShared.uid());
+            assertEquals(4321, inShared.gid(), "the set-group-ID directory's group");
+            assertEquals(0644, Os.lstat(Os.bytes(source.resolve("file"))).mode() & 07777, "the caller's umask, once");
+            assertEquals(02755, Os.lstat(Os.bytes(source.resolve("setgid"))).mode() & 07777, "set-ID bits survive the chown");
+        }
+    }
+
+    private static void run(List<String> prefix, String... command) throws Exception {
+        List<String> all = new java.util.ArrayList<>(prefix);
+        all.addAll(List.of(command));
+        Process p = new ProcessBuilder(all).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "timed out: " + all);
+        assertEquals(0, p.exitValue(), all + ": " + out);
+    }
+
+    @Test
+    void statfsIsTheSources() throws Exception {
+        sourceAndOutside();
+        try (TestMount m = mount(MirrorFileSystem.zeroCopy(source))) {
+            Os.StatVfsResult mirrored = Os.statvfs(m.root());
+            Os.StatVfsResult real = Os.statvfs(source);
+            assertEquals(real.bsize(), mirrored.bsize());
+            assertEquals(real.blocks(), mirrored.blocks());
+            assertEquals(real.files(), mirrored.files());
+            assertEquals(real.namemax(), mirrored.namemax());
+        }
+    }
+
+    @Test
+    void aSourceThatIsNotADirectoryIsRefusedClearly() throws Exception {
+        sourceAndOutside();
+        IOException missing = assertThrows(IOException.class, () -> MirrorFileSystem.of(tmp.resolve("absent")));
+        assertTrue(missing.getMessage().contains("ENOENT") && missing.getMessage().contains("absent"), missing.getMessage());
+        IOException file = assertThrows(IOException.class, () -> MirrorFileSystem.of(outside.resolve("secret")));
+        assertTrue(file.getMessage().contains("ENOTDIR"), file.getMessage());
+    }
+
+    @Test
+    void anUnmountClosesTheSourceDescriptor() throws Exception {
+        sourceAndOutside();
+        MirrorFileSystem fs = MirrorFileSystem.zeroCopy(source);
+        assertTrue(descriptorsOf(source) > 0, "the source is held open");
+        try (TestMount m = mount(fs)) {
+            Files.writeString(m.path("f"), "x");
+            try (var dir = Files.list(m.root())) {
+                assertEquals(1, dir.count());
+            }
+        }
+        assertEquals(0, descriptorsOf(source), "no descriptor of the source left after the mount ended");
+    }
+
+    private static long descriptorsOf(Path dir) throws IOException {
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.filter(fd -> {
+                try {
+                    Path target = Files.readSymbolicLink(fd);
+                    return target.startsWith(dir);
+                } catch (IOException e) {
+                    return false; // closed while listing
+                }
+            }).count();
+        }
+    }
+}
