@@ -1,33 +1,91 @@
 #!/usr/bin/env bash
-# The README's first command as a user runs it: ./fuse-panama memfs MOUNTPOINT, use the volume,
-# Ctrl-C. Passes if it mounts, serves, and on SIGINT unmounts and exits 0.
+# The README's commands as a user runs them: ./fuse-panama memfs MOUNTPOINT and
+# ./fuse-panama mirror SOURCE MOUNTPOINT, use the volume, Ctrl-C. Each passes if it mounts,
+# serves, and on SIGINT unmounts and exits 0. A mirror mounted inside its own source must be
+# refused with a message.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-mnt=$(mktemp -d /tmp/fuse-panama-smoke-XXXXXX)
-log=$(mktemp)
-# Job control: a background job then keeps the default SIGINT, as a program started from a
-# terminal does (without it, bash starts background jobs with SIGINT ignored).
-set -m
-./fuse-panama memfs "$mnt" >"$log" 2>&1 &
-pid=$!
+passed=0
+failed=0
+work=$(mktemp -d /tmp/fuse-panama-smoke-XXXXXX)
+mnt="$work/mnt"
+log="$work/log"
+mkdir "$mnt"
 mounted() { grep -q " $mnt " /proc/mounts; }
-finish() {
-  kill -INT "$pid" 2>/dev/null
+cleanup() {
   mounted && fusermount3 -u -z "$mnt"
-  rmdir "$mnt" 2>/dev/null
-  rm -f "$log"
+  rm -rf "$work"
 }
-fail() { echo "launcher smoke: $1" >&2; cat "$log" >&2; echo "launcher: 0 passed, 1 failed"; finish; exit 1; }
+trap cleanup EXIT
 
-for _ in $(seq 1 300); do mounted && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-mounted || fail "not mounted"
-echo hello > "$mnt/greeting" && [ "$(cat "$mnt/greeting")" = hello ] || fail "cannot write and read back"
-mkdir -p "$mnt/d/e" && mv "$mnt/greeting" "$mnt/d/e/" && [ -f "$mnt/d/e/greeting" ] || fail "mkdir/mv failed"
-kill -INT "$pid"
-rc=0
-wait "$pid" || rc=$?
-[ "$rc" -eq 0 ] || fail "exit status $rc after Ctrl-C"
-mounted && fail "still mounted after Ctrl-C"
-grep -q "memfs mounted at $mnt" "$log" || fail "no 'mounted at' line"
-finish
-echo "launcher: 1 passed, 0 failed"
+# Starts ./fuse-panama "$@" in the background and waits for the mount.
+start() {
+  # Job control: a background job then keeps the default SIGINT, as a program started from a
+  # terminal does (without it, bash starts background jobs with SIGINT ignored).
+  set -m
+  ./fuse-panama "$@" >"$log" 2>&1 &
+  pid=$!
+  set +m
+  for _ in $(seq 1 300); do mounted && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+  mounted
+}
+
+# Ctrl-C, then: exit status 0, nothing mounted.
+stop() {
+  kill -INT "$pid"
+  local rc=0
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 0 ] || { echo "exit status $rc after Ctrl-C"; return 1; }
+  ! mounted || { echo "still mounted after Ctrl-C"; return 1; }
+}
+
+check() {
+  local name=$1
+  shift
+  pid=
+  if "$@" >"$work/why" 2>&1; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "launcher smoke, $name: $(cat "$work/why")" >&2
+    cat "$log" >&2
+    if [ -n "$pid" ]; then
+      kill -INT "$pid" 2>/dev/null
+      mounted && fusermount3 -u -z "$mnt"
+      wait "$pid" 2>/dev/null
+    fi
+  fi
+}
+
+memfs() {
+  start memfs "$mnt" || { echo "not mounted"; return 1; }
+  echo hello > "$mnt/greeting" && [ "$(cat "$mnt/greeting")" = hello ] || { echo "cannot write and read back"; return 1; }
+  mkdir -p "$mnt/d/e" && mv "$mnt/greeting" "$mnt/d/e/" && [ -f "$mnt/d/e/greeting" ] || { echo "mkdir/mv failed"; return 1; }
+  stop || return 1
+  grep -q "memfs mounted at $mnt" "$log" || { echo "no 'mounted at' line"; return 1; }
+}
+
+mirror() {
+  local src="$work/src"
+  mkdir -p "$src/sub" && echo original > "$src/sub/old"
+  start mirror "$src" "$mnt" || { echo "not mounted"; return 1; }
+  [ "$(cat "$mnt/sub/old")" = original ] || { echo "cannot read the source through the mount"; return 1; }
+  echo written > "$mnt/sub/new" && [ "$(cat "$src/sub/new")" = written ] || { echo "a write did not reach the source"; return 1; }
+  mv "$mnt/sub/old" "$mnt/renamed" && [ -f "$src/renamed" ] && [ ! -e "$src/sub/old" ] || { echo "rename did not reach the source"; return 1; }
+  stop
+}
+
+mirror_inside_its_source() {
+  local src="$work/src2"
+  mkdir -p "$src/inner"
+  local rc=0
+  ./fuse-panama mirror "$src" "$src/inner" >"$log" 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] || { echo "exit status $rc, expected 2"; return 1; }
+  grep -q "inside the source" "$log" || { echo "no explanation"; return 1; }
+}
+
+check memfs memfs
+check mirror mirror
+check "mirror inside its source" mirror_inside_its_source
+echo "launcher: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
