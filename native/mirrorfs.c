@@ -1,0 +1,219 @@
+/*
+ * The C pass-through the Java MirrorFileSystem is compared with: libfuse 3's high-level API,
+ * the same operations, the same options, each one system call relative to a descriptor of the
+ * source (in the manner of libfuse's example/passthrough_fh.c). Unlike the Java mirror it does
+ * not defend against a source changed underneath (no openat2 RESOLVE_BENEATH): the cheapest
+ * honest C, so the comparison shows what containment costs.
+ *
+ * Usage: mirrorfs3 [--no-splice] SOURCE MOUNTPOINT   (foreground; ends on fusermount3 -u or SIGTERM)
+ * Options: default_permissions, attr/entry/negative timeouts 0, hard_remove, nullpath_ok, use_ino.
+ * With splice (the default) read_buf answers with the file range and write_buf splices into the
+ * file, and init asks for SPLICE_READ/WRITE/MOVE; with --no-splice read/write go through memory.
+ */
+#define FUSE_USE_VERSION 31
+#define _GNU_SOURCE
+#define _FILE_OFFSET_BITS 64
+#include <fuse.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
+#include <limits.h>
+#include <unistd.h>
+
+static int source = -1;
+static int splice_on = 1;
+
+/* "/a/b" -> "a/b", "/" -> "." */
+static const char *rel(const char *path) { return path[1] ? path + 1 : "."; }
+#define R(call) ((call) < 0 ? -errno : 0)
+
+static void *op_init(struct fuse_conn_info *conn, struct fuse_config *cfg) {
+    cfg->use_ino = 1; cfg->nullpath_ok = 1; cfg->hard_remove = 1;
+    cfg->attr_timeout = 0; cfg->entry_timeout = 0; cfg->negative_timeout = 0;
+    if (splice_on) {
+        if (conn->capable & FUSE_CAP_SPLICE_WRITE) conn->want |= FUSE_CAP_SPLICE_WRITE;
+        if (conn->capable & FUSE_CAP_SPLICE_MOVE) conn->want |= FUSE_CAP_SPLICE_MOVE;
+        if (conn->capable & FUSE_CAP_SPLICE_READ) conn->want |= FUSE_CAP_SPLICE_READ;
+    }
+    if (conn->capable & FUSE_CAP_FLOCK_LOCKS) conn->want |= FUSE_CAP_FLOCK_LOCKS;
+    return NULL;
+}
+
+static int op_getattr(const char *p, struct stat *st, struct fuse_file_info *fi) {
+    if (fi) return R(fstat(fi->fh, st));
+    return R(fstatat(source, rel(p), st, AT_SYMLINK_NOFOLLOW));
+}
+static int op_readlink(const char *p, char *buf, size_t size) {
+    ssize_t n = readlinkat(source, rel(p), buf, size - 1);
+    if (n < 0) return -errno;
+    buf[n] = 0;
+    return 0;
+}
+static int op_mknod(const char *p, mode_t mode, dev_t rdev) { return R(mknodat(source, rel(p), mode, rdev)); }
+static int op_mkdir(const char *p, mode_t mode) { return R(mkdirat(source, rel(p), mode)); }
+static int op_unlink(const char *p) { return R(unlinkat(source, rel(p), 0)); }
+static int op_rmdir(const char *p) { return R(unlinkat(source, rel(p), AT_REMOVEDIR)); }
+static int op_symlink(const char *target, const char *p) { return R(symlinkat(target, source, rel(p))); }
+static int op_rename(const char *a, const char *b, unsigned int flags) { return R(renameat2(source, rel(a), source, rel(b), flags)); }
+static int op_link(const char *a, const char *b) { return R(linkat(source, rel(a), source, rel(b), 0)); }
+static int op_chmod(const char *p, mode_t mode, struct fuse_file_info *fi) {
+    if (fi) return R(fchmod(fi->fh, mode));
+    return R(fchmodat(source, rel(p), mode, 0));
+}
+static int op_chown(const char *p, uid_t uid, gid_t gid, struct fuse_file_info *fi) {
+    if (fi) return R(fchown(fi->fh, uid, gid));
+    return R(fchownat(source, rel(p), uid, gid, AT_SYMLINK_NOFOLLOW));
+}
+static int op_truncate(const char *p, off_t size, struct fuse_file_info *fi) {
+    if (fi) return R(ftruncate(fi->fh, size));
+    int fd = openat(source, rel(p), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    int rc = R(ftruncate(fd, size));
+    close(fd);
+    return rc;
+}
+static int op_utimens(const char *p, const struct timespec tv[2], struct fuse_file_info *fi) {
+    if (fi) return R(futimens(fi->fh, tv));
+    return R(utimensat(source, rel(p), tv, AT_SYMLINK_NOFOLLOW));
+}
+static int op_open(const char *p, struct fuse_file_info *fi) {
+    int fd = openat(source, rel(p), (fi->flags & ~O_DIRECT) | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    fi->fh = fd;
+    return 0;
+}
+static int op_create(const char *p, mode_t mode, struct fuse_file_info *fi) {
+    int fd = openat(source, rel(p), (fi->flags & ~O_DIRECT) | O_CREAT | O_CLOEXEC, mode);
+    if (fd < 0) return -errno;
+    fi->fh = fd;
+    return 0;
+}
+static int op_read(const char *p, char *buf, size_t size, off_t off, struct fuse_file_info *fi) {
+    (void) p;
+    ssize_t n = pread(fi->fh, buf, size, off);
+    return n < 0 ? -errno : (int) n;
+}
+static int op_write(const char *p, const char *buf, size_t size, off_t off, struct fuse_file_info *fi) {
+    (void) p;
+    ssize_t n = pwrite(fi->fh, buf, size, off);
+    return n < 0 ? -errno : (int) n;
+}
+static int op_read_buf(const char *p, struct fuse_bufvec **bufp, size_t size, off_t off, struct fuse_file_info *fi) {
+    (void) p;
+    struct fuse_bufvec *v = malloc(sizeof *v);
+    if (!v) return -ENOMEM;
+    *v = FUSE_BUFVEC_INIT(size);
+    v->buf[0].flags = FUSE_BUF_IS_FD | FUSE_BUF_FD_SEEK;
+    v->buf[0].fd = fi->fh;
+    v->buf[0].pos = off;
+    *bufp = v;
+    return 0;
+}
+static int op_write_buf(const char *p, struct fuse_bufvec *in, off_t off, struct fuse_file_info *fi) {
+    (void) p;
+    struct fuse_bufvec out = FUSE_BUFVEC_INIT(fuse_buf_size(in));
+    out.buf[0].flags = FUSE_BUF_IS_FD | FUSE_BUF_FD_SEEK;
+    out.buf[0].fd = fi->fh;
+    out.buf[0].pos = off;
+    return fuse_buf_copy(&out, in, FUSE_BUF_SPLICE_NONBLOCK);
+}
+static int op_statfs(const char *p, struct statvfs *st) { (void) p; return R(fstatvfs(source, st)); }
+static int op_release(const char *p, struct fuse_file_info *fi) { (void) p; close(fi->fh); return 0; }
+static int op_fsync(const char *p, int datasync, struct fuse_file_info *fi) {
+    (void) p;
+    return R(datasync ? fdatasync(fi->fh) : fsync(fi->fh));
+}
+static int op_fallocate(const char *p, int mode, off_t off, off_t len, struct fuse_file_info *fi) {
+    (void) p;
+    return R(fallocate(fi->fh, mode, off, len));
+}
+static off_t op_lseek(const char *p, off_t off, int whence, struct fuse_file_info *fi) {
+    (void) p;
+    off_t r = lseek(fi->fh, off, whence);
+    return r < 0 ? -errno : r;
+}
+static int op_flock(const char *p, struct fuse_file_info *fi, int op) { (void) p; return R(flock(fi->fh, op)); }
+
+/* Extended attributes: no *xattrat in glibc 2.36, so the file is named through /proc/self/fd. */
+static void xpath(char *out, const char *p) { snprintf(out, PATH_MAX + 32, "/proc/self/fd/%d/%s", source, rel(p)); }
+static int op_setxattr(const char *p, const char *name, const char *value, size_t size, int flags) {
+    char x[PATH_MAX + 32]; xpath(x, p);
+    return R(lsetxattr(x, name, value, size, flags));
+}
+static int op_getxattr(const char *p, const char *name, char *value, size_t size) {
+    char x[PATH_MAX + 32]; xpath(x, p);
+    ssize_t n = lgetxattr(x, name, value, size);
+    return n < 0 ? -errno : (int) n;
+}
+static int op_listxattr(const char *p, char *list, size_t size) {
+    char x[PATH_MAX + 32]; xpath(x, p);
+    ssize_t n = llistxattr(x, list, size);
+    return n < 0 ? -errno : (int) n;
+}
+static int op_removexattr(const char *p, const char *name) {
+    char x[PATH_MAX + 32]; xpath(x, p);
+    return R(lremovexattr(x, name));
+}
+
+/* Directories: a DIR stream per open, positioned with the source's own offsets. */
+struct dir { DIR *dp; struct dirent *entry; off_t offset; };
+static int op_opendir(const char *p, struct fuse_file_info *fi) {
+    int fd = openat(source, rel(p), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    struct dir *d = calloc(1, sizeof *d);
+    if (!d || !(d->dp = fdopendir(fd))) { int e = errno; close(fd); free(d); return -e; }
+    fi->fh = (uint64_t) (uintptr_t) d;
+    return 0;
+}
+static int op_readdir(const char *p, void *buf, fuse_fill_dir_t filler, off_t off, struct fuse_file_info *fi,
+                      enum fuse_readdir_flags flags) {
+    (void) p; (void) flags;
+    struct dir *d = (struct dir *) (uintptr_t) fi->fh;
+    if (off != d->offset) { seekdir(d->dp, off); d->entry = NULL; d->offset = off; }
+    while (1) {
+        if (!d->entry && !(d->entry = readdir(d->dp))) break;
+        struct stat st = {0};
+        st.st_ino = d->entry->d_ino;
+        st.st_mode = d->entry->d_type << 12;
+        if (filler(buf, d->entry->d_name, &st, d->entry->d_off, 0)) break;
+        d->entry = NULL;
+        d->offset = telldir(d->dp);
+    }
+    return 0;
+}
+static int op_releasedir(const char *p, struct fuse_file_info *fi) {
+    (void) p;
+    struct dir *d = (struct dir *) (uintptr_t) fi->fh;
+    closedir(d->dp);
+    free(d);
+    return 0;
+}
+
+int main(int argc, char *argv[]) {
+    int a = 1;
+    if (a < argc && strcmp(argv[a], "--no-splice") == 0) { splice_on = 0; a++; }
+    if (argc - a != 2) { fprintf(stderr, "usage: %s [--no-splice] SOURCE MOUNTPOINT\n", argv[0]); return 2; }
+    source = open(argv[a], O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (source < 0) { perror(argv[a]); return 2; }
+    umask(0);
+    static struct fuse_operations ops = {
+        .init = op_init, .getattr = op_getattr, .readlink = op_readlink, .mknod = op_mknod, .mkdir = op_mkdir,
+        .unlink = op_unlink, .rmdir = op_rmdir, .symlink = op_symlink, .rename = op_rename, .link = op_link,
+        .chmod = op_chmod, .chown = op_chown, .truncate = op_truncate, .utimens = op_utimens, .open = op_open,
+        .create = op_create, .statfs = op_statfs, .release = op_release, .fsync = op_fsync,
+        .setxattr = op_setxattr, .getxattr = op_getxattr, .listxattr = op_listxattr, .removexattr = op_removexattr,
+        .fallocate = op_fallocate, .lseek = op_lseek, .flock = op_flock,
+        .opendir = op_opendir, .readdir = op_readdir, .releasedir = op_releasedir,
+    };
+    if (splice_on) { ops.read_buf = op_read_buf; ops.write_buf = op_write_buf; }
+    else { ops.read = op_read; ops.write = op_write; }
+    char *args[] = {argv[0], "-f", "-o", "default_permissions,fsname=mirrorfs", argv[a + 1], NULL};
+    return fuse_main(5, args, &ops, NULL);
+}
