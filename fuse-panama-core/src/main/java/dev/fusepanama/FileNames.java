@@ -27,9 +27,12 @@ public final class FileNames {
     /**
      * The string for the NUL-terminated name at the start of {@code cString} (a {@code d_name} from
      * {@code getdents64(2)}, a path from libc), decoded without an intermediate {@code byte[]}.
+     * Reading stops at the NUL or at the segment's end, whichever comes first.
+     *
+     * @throws IllegalArgumentException if {@code cString} is not native memory
      */
     public static String fromNative(MemorySegment cString) {
-        return NameCodec.decode(requireNative(cString).address());
+        return NameCodec.decode(requireNative(cString).address(), cString.byteSize());
     }
 
     /**
@@ -37,6 +40,7 @@ public final class FileNames {
      *
      * @return the number of bytes before the NUL, or -1 if they and the NUL do not fit (then the
      *     contents of {@code destination} are unspecified)
+     * @throws IllegalArgumentException if {@code destination} is not native memory
      */
     public static int toNative(String name, MemorySegment destination) {
         return NameCodec.encodeTo(name, requireNative(destination).address(), destination.byteSize());

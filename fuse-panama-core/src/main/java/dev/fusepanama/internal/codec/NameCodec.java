@@ -37,15 +37,25 @@ public final class NameCodec {
         return decode(address, SCRATCH.get());
     }
 
+    /** As {@link #decode(long)}, reading at most {@code limit} bytes. */
+    public static String decode(long address, long limit) {
+        return decode(address, limit, SCRATCH.get());
+    }
+
     /** As {@link #decode(long)}, with the caller's scratch arrays. */
     public static String decode(long address, Scratch s) {
+        return decode(address, Long.MAX_VALUE, s);
+    }
+
+    /** Decodes the string at {@code address} up to its NUL or {@code limit} bytes, whichever comes first. */
+    public static String decode(long address, long limit, Scratch s) {
         if (address == 0) {
             return null;
         }
         byte[] b = s.bytes;
         int n = 0;
         boolean ascii = true;
-        for (byte x; (x = getByte(address + n)) != 0; n++) {
+        for (byte x; n < limit && (x = getByte(address + n)) != 0; n++) {
             if (n == b.length) {
                 b = s.bytes = java.util.Arrays.copyOf(b, b.length * 2);
             }
