@@ -62,14 +62,24 @@ public abstract class PosixSuite {
 
     @BeforeAll
     static void mountReferenceTmpfs() throws Exception {
-        tmpfs = Files.createTempDirectory("posix-reference-");
-        sh(List.of("mount", "-t", "tmpfs", "-o", "size=512m,mode=0755", "posix-reference", tmpfs.toString()), null);
+        tmpfs = mountTmpfs("posix-reference");
     }
 
     @AfterAll
     static void unmountReferenceTmpfs() throws Exception {
-        sh(List.of("umount", tmpfs.toString()), null);
-        Files.deleteIfExists(tmpfs);
+        unmountTmpfs(tmpfs);
+    }
+
+    /** A fresh 512 MiB kernel tmpfs at a new temporary directory (for references and sources). */
+    protected static Path mountTmpfs(String name) throws Exception {
+        Path dir = Files.createTempDirectory(name + "-");
+        sh(List.of("mount", "-t", "tmpfs", "-o", "size=512m,mode=0755", name, dir.toString()), null);
+        return dir;
+    }
+
+    protected static void unmountTmpfs(Path dir) throws Exception {
+        sh(List.of("umount", dir.toString()), null);
+        Files.deleteIfExists(dir);
     }
 
     @BeforeEach

@@ -515,8 +515,9 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
             if (n <= 0) {
                 return (int) n;
             }
+            long next = d.position;
             for (long p = 0; p < n; ) {
-                long next = dents.get(JAVA_LONG, p + 8);
+                next = dents.get(JAVA_LONG, p + 8);
                 int length = Short.toUnsignedInt(dents.get(JAVA_SHORT, p + 16));
                 MemorySegment name = dents.asSlice(p + 19);
                 Stat st = filler.attributes();
@@ -530,18 +531,9 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
                 }
                 p += length;
             }
-            d.position = dents.get(JAVA_LONG, lastEntry(dents, n) + 8);
+            // The whole batch went out: the descriptor stands at its last entry's offset.
+            d.position = next;
         }
-    }
-
-    private static long lastEntry(MemorySegment dents, long n) {
-        long p = 0;
-        long last = 0;
-        while (p < n) {
-            last = p;
-            p += Short.toUnsignedInt(dents.get(JAVA_SHORT, p + 16));
-        }
-        return last;
     }
 
     private static boolean dotOrDotDot(MemorySegment name) {

@@ -4,7 +4,6 @@ import dev.fusepanama.posix.PosixSuite;
 import dev.fusepanama.testing.TestMount;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -18,14 +17,12 @@ class MirrorFileSystemPosixTest extends PosixSuite {
 
     @BeforeAll
     static void mountSourceTmpfs() throws Exception {
-        sources = Files.createTempDirectory("mirror-sources-");
-        sh(List.of("mount", "-t", "tmpfs", "-o", "size=512m,mode=0755", "mirror-sources", sources.toString()), null);
+        sources = mountTmpfs("mirror-sources");
     }
 
     @AfterAll
     static void unmountSourceTmpfs() throws Exception {
-        sh(List.of("umount", sources.toString()), null);
-        Files.deleteIfExists(sources);
+        unmountTmpfs(sources);
     }
 
     @Override
