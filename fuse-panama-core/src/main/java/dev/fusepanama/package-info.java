@@ -27,7 +27,10 @@
  *       a failed one for {@code negativeTimeout};</li>
  *   <li><b>attributes</b>: a getattr answer is trusted for {@code attrTimeout} seconds;</li>
  *   <li><b>file data</b> (page cache): dropped on each open unless {@code kernelCache} or
- *       {@code autoCache} is set, or {@link dev.fusepanama.FileInfo#setKeepCache} is called.</li>
+ *       {@code autoCache} is set, or {@link dev.fusepanama.FileInfo#setKeepCache} is called;
+ *       while a file stays open, its cached data is trusted unless {@code autoInvalData} is set
+ *       (libfuse 3 sets it by default, fuse-panama does not: see
+ *       {@link dev.fusepanama.MountOptions}).</li>
  * </ul>
  * libfuse's defaults are one second for names and attributes. If files change behind the
  * kernel's back (a network filesystem, a view of a database), use 0; if only programs going

@@ -78,6 +78,13 @@ public class ScratchFileSystem implements FuseFileSystem {
         return new java.util.TreeSet<>(nodes.keySet());
     }
 
+    /** Changes a file's contents behind the kernel's back, as another writer of the data would. */
+    public synchronized void replaceData(String path, byte[] data) {
+        Node n = nodes.get(path);
+        n.data = data.clone();
+        n.mtime = n.ctime = Instant.now();
+    }
+
     /** How often {@code operation} (the Java method name) was called. */
     public int calls(String operation) {
         AtomicInteger n = calls.get(operation);

@@ -1,5 +1,6 @@
 package dev.fusepanama.internal.mount;
 
+import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.FuseMount;
@@ -218,6 +219,11 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
         if (options.nullPathOk()) config.setNullPathOk(true);
         if (options.useIno()) config.setUseIno(true);
         if (options.maxWrite() > 0) connection.setMaxWrite(options.maxWrite());
+        if (options.autoInvalData()) {
+            connection.want(ConnectionInfo.CAP_AUTO_INVAL_DATA);
+        } else {
+            connection.unwant(ConnectionInfo.CAP_AUTO_INVAL_DATA);
+        }
     }
 
     @Override

@@ -75,7 +75,9 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
      * ({@code default_permissions}, since the mirror may run as root); nothing is cached (the
      * source may change underneath, and with the high-level API two hard links are two kernel
      * inodes whose cached attributes could disagree); an unlinked open file stays usable through
-     * its descriptor ({@code hard_remove}, {@code nullpath_ok}); inode numbers are the source's.
+     * its descriptor ({@code hard_remove}, {@code nullpath_ok}); inode numbers are the source's;
+     * and a file changed in the source while a program keeps it open through the mirror is read
+     * fresh ({@code auto_inval_data}, off by default in fuse-panama, costs a getattr per read).
      */
     public static MountOptions.Builder mountOptions() {
         return MountOptions.builder()
@@ -87,7 +89,8 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
                 .negativeTimeout(0)
                 .hardRemove(true)
                 .nullPathOk(true)
-                .useIno(true);
+                .useIno(true)
+                .autoInvalData(true);
     }
 
     @Override
