@@ -3,7 +3,7 @@
  * operation, so that filesystems can be compared (and their system calls counted) without a
  * JVM on the client side.
  *
- * Usage: fsclient OP DIR N
+ * Usage: fsclient OP DIR N [NAME]   (NAME replaces "file" or "data" below)
  *   stat      lstat DIR/file
  *   create    open(O_CREAT) DIR/c-I, write 4 KiB, close, unlink
  *   read4k    pread 4 KiB at random aligned offsets of DIR/data
@@ -33,15 +33,15 @@ static long long now(void) {
 static void die(const char *what, const char *path) { perror(path ? path : what); exit(1); }
 
 int main(int argc, char **argv) {
-    if (argc != 4) { fprintf(stderr, "usage: %s OP DIR N\n", argv[0]); return 2; }
-    const char *op = argv[1], *dir = argv[2];
+    if (argc != 4 && argc != 5) { fprintf(stderr, "usage: %s OP DIR N [NAME]\n", argv[0]); return 2; }
+    const char *op = argv[1], *dir = argv[2], *name = argc == 5 ? argv[4] : NULL;
     long n = atol(argv[3]);
     char a[4096], b[4096];
     static char buf[1 << 20] __attribute__((aligned(4096)));
     memset(buf, 'x', sizeof buf);
     long long start = now();
     if (!strcmp(op, "stat")) {
-        snprintf(a, sizeof a, "%s/file", dir);
+        snprintf(a, sizeof a, "%s/%s", dir, name ? name : "file");
         struct stat st;
         for (long i = 0; i < n; i++) if (lstat(a, &st)) die("lstat", a);
     } else if (!strcmp(op, "create")) {
@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
             if (unlink(a)) die("unlink", a);
         }
     } else if (!strcmp(op, "read4k") || !strcmp(op, "seqread")) {
-        snprintf(a, sizeof a, "%s/data", dir);
+        snprintf(a, sizeof a, "%s/%s", dir, name ? name : "data");
         int fd = open(a, O_RDONLY);
         if (fd < 0) die("open", a);
         struct stat st;
