@@ -32,16 +32,39 @@ import java.util.stream.Stream;
  */
 public final class Compare {
 
-    /** One filesystem under test: how to start it with a mountpoint. */
-    record Filesystem(String name, List<String> command) {}
+    static final String PANAMA = "fuse-panama";
+    static final String DEFAULTS = "fuse-panama defaults";
+    static final String JNR = "jnr-fuse";
+    static final String C3 = "C libfuse3";
+    static final String C2 = "C libfuse2";
 
-    /** One workload: {@code run} does {@code ops} operations and returns how many it did. */
+    /**
+     * One filesystem under test: how to start it with a mountpoint; {@code stats}, if not null, is
+     * the socket where it reports heap allocation per upcall ({@link AllocationStats}).
+     */
+    record Filesystem(String name, List<String> command, Path stats) {}
+
+    /** One workload, timed by the caller: does some operations and returns how many. */
     interface Work {
         long run(Path root, int scale) throws Exception;
     }
 
+    /** One workload that times itself (a client process): returns {operations, nanoseconds}. */
+    interface TimedWork {
+        long[] run(Path root, int scale) throws Exception;
+    }
+
     /** A metric: per-operation latency (lower is better) or bytes per second (higher is better). */
-    record Metric(String name, String unit, boolean throughput, long bytesPerOp, Work work) {}
+    record Metric(String name, String unit, boolean throughput, long bytesPerOp, TimedWork work) {}
+
+    /** A metric whose work this JVM times with the wall clock. */
+    static Metric wall(String name, String unit, boolean throughput, long bytesPerOp, Work work) {
+        return new Metric(name, unit, throughput, bytesPerOp, (r, s) -> {
+            long t0 = System.nanoTime();
+            long ops = work.run(r, s);
+            return new long[] {ops, System.nanoTime() - t0};
+        });
+    }
 
     static final class Running implements AutoCloseable {
         final Filesystem fs;
@@ -197,24 +220,45 @@ public final class Compare {
         return bytes >> 20;
     }
 
+    /**
+     * Runs native/fsclient (no JVM on the client side, so the client adds nothing of its own to
+     * what is measured) and returns its count and time.
+     */
+    static long[] fsclient(String op, Path dir, long n, String name) throws IOException, InterruptedException {
+        Path client = Path.of(System.getProperty("fusepanama.repo", "..")).toAbsolutePath().normalize().resolve("native/build/fsclient");
+        List<String> cmd = new ArrayList<>(List.of(client.toString(), op, dir.toString(), Long.toString(n)));
+        if (name != null) cmd.add(name);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+        if (p.waitFor() != 0) throw new IOException("fsclient " + String.join(" ", cmd) + " failed: " + out);
+        String[] f = out.split(" ");
+        long ops = Long.parseLong(f[1]);
+        return new long[] {ops, Math.round(Double.parseDouble(f[2]) * ops)};
+    }
+
     static List<Metric> metrics() {
         return List.of(
-                new Metric("Files.list /small (8 entries)", "us/op", false, 0, (r, s) -> listDir(r.resolve("small"), 200 * s)),
-                new Metric("Files.list /big (10,000 entries)", "ms/op", false, 0, (r, s) -> listDir(r.resolve("big"), 2 * s)),
-                new Metric("ls -l /big (readdir + lstat each)", "ms/op", false, 0, (r, s) -> lsLong(r.resolve("big"), s)),
-                new Metric("lstat of one file", "us/op", false, 0, (r, s) -> {
+                wall("Files.list /small (8 entries)", "us/op", false, 0, (r, s) -> listDir(r.resolve("small"), 200 * s)),
+                wall("Files.list /big (10,000 entries)", "ms/op", false, 0, (r, s) -> listDir(r.resolve("big"), 2 * s)),
+                wall("ls -l /big (readdir + lstat each)", "ms/op", false, 0, (r, s) -> lsLong(r.resolve("big"), s)),
+                wall("lstat of one file", "us/op", false, 0, (r, s) -> {
                     Path f = r.resolve("small/file-3");
                     for (int i = 0; i < 1000 * s; i++) Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
                     return 1000L * s;
                 }),
-                new Metric("sequential read 128 KiB, buffered", "MB/s", true, 128 << 10, (r, s) -> seqRead(r.resolve("data.bin"), 128 << 10, false, (32L << 20) * s)),
-                new Metric("sequential read 1 MiB, buffered", "MB/s", true, 1 << 20, (r, s) -> seqRead(r.resolve("data.bin"), 1 << 20, false, (32L << 20) * s)),
-                new Metric("sequential read 128 KiB, O_DIRECT", "MB/s", true, 128 << 10, (r, s) -> seqRead(r.resolve("data.bin"), 128 << 10, true, (32L << 20) * s)),
-                new Metric("sequential read 1 MiB, O_DIRECT", "MB/s", true, 1 << 20, (r, s) -> seqRead(r.resolve("data.bin"), 1 << 20, true, (32L << 20) * s)),
-                new Metric("4 KiB random read, 1 thread", "kIOPS", true, -1, (r, s) -> randomReads(r.resolve("data.bin"), 1, 1000 * s)),
-                new Metric("4 KiB random read, 2 threads", "kIOPS", true, -1, (r, s) -> randomReads(r.resolve("data.bin"), 2, 500 * s)),
-                new Metric("create + write 4 KiB + close + unlink", "kops/s", true, -1, (r, s) -> createWriteUnlink(r.resolve("w"), 100 * s)),
-                new Metric("sequential write 1 MiB", "MB/s", true, 1 << 20, (r, s) -> seqWrite(r.resolve("w"), (16L << 20) * s)));
+                wall("sequential read 128 KiB, buffered", "MB/s", true, 128 << 10, (r, s) -> seqRead(r.resolve("data.bin"), 128 << 10, false, (32L << 20) * s)),
+                wall("sequential read 1 MiB, buffered", "MB/s", true, 1 << 20, (r, s) -> seqRead(r.resolve("data.bin"), 1 << 20, false, (32L << 20) * s)),
+                wall("sequential read 128 KiB, O_DIRECT", "MB/s", true, 128 << 10, (r, s) -> seqRead(r.resolve("data.bin"), 128 << 10, true, (32L << 20) * s)),
+                wall("sequential read 1 MiB, O_DIRECT", "MB/s", true, 1 << 20, (r, s) -> seqRead(r.resolve("data.bin"), 1 << 20, true, (32L << 20) * s)),
+                wall("4 KiB random read, 1 thread", "kIOPS", true, -1, (r, s) -> randomReads(r.resolve("data.bin"), 1, 1000 * s)),
+                wall("4 KiB random read, 2 threads", "kIOPS", true, -1, (r, s) -> randomReads(r.resolve("data.bin"), 2, 500 * s)),
+                wall("create + write 4 KiB + close + unlink", "kops/s", true, -1, (r, s) -> createWriteUnlink(r.resolve("w"), 100 * s)),
+                wall("sequential write 1 MiB", "MB/s", true, 1 << 20, (r, s) -> seqWrite(r.resolve("w"), (16L << 20) * s)),
+                new Metric("C client: Files.list /small", "us/op", false, 0, (r, s) -> fsclient("list", r.resolve("small"), 200L * s, null)),
+                new Metric("C client: lstat of one file", "us/op", false, 0, (r, s) -> fsclient("stat", r.resolve("small"), 2000L * s, "file-3")),
+                new Metric("C client: 4 KiB random read", "kIOPS", true, -1, (r, s) -> fsclient("read4k", r, 2000L * s, "data.bin")),
+                new Metric("C client: create + write 4 KiB + close + unlink", "kops/s", true, -1,
+                        (r, s) -> fsclient("create", r.resolve("w"), 200L * s, null)));
     }
 
     /** Latency in the metric's unit, or throughput in its unit, from ops done in nanos. */
@@ -252,16 +296,22 @@ public final class Compare {
         Path repo = Path.of(System.getProperty("fusepanama.repo", "..")).toAbsolutePath().normalize();
         String java = ProcessHandle.current().info().command().orElseThrow();
         String cp = System.getProperty("java.class.path");
+        Path stats = Files.createTempDirectory("bench-stats-").resolve("allocation.sock");
+        List<String> panama = List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xmx32m", "-cp", cp,
+                PanamaBenchFs.class.getName());
+        List<String> defaults = new ArrayList<>(panama);
+        defaults.addAll(List.of("--defaults", "--stats", stats.toString()));
         List<Filesystem> filesystems = List.of(
-                new Filesystem("fuse-panama", List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xmx32m",
-                        "-XX:TieredStopAtLevel=4", "-cp", cp, PanamaBenchFs.class.getName())),
-                new Filesystem("jnr-fuse", List.of(java, "-XX:+UseSerialGC", "-Xmx32m", "-cp", cp, JnrBenchFs.class.getName())),
-                new Filesystem("C libfuse3", List.of(repo.resolve("native/build/benchfs3").toString())),
-                new Filesystem("C libfuse2", List.of(repo.resolve("native/build/benchfs2").toString())));
+                new Filesystem(PANAMA, panama, null),
+                new Filesystem(DEFAULTS, defaults, stats),
+                new Filesystem(JNR, List.of(java, "-XX:+UseSerialGC", "-Xmx32m", "-cp", cp, JnrBenchFs.class.getName()), null),
+                new Filesystem(C3, List.of(repo.resolve("native/build/benchfs3").toString()), null),
+                new Filesystem(C2, List.of(repo.resolve("native/build/benchfs2").toString()), null));
         List<Metric> metrics = metrics();
         Map<String, Map<String, List<Double>>> results = new LinkedHashMap<>();
         Map<String, Map<String, List<Double>>> cpu = new LinkedHashMap<>();
         Map<String, Long> rss = new LinkedHashMap<>();
+        Map<String, Map<String, long[]>> allocation = new LinkedHashMap<>();
         List<Running> running = new ArrayList<>();
         try {
             for (Filesystem fs : filesystems) running.add(start(fs));
@@ -271,11 +321,21 @@ public final class Compare {
             for (int round = 0; round < rounds; round++) {
                 for (Metric m : metrics) {
                     for (Running r : running) {
+                        Map<String, long[]> alloc0 = r.fs.stats() == null ? null : AllocationStats.read(r.fs.stats());
                         long cpu0 = r.cpuNanos();
-                        long t0 = System.nanoTime();
-                        long ops = m.work().run(r.mountpoint, effectiveScale);
-                        long nanos = System.nanoTime() - t0;
+                        long[] done = m.work().run(r.mountpoint, effectiveScale);
+                        long ops = done[0];
+                        long nanos = done[1];
                         long cpuNanos = r.cpuNanos() - cpu0;
+                        if (alloc0 != null) {
+                            Map<String, long[]> sum = allocation.computeIfAbsent(m.name(), k -> new LinkedHashMap<>());
+                            AllocationStats.minus(AllocationStats.read(r.fs.stats()), alloc0).forEach((k, v) -> {
+                                long[] t = sum.computeIfAbsent(k, x -> new long[2]);
+                                t[0] += v[0];
+                                t[1] += v[1];
+                            });
+                            sum.computeIfAbsent("client operations", x -> new long[2])[0] += ops;
+                        }
                         results.computeIfAbsent(m.name(), k -> new LinkedHashMap<>()).computeIfAbsent(r.fs.name(), k -> new ArrayList<>())
                                 .add(value(m, ops, nanos));
                         cpu.computeIfAbsent(m.name(), k -> new LinkedHashMap<>()).computeIfAbsent(r.fs.name(), k -> new ArrayList<>())
@@ -286,8 +346,10 @@ public final class Compare {
             for (Running r : running) rss.put(r.fs.name(), r.peakRssKiB());
         } finally {
             for (Running r : running) r.close();
+            Files.deleteIfExists(stats);
+            Files.deleteIfExists(stats.getParent());
         }
-        String table = table(filesystems, metrics, results, cpu, rss, rounds);
+        String table = table(filesystems, metrics, results, cpu, rss, rounds) + allocationTable(metrics, allocation);
         System.out.println(table);
         if (write != null) {
             // The hand-written analysis below the table survives a re-run.
@@ -302,33 +364,81 @@ public final class Compare {
         }
     }
 
+    /** The better of the two C filesystems on a metric: the faster, or the one using less CPU. */
+    static double bestC(Map<String, List<Double>> row, boolean higherIsBetter) {
+        double c3 = median(row.get(C3));
+        double c2 = median(row.get(C2));
+        return higherIsBetter ? Math.max(c3, c2) : Math.min(c3, c2);
+    }
+
     static String table(List<Filesystem> filesystems, List<Metric> metrics, Map<String, Map<String, List<Double>>> results,
                         Map<String, Map<String, List<Double>>> cpu, Map<String, Long> rss, int rounds) {
         StringBuilder sb = new StringBuilder();
         sb.append("| metric | unit |");
         for (Filesystem f : filesystems) sb.append(' ').append(f.name()).append(" |");
-        sb.append(" panama / C3 | panama / jnr |\n|---|---|");
-        sb.append("---:|".repeat(filesystems.size() + 2)).append('\n');
+        sb.append(" panama / C3 | panama / jnr | defaults / best C | defaults / jnr |\n|---|---|");
+        sb.append("---:|".repeat(filesystems.size() + 4)).append('\n');
         for (Metric m : metrics) {
             Map<String, List<Double>> row = results.get(m.name());
             sb.append("| ").append(m.name()).append(" | ").append(m.unit()).append(m.throughput() ? " (higher is better)" : "").append(" |");
             for (Filesystem f : filesystems) sb.append(String.format(Locale.ROOT, " %.3g |", median(row.get(f.name()))));
-            double p = median(row.get("fuse-panama"));
-            sb.append(String.format(Locale.ROOT, " %.2f | %.2f |%n", p / median(row.get("C libfuse3")), p / median(row.get("jnr-fuse"))));
+            double p = median(row.get(PANAMA));
+            double d = median(row.get(DEFAULTS));
+            double jnr = median(row.get(JNR));
+            sb.append(String.format(Locale.ROOT, " %.2f | %.2f | %.2f | %.2f |%n", p / median(row.get(C3)), p / jnr,
+                    d / bestC(row, m.throughput()), d / jnr));
         }
-        sb.append("\nFilesystem-process CPU time per operation (us, medians, from /proc/PID/task/*/schedstat):\n\n| metric |");
+        sb.append("\nFilesystem-process CPU time per operation (us, medians, from /proc/PID/task/*/schedstat; lower is better):\n\n| metric |");
         for (Filesystem f : filesystems) sb.append(' ').append(f.name()).append(" |");
-        sb.append(" panama / C3 |\n|---|").append("---:|".repeat(filesystems.size() + 1)).append('\n');
+        sb.append(" panama / C3 | defaults / best C |\n|---|").append("---:|".repeat(filesystems.size() + 2)).append('\n');
         for (Metric m : metrics) {
             Map<String, List<Double>> row = cpu.get(m.name());
             sb.append("| ").append(m.name()).append(" |");
             for (Filesystem f : filesystems) sb.append(String.format(Locale.ROOT, " %.3g |", median(row.get(f.name()))));
-            sb.append(String.format(Locale.ROOT, " %.2f |%n", median(row.get("fuse-panama")) / median(row.get("C libfuse3"))));
+            sb.append(String.format(Locale.ROOT, " %.2f | %.2f |%n", median(row.get(PANAMA)) / median(row.get(C3)),
+                    median(row.get(DEFAULTS)) / bestC(row, false)));
         }
         sb.append("\nPeak RSS of the filesystem process (VmHWM): ");
         rss.forEach((k, v) -> sb.append(k).append(' ').append(v / 1024).append(" MiB; "));
-        sb.append("\n\nMedians of ").append(rounds).append(" interleaved rounds after one warm-up pass.\n");
+        sb.append("\n\nMedians of ").append(rounds).append(" interleaved rounds after one warm-up pass. ")
+                .append("\"C client\" rows are driven by native/fsclient, the others by this JVM.\n");
         return sb.toString();
+    }
+
+    /**
+     * Heap bytes per upcall in the fuse-panama defaults filesystem, by operation, over every round
+     * of each metric (see {@link AllocationStats}).
+     */
+    static String allocationTable(List<Metric> metrics, Map<String, Map<String, long[]>> allocation) {
+        if (allocation.isEmpty()) return "";
+        StringBuilder sb = new StringBuilder("\nHeap allocated by the fuse-panama defaults filesystem per upcall, counted on its "
+                + "worker threads while the kernel drove it (bytes per call, with calls per client operation in parentheses; "
+                + "readdir also per entry listed):\n\n| metric | getattr | readdir | per readdir entry | read | other upcalls |\n"
+                + "|---|---:|---:|---:|---:|---:|\n");
+        for (Metric m : metrics) {
+            Map<String, long[]> a = allocation.get(m.name());
+            if (a == null) continue;
+            double ops = Math.max(1, a.get("client operations")[0]);
+            long[] other = new long[2];
+            a.forEach((k, v) -> {
+                if (!List.of("getattr", "readdir", "read", "readdir-entries", "client operations").contains(k)) {
+                    other[0] += v[0];
+                    other[1] += v[1];
+                }
+            });
+            long[] entries = a.get("readdir-entries");
+            long[] readdir = a.get("readdir");
+            sb.append("| ").append(m.name()).append(" | ").append(perCall(a.get("getattr"), ops)).append(" | ")
+                    .append(perCall(readdir, ops)).append(" | ")
+                    .append(entries[0] == 0 ? "-" : String.format(Locale.ROOT, "%.1f", readdir[1] / (double) entries[0])).append(" | ")
+                    .append(perCall(a.get("read"), ops)).append(" | ").append(perCall(other, ops)).append(" |\n");
+        }
+        return sb.toString();
+    }
+
+    private static String perCall(long[] callsAndBytes, double clientOps) {
+        if (callsAndBytes == null || callsAndBytes[0] == 0) return "-";
+        return String.format(Locale.ROOT, "%.1f (%.3g)", callsAndBytes[1] / (double) callsAndBytes[0], callsAndBytes[0] / clientOps);
     }
 
     static String report(String command, int rounds, int scale, String table) throws Exception {
@@ -340,8 +450,10 @@ public final class Compare {
                 + "Measured " + LocalDateTime.now().withNano(0) + " on " + Runtime.getRuntime().availableProcessors() + " cores ("
                 + cpuModel + "), kernel " + kernel + ", JDK " + Runtime.version() + ", libfuse " + dev.fusepanama.Fuse.libfuseVersion()
                 + " (fuse-panama, C libfuse3) and 2.9 (jnr-fuse, C libfuse2). Rounds " + rounds + ", scale " + scale + ".\n\n"
-                + "Identical settings on every filesystem: attr/entry/negative timeouts 0, default multi-threaded loop, "
-                + "same tree and logic (native/benchfs.c, PanamaBenchFs, JnrBenchFs). The Java filesystems run with "
-                + "-XX:+UseSerialGC -Xmx32m.\n\n" + table;
+                + "Identical settings on fuse-panama, jnr-fuse and both C filesystems: attr/entry/negative timeouts 0, "
+                + "libfuse's default multi-threaded loop and capabilities, same tree and logic (native/benchfs.c, "
+                + "PanamaBenchFs, JnrBenchFs). \"fuse-panama defaults\" is the same tree with fuse-panama's default "
+                + "options (timeouts still 0; no auto_inval_data) and readdir in offset mode (PanamaBenchFs --defaults), "
+                + "and counts its allocation. The Java filesystems run with -XX:+UseSerialGC -Xmx32m.\n\n" + table;
     }
 }

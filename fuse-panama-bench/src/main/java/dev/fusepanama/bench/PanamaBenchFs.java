@@ -16,9 +16,21 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import org.slf4j.LoggerFactory;
 
-/** The bench tree on fuse-panama. Usage: PanamaBenchFs MOUNTPOINT (foreground; SIGTERM or fusermount3 -u ends it). */
+/**
+ * The bench tree on fuse-panama. Usage: {@code PanamaBenchFs [--defaults] [--stats SOCKET] MOUNTPOINT} (foreground;
+ * SIGTERM or fusermount3 -u ends it). Without a flag it has the C filesystem's settings and logic;
+ * {@code --defaults} is the tree as fuse-panama would serve it: the library's default options
+ * (keeping the tree's timeouts of 0) and readdir in offset mode. {@code --stats SOCKET} counts heap
+ * allocation per upcall (see {@link AllocationStats}).
+ */
 public final class PanamaBenchFs implements FuseFileSystem {
     private final BenchTree.Scratch scratch = new BenchTree.Scratch();
+    private final boolean offsets;
+
+    /** @param offsets list the fixed directories in offset mode (see {@link DirFiller}) instead of all at once */
+    PanamaBenchFs(boolean offsets) {
+        this.offsets = offsets;
+    }
 
     @Override
     public int getattr(String path, Stat st, FileInfo fi) {
@@ -38,6 +50,7 @@ public final class PanamaBenchFs implements FuseFileSystem {
 
     @Override
     public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) {
+        if (offsets && !path.equals("/w")) return readdirWithOffsets(path, filler, offset);
         filler.add(".");
         filler.add("..");
         String[] names = switch (path) {
@@ -49,6 +62,27 @@ public final class PanamaBenchFs implements FuseFileSystem {
         };
         if (names == null) return -Errno.ENOENT;
         for (String n : names) filler.add(n);
+        return 0;
+    }
+
+    /**
+     * The fixed directories in offset mode: entry i (0 ".", 1 "..", then the names) carries the
+     * offset i + 1 of the entry after it, so each kernel request is answered straight into its
+     * reply buffer instead of libfuse collecting the whole listing first.
+     */
+    private static int readdirWithOffsets(String path, DirFiller filler, long offset) {
+        String[] names = switch (path) {
+            case "/" -> BenchTree.ROOT;
+            case "/small" -> BenchTree.SMALL_NAMES;
+            case "/big" -> BenchTree.BIG_NAMES;
+            default -> null;
+        };
+        if (names == null) return -Errno.ENOENT;
+        if (offset == 0 && filler.add(".", 1)) return 0;
+        if (offset <= 1 && filler.add("..", 2)) return 0;
+        for (int i = (int) Math.max(0, offset - 2); i < names.length; i++) {
+            if (filler.add(names[i], i + 3)) return 0;
+        }
         return 0;
     }
 
@@ -122,17 +156,40 @@ public final class PanamaBenchFs implements FuseFileSystem {
         return k == Kind.NONE || (k == Kind.SCRATCH && !scratch.sizes.containsKey(path.substring(3))) ? -Errno.ENOENT : 0;
     }
 
-    /** The same options as the C filesystem: no kernel caching, default multi-threaded loop. */
-    static MountOptions options() {
-        return MountOptions.builder().attrTimeout(0).entryTimeout(0).negativeTimeout(0).fsName("benchfs").build();
+    /**
+     * The tree's options (no kernel caching: timeouts 0) on fuse-panama's defaults; {@code asC}
+     * adds what fuse-panama leaves off and libfuse 3 turns on ({@code auto_inval_data}), so that
+     * the settings are those of the C filesystem on libfuse 3.
+     */
+    static MountOptions options(boolean asC) {
+        return MountOptions.builder().attrTimeout(0).entryTimeout(0).negativeTimeout(0).fsName("benchfs")
+                .autoInvalData(asC).build();
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1) {
-            System.err.println("usage: PanamaBenchFs MOUNTPOINT");
+        boolean defaults = false;
+        Path stats = null;
+        int i = 0;
+        for (; i < args.length - 1; i++) {
+            if (args[i].equals("--defaults")) {
+                defaults = true;
+            } else if (args[i].equals("--stats")) {
+                stats = Path.of(args[++i]);
+            } else {
+                break;
+            }
+        }
+        if (i != args.length - 1) {
+            System.err.println("usage: PanamaBenchFs [--defaults] [--stats SOCKET] MOUNTPOINT");
             System.exit(2);
         }
-        FuseMount mount = Fuse.mount(new PanamaBenchFs(), Path.of(args[0]), options());
+        FuseFileSystem fs = new PanamaBenchFs(defaults);
+        if (stats != null) {
+            AllocationStats counting = new AllocationStats(fs);
+            counting.serve(stats);
+            fs = counting;
+        }
+        FuseMount mount = Fuse.mount(fs, Path.of(args[i]), options(!defaults));
         System.exit(Foreground.serve(mount, LoggerFactory.getLogger("benchfs")));
     }
 }
