@@ -199,9 +199,13 @@ public final class Compare {
     }
 
     static long createWriteUnlink(Path dir, int times) throws IOException {
+        return createWriteUnlink(dir, times, "cwu-");
+    }
+
+    static long createWriteUnlink(Path dir, int times, String prefix) throws IOException {
         ByteBuffer data = ByteBuffer.allocateDirect(4096);
         for (int i = 0; i < times; i++) {
-            Path f = dir.resolve("cwu-" + i);
+            Path f = dir.resolve(prefix + i);
             try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 ch.write(data.clear());
             }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fusepanama.Fuse;
+import dev.fusepanama.FuseMount;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -18,8 +20,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Proves every benchmark still runs: the comparison in smoke mode (all four filesystems, every
- * workload, one tiny round) and each JMH benchmark for one short iteration. Asserts no timing.
+ * Proves every benchmark still runs: the comparison in smoke mode (all five filesystems, every
+ * workload, one tiny round), each JMH benchmark of the binding for one short iteration, and the JMH
+ * client against a mounted tree. Asserts no timing.
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BenchSmokeTest {
@@ -58,5 +61,22 @@ class BenchSmokeTest {
                 .build()).run();
         assertEquals(3, results.size());
         for (RunResult r : results) assertTrue(r.getPrimaryResult().getScore() > 0, r.getParams().getBenchmark());
+    }
+
+    @Test
+    void theJmhClientRunsAgainstAMountedTree() throws Exception {
+        Path mnt = Files.createTempDirectory("bench-jmh-");
+        try (FuseMount mount = Fuse.mount(new PanamaBenchFs(true), mnt, PanamaBenchFs.options(false))) {
+            var results = new Runner(new OptionsBuilder().include(MountedTreeBench.class.getSimpleName()).forks(0)
+                    .param("mount", mnt.toString()).warmupIterations(0).measurementIterations(1)
+                    .measurementTime(TimeValue.milliseconds(200)).build()).run();
+            assertEquals(6, results.size());
+            for (RunResult r : results) assertTrue(r.getPrimaryResult().getScore() > 0, r.getParams().getBenchmark());
+            try (var left = Files.list(mnt.resolve("w"))) {
+                assertEquals(0, left.count(), "createWriteUnlink leaves nothing behind");
+            }
+        } finally {
+            Files.deleteIfExists(mnt);
+        }
     }
 }
