@@ -370,11 +370,27 @@ public final class Compare {
         }
     }
 
-    /** The better of the two C filesystems on a metric: the faster, or the one using less CPU. */
-    static double bestC(Map<String, List<Double>> row, boolean higherIsBetter) {
-        double c3 = median(row.get(C3));
-        double c2 = median(row.get(C2));
-        return higherIsBetter ? Math.max(c3, c2) : Math.min(c3, c2);
+    /**
+     * The ratio {@code a / b} of one round's values, per round (rounds are interleaved, so each
+     * pair ran under the same machine conditions); {@code b} may be the better of two
+     * filesystems in that round. Printed as the median with the smallest and largest round in
+     * brackets, which shows how much of a ratio is noise.
+     */
+    static String pairedRatio(Map<String, List<Double>> row, String a, boolean higherIsBetter, String... b) {
+        List<Double> ratios = new ArrayList<>();
+        List<Double> num = row.get(a);
+        for (int i = 0; i < num.size(); i++) {
+            double best = Double.NaN;
+            for (String name : b) {
+                double v = row.get(name).get(i);
+                best = Double.isNaN(best) ? v : higherIsBetter ? Math.max(best, v) : Math.min(best, v);
+            }
+            ratios.add(num.get(i) / best);
+        }
+        if (ratios.size() == 1) return String.format(Locale.ROOT, "%.2f", ratios.get(0));
+        double lo = ratios.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+        double hi = ratios.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+        return String.format(Locale.ROOT, "%.2f [%.2f-%.2f]", median(ratios), lo, hi);
     }
 
     static String table(List<Filesystem> filesystems, List<Metric> metrics, Map<String, Map<String, List<Double>>> results,
@@ -388,11 +404,10 @@ public final class Compare {
             Map<String, List<Double>> row = results.get(m.name());
             sb.append("| ").append(m.name()).append(" | ").append(m.unit()).append(m.throughput() ? " (higher is better)" : "").append(" |");
             for (Filesystem f : filesystems) sb.append(String.format(Locale.ROOT, " %.3g |", median(row.get(f.name()))));
-            double p = median(row.get(PANAMA));
-            double d = median(row.get(DEFAULTS));
-            double jnr = median(row.get(JNR));
-            sb.append(String.format(Locale.ROOT, " %.2f | %.2f | %.2f | %.2f |%n", p / median(row.get(C3)), p / jnr,
-                    d / bestC(row, m.throughput()), d / jnr));
+            boolean up = m.throughput();
+            sb.append(' ').append(pairedRatio(row, PANAMA, up, C3)).append(" | ").append(pairedRatio(row, PANAMA, up, JNR))
+                    .append(" | ").append(pairedRatio(row, DEFAULTS, up, C3, C2)).append(" | ").append(pairedRatio(row, DEFAULTS, up, JNR))
+                    .append(" |\n");
         }
         sb.append("\nFilesystem-process CPU time per operation (us, medians, from /proc/PID/task/*/schedstat; lower is better):\n\n| metric |");
         for (Filesystem f : filesystems) sb.append(' ').append(f.name()).append(" |");
@@ -401,12 +416,14 @@ public final class Compare {
             Map<String, List<Double>> row = cpu.get(m.name());
             sb.append("| ").append(m.name()).append(" |");
             for (Filesystem f : filesystems) sb.append(String.format(Locale.ROOT, " %.3g |", median(row.get(f.name()))));
-            sb.append(String.format(Locale.ROOT, " %.2f | %.2f |%n", median(row.get(PANAMA)) / median(row.get(C3)),
-                    median(row.get(DEFAULTS)) / bestC(row, false)));
+            sb.append(' ').append(pairedRatio(row, PANAMA, false, C3)).append(" | ")
+                    .append(pairedRatio(row, DEFAULTS, false, C3, C2)).append(" |\n");
         }
         sb.append("\nPeak RSS of the filesystem process (VmHWM): ");
         rss.forEach((k, v) -> sb.append(k).append(' ').append(v / 1024).append(" MiB; "));
-        sb.append("\n\nMedians of ").append(rounds).append(" interleaved rounds after one warm-up pass. ")
+        sb.append("\n\nMedians of ").append(rounds).append(" interleaved rounds after one warm-up pass. Ratios are taken ")
+                .append("per round (each pair ran back to back) and given as the median [lowest-highest round]; \"best C\" ")
+                .append("is the better of the two C filesystems in that round. ")
                 .append("\"C client\" rows are driven by native/fsclient, the others by this JVM.\n");
         return sb.toString();
     }
