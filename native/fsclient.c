@@ -8,6 +8,7 @@
  *   create    open(O_CREAT) DIR/c-I, write 4 KiB, close, unlink
  *   read4k    pread 4 KiB at random aligned offsets of DIR/data
  *   seqread   pread 1 MiB after 1 MiB through DIR/data, wrapping at its end
+ *   direct128 the same in 128 KiB reads with O_DIRECT
  *   seqwrite  pwrite 1 MiB after 1 MiB to DIR/out (truncated every 256 MiB)
  *   mkdir     mkdir DIR/d, rmdir DIR/d
  *   rename    rename DIR/file to DIR/file2 and back (counts 2)
@@ -53,9 +54,9 @@ int main(int argc, char **argv) {
             if (close(fd)) die("close", a);
             if (unlink(a)) die("unlink", a);
         }
-    } else if (!strcmp(op, "read4k") || !strcmp(op, "seqread")) {
+    } else if (!strcmp(op, "read4k") || !strcmp(op, "seqread") || !strcmp(op, "direct128")) {
         snprintf(a, sizeof a, "%s/%s", dir, name ? name : "data");
-        int fd = open(a, O_RDONLY);
+        int fd = open(a, O_RDONLY | (op[0] == 'd' ? O_DIRECT : 0));
         if (fd < 0) die("open", a);
         struct stat st;
         fstat(fd, &st);
@@ -64,6 +65,9 @@ int main(int argc, char **argv) {
         for (long i = 0; i < n; i++) {
             if (op[0] == 'r') {
                 if (pread(fd, buf, 4096, (long long) (rand() % blocks) * 4096) != 4096) die("pread", a);
+            } else if (op[0] == 'd') {
+                if (pread(fd, buf, 128 << 10, pos << 17) != 128 << 10) die("pread", a);
+                pos = (pos + 1) % (chunks * 8);
             } else {
                 if (pread(fd, buf, 1 << 20, pos << 20) != 1 << 20) die("pread", a);
                 pos = (pos + 1) % chunks;

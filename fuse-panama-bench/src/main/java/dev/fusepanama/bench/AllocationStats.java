@@ -30,8 +30,10 @@ import java.util.concurrent.atomic.LongAdder;
  * nothing but upcalls, so nothing else is counted; the per-thread counter is HotSpot's
  * ({@code getCurrentThreadAllocatedBytes}), read twice per upcall.
  *
- * <p>{@link #serve(Path)} answers every connection to a Unix socket with one snapshot, lines of
- * {@code OPERATION CALLS BYTES}, and {@code readdir-entries N}.
+ * <p>Counting is off until asked for, and then costs two counter reads and a few adds per upcall;
+ * while off, one volatile read. {@link #serve(Path)} takes one command byte per connection to a
+ * Unix socket ({@code +} counting on, {@code -} off, anything else nothing) and answers with a
+ * snapshot, lines of {@code OPERATION CALLS BYTES}, and {@code readdir-entries N}.
  */
 final class AllocationStats implements FuseFileSystem {
     enum Op { GETATTR, READDIR, OPEN, READ, CREATE, WRITE, TRUNCATE, UNLINK, RENAME, UTIMENS }
@@ -43,9 +45,15 @@ final class AllocationStats implements FuseFileSystem {
     private final LongAdder[] calls = adders();
     private final LongAdder[] bytes = adders();
     private final LongAdder entries = new LongAdder();
-    /** Per worker thread: its allocation counter at the end of its last upcall (-1 before the first). */
-    private final ThreadLocal<long[]> lastExit = ThreadLocal.withInitial(() -> new long[] {-1});
+    /**
+     * Per worker thread: its allocation counter at the end of its last counted upcall, and the
+     * {@link #epoch} that upcall ran in (a thread's first upcall of an epoch has nothing before it to charge).
+     */
+    private final ThreadLocal<long[]> lastExit = ThreadLocal.withInitial(() -> new long[] {0, -1});
+    /** Incremented each time counting is turned on. */
+    private volatile long epoch;
     private final ThreadLocal<CountingFiller> fillers = ThreadLocal.withInitial(CountingFiller::new);
+    private volatile boolean counting;
 
     AllocationStats(FuseFileSystem fs) {
         this.fs = fs;
@@ -64,7 +72,9 @@ final class AllocationStats implements FuseFileSystem {
     private void charge(Op op, long atEntry) {
         long now = allocated();
         long[] last = lastExit.get();
-        long before = last[0] < 0 ? 0 : atEntry - last[0];
+        long e = epoch;
+        long before = last[1] != e ? 0 : atEntry - last[0];
+        last[1] = e;
         calls[op.ordinal()].increment();
         bytes[op.ordinal()].add(before + now - atEntry);
         last[0] = allocated();
@@ -87,6 +97,15 @@ final class AllocationStats implements FuseFileSystem {
             try (server) {
                 while (true) {
                     try (SocketChannel c = server.accept()) {
+                        ByteBuffer command = ByteBuffer.allocate(1);
+                        if (c.read(command) == 1) {
+                            byte b = command.get(0);
+                            if (b == '+' && !counting) {
+                                epoch++;
+                                counting = true;
+                            }
+                            if (b == '-') counting = false;
+                        }
                         StringBuilder sb = new StringBuilder();
                         snapshot().forEach((k, v) -> sb.append(k).append(' ').append(v[0]).append(' ').append(v[1]).append('\n'));
                         ByteBuffer out = ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.US_ASCII));
@@ -109,7 +128,13 @@ final class AllocationStats implements FuseFileSystem {
 
     /** Reads one snapshot from a filesystem serving {@code socket}. */
     static Map<String, long[]> read(Path socket) throws IOException {
+        return command(socket, '?');
+    }
+
+    /** Sends {@code command} ({@code +} counting on, {@code -} off) and reads the snapshot that follows. */
+    static Map<String, long[]> command(Path socket, char command) throws IOException {
         try (SocketChannel c = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
+            c.write(ByteBuffer.wrap(new byte[] {(byte) command}));
             String text = new String(java.nio.channels.Channels.newInputStream(c).readAllBytes(), StandardCharsets.US_ASCII);
             Map<String, long[]> m = new LinkedHashMap<>();
             for (String line : text.split("\n")) {
@@ -149,69 +174,79 @@ final class AllocationStats implements FuseFileSystem {
 
     @Override
     public int getattr(String path, Stat st, FileInfo fi) throws IOException {
+        if (!counting) return fs.getattr(path, st, fi);
         long t = allocated();
         try { return fs.getattr(path, st, fi); } finally { charge(Op.GETATTR, t); }
     }
 
     @Override
     public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) throws IOException {
+        if (!counting) return fs.readdir(path, filler, offset, fi, flags);
         long t = allocated();
-        CountingFiller counting = fillers.get();
-        counting.target = filler;
-        counting.added = 0;
+        CountingFiller cf = fillers.get();
+        cf.target = filler;
+        cf.added = 0;
         try {
-            return fs.readdir(path, counting, offset, fi, flags);
+            return fs.readdir(path, cf, offset, fi, flags);
         } finally {
-            entries.add(counting.added);
-            counting.target = null;
+            entries.add(cf.added);
+            cf.target = null;
             charge(Op.READDIR, t);
         }
     }
 
     @Override
     public int open(String path, FileInfo fi) throws IOException {
+        if (!counting) return fs.open(path, fi);
         long t = allocated();
         try { return fs.open(path, fi); } finally { charge(Op.OPEN, t); }
     }
 
     @Override
     public int read(String path, ByteBuffer buf, long offset, FileInfo fi) throws IOException {
+        if (!counting) return fs.read(path, buf, offset, fi);
         long t = allocated();
         try { return fs.read(path, buf, offset, fi); } finally { charge(Op.READ, t); }
     }
 
     @Override
     public int create(String path, int mode, FileInfo fi) throws IOException {
+        if (!counting) return fs.create(path, mode, fi);
         long t = allocated();
         try { return fs.create(path, mode, fi); } finally { charge(Op.CREATE, t); }
     }
 
     @Override
     public int write(String path, ByteBuffer buf, long offset, FileInfo fi) throws IOException {
+        if (!counting) return fs.write(path, buf, offset, fi);
         long t = allocated();
         try { return fs.write(path, buf, offset, fi); } finally { charge(Op.WRITE, t); }
     }
 
     @Override
     public int truncate(String path, long size, FileInfo fi) throws IOException {
+        if (!counting) return fs.truncate(path, size, fi);
         long t = allocated();
         try { return fs.truncate(path, size, fi); } finally { charge(Op.TRUNCATE, t); }
     }
 
     @Override
     public int unlink(String path) throws IOException {
+        if (!counting) return fs.unlink(path);
         long t = allocated();
         try { return fs.unlink(path); } finally { charge(Op.UNLINK, t); }
     }
 
     @Override
     public int rename(String from, String to, int flags) throws IOException {
+        if (!counting) return fs.rename(from, to, flags);
         long t = allocated();
         try { return fs.rename(from, to, flags); } finally { charge(Op.RENAME, t); }
     }
 
     @Override
     public int utimens(String path, Timespec atime, Timespec mtime, FileInfo fi) throws IOException {
+        if (!counting) return fs.utimens(path, atime, mtime, fi);
         long t = allocated();
         try { return fs.utimens(path, atime, mtime, fi); } finally { charge(Op.UTIMENS, t); }
     }
