@@ -13,7 +13,9 @@ package dev.fusepanama;
  * </ul>
  * Prefer offsets for large directories: entries then go straight into the kernel's reply buffer,
  * while in mode 0 libfuse 3 first collects the whole listing in memory of its own (measured in the
- * bench module: about half the CPU for a 10,000-entry listing).
+ * bench module: about half the CPU for a 10,000-entry listing). A directory whose listing fits one
+ * reply (a few dozen entries) is cheaper in mode 0: libfuse then answers the kernel's request for
+ * the end of the listing without calling {@code readdir} a second time.
  */
 public interface DirFiller {
     /** In {@code flags} of {@link FuseFileSystem#readdir}: the kernel asked for attributes too. */

@@ -483,7 +483,7 @@ public final class Compare {
                 + "Identical settings on fuse-panama, jnr-fuse and both C filesystems: attr/entry/negative timeouts 0, "
                 + "libfuse's default multi-threaded loop and capabilities, same tree and logic (native/benchfs.c, "
                 + "PanamaBenchFs, JnrBenchFs). \"fuse-panama defaults\" is the same tree with fuse-panama's default "
-                + "options (timeouts still 0; no auto_inval_data) and readdir in offset mode (PanamaBenchFs --defaults); "
+                + "options (timeouts still 0; no auto_inval_data) and /big listed in offset mode (PanamaBenchFs --defaults); "
                 + "its allocation is counted in a separate pass. The Java filesystems run with -XX:+UseSerialGC, fuse-panama with -Xmx16m, jnr-fuse with -Xmx32m.\n\n" + table;
     }
 }

@@ -20,14 +20,14 @@ import org.slf4j.LoggerFactory;
  * The bench tree on fuse-panama. Usage: {@code PanamaBenchFs [--defaults] [--stats SOCKET] MOUNTPOINT} (foreground;
  * SIGTERM or fusermount3 -u ends it). Without a flag it has the C filesystem's settings and logic;
  * {@code --defaults} is the tree as fuse-panama would serve it: the library's default options
- * (keeping the tree's timeouts of 0) and readdir in offset mode. {@code --stats SOCKET} counts heap
+ * (keeping the tree's timeouts of 0) and {@code /big} listed in offset mode. {@code --stats SOCKET} counts heap
  * allocation per upcall (see {@link AllocationStats}).
  */
 public final class PanamaBenchFs implements FuseFileSystem {
     private final BenchTree.Scratch scratch = new BenchTree.Scratch();
     private final boolean offsets;
 
-    /** @param offsets list the fixed directories in offset mode (see {@link DirFiller}) instead of all at once */
+    /** @param offsets list /big in offset mode (see {@link DirFiller}) instead of all at once */
     PanamaBenchFs(boolean offsets) {
         this.offsets = offsets;
     }
@@ -50,7 +50,9 @@ public final class PanamaBenchFs implements FuseFileSystem {
 
     @Override
     public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) {
-        if (offsets && !path.equals("/w")) return readdirWithOffsets(path, filler, offset);
+        // Offsets pay for themselves on a large directory; a small one fits one reply either way,
+        // and offset 0 then saves the second call that returns the end of the listing.
+        if (offsets && path.equals("/big")) return readdirWithOffsets(path, filler, offset);
         filler.add(".");
         filler.add("..");
         String[] names = switch (path) {
@@ -66,18 +68,12 @@ public final class PanamaBenchFs implements FuseFileSystem {
     }
 
     /**
-     * The fixed directories in offset mode: entry i (0 ".", 1 "..", then the names) carries the
-     * offset i + 1 of the entry after it, so each kernel request is answered straight into its
-     * reply buffer instead of libfuse collecting the whole listing first.
+     * A fixed directory in offset mode: entry i (0 ".", 1 "..", then the names) carries the offset
+     * i + 1 of the entry after it, so each kernel request is answered straight into its reply
+     * buffer instead of libfuse collecting the whole listing first.
      */
     private static int readdirWithOffsets(String path, DirFiller filler, long offset) {
-        String[] names = switch (path) {
-            case "/" -> BenchTree.ROOT;
-            case "/small" -> BenchTree.SMALL_NAMES;
-            case "/big" -> BenchTree.BIG_NAMES;
-            default -> null;
-        };
-        if (names == null) return -Errno.ENOENT;
+        String[] names = BenchTree.BIG_NAMES;
         if (offset == 0 && filler.add(".", 1)) return 0;
         if (offset <= 1 && filler.add("..", 2)) return 0;
         for (int i = (int) Math.max(0, offset - 2); i < names.length; i++) {
