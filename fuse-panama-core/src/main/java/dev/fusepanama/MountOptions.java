@@ -10,12 +10,12 @@ import java.util.OptionalDouble;
  * How to mount: typed settings for what users commonly set, and raw {@code -o} options for the
  * rest. Immutable; start from {@link #defaults()} or {@link #builder()}.
  *
- * <p>Defaults differ from bare libfuse 3 in two respects, each measured (see the bench module's
- * RESULTS.md):
+ * <p>Two defaults are fuse-panama's own, each measured (see the bench module's RESULTS.md):
  * <ul>
- *   <li>idle worker threads are kept ({@code maxIdleThreads = maxThreads}), because each new
- *       native thread pays a JVM attach on its first request;</li>
- *   <li>{@code auto_inval_data} is not requested ({@link Builder#autoInvalData}): cached file data
+ *   <li>idle worker threads are always kept ({@code maxIdleThreads = maxThreads}; libfuse's own
+ *       default depends on its version), because each new native thread pays a JVM attach on its
+ *       first request;</li>
+ *   <li>{@code auto_inval_data}, which libfuse 3 requests, is not ({@link Builder#autoInvalData}): cached file data
  *       is dropped at every open, the close-to-open consistency of libfuse 2 and NFS, instead of
  *       the kernel asking for the attributes before every read whose cached attributes have
  *       expired, which with {@code attrTimeout(0)} is every read and halves small-read

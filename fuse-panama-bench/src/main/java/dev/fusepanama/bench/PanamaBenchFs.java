@@ -76,6 +76,7 @@ public final class PanamaBenchFs implements FuseFileSystem {
         String[] names = BenchTree.BIG_NAMES;
         if (offset == 0 && filler.add(".", 1)) return 0;
         if (offset <= 1 && filler.add("..", 2)) return 0;
+        if (offset - 2 >= names.length) return 0; // the end, or an offset seekdir made up
         for (int i = (int) Math.max(0, offset - 2); i < names.length; i++) {
             if (filler.add(names[i], i + 3)) return 0;
         }
