@@ -24,7 +24,7 @@ import java.util.stream.Stream;
 /**
  * The side-by-side comparison: mounts the bench tree on every binding (each filesystem in its
  * own process; this JVM is only the client), runs each workload on each of them in interleaved
- * rounds (A B C D A B C D ...) so machine drift cancels, and prints medians, the filesystem
+ * rounds (A B C D E, then B C D E A, ...) so machine drift and order cancel, and prints medians, the filesystem
  * process's CPU time per operation, its peak RSS, and the ratios fuse-panama/C and
  * fuse-panama/jnr-fuse. {@code --write FILE} also writes the table as Markdown.
  *
@@ -328,7 +328,10 @@ public final class Compare {
             for (Metric m : metrics) for (Running r : running) m.work().run(r.mountpoint, 1);
             for (int round = 0; round < rounds; round++) {
                 for (Metric m : metrics) {
-                    for (Running r : running) {
+                    // Rotated each round (A B C D E, B C D E A, ...): no filesystem always runs first
+                    // after a change of workload, or right after the same neighbour.
+                    for (int slot = 0; slot < running.size(); slot++) {
+                        Running r = running.get((slot + round) % running.size());
                         long cpu0 = r.cpuNanos();
                         long[] done = m.work().run(r.mountpoint, effectiveScale);
                         long ops = done[0];
@@ -429,7 +432,7 @@ public final class Compare {
         sb.append("\nPeak RSS of the filesystem process (VmHWM): ");
         rss.forEach((k, v) -> sb.append(k).append(' ').append(v / 1024).append(" MiB; "));
         sb.append("\n\nMedians of ").append(rounds).append(" interleaved rounds after one warm-up pass. Ratios are taken ")
-                .append("per round (each pair ran back to back) and given as the median [lowest-highest round]; \"best C\" ")
+                .append("per round (both ran in the same round, in rotated order) and given as the median [lowest-highest round]; \"best C\" ")
                 .append("is the better of the two C filesystems in that round. ")
                 .append("\"C client\" rows are driven by native/fsclient, the others by this JVM.\n");
         return sb.toString();
