@@ -381,22 +381,25 @@ public final class Compare {
     }
 
     /**
-     * The ratio {@code a / b} of one round's values, per round (rounds are interleaved, so each
-     * pair ran under the same machine conditions); {@code b} may be the better of two
-     * filesystems in that round. Printed as the median with the smallest and largest round in
-     * brackets, which shows how much of a ratio is noise.
+     * The better of the two C filesystems on a row: the one with the better median over all rounds.
+     * (Taking the better of the two in each round would favour C by the noise: the minimum of two
+     * noisy timings of equally fast filesystems is lower than either's typical value.)
      */
-    static String pairedRatio(Map<String, List<Double>> row, String a, boolean higherIsBetter, String... b) {
+    static String bestC(Map<String, List<Double>> row, boolean higherIsBetter) {
+        double c3 = median(row.get(C3));
+        double c2 = median(row.get(C2));
+        return (higherIsBetter ? c3 >= c2 : c3 <= c2) ? C3 : C2;
+    }
+
+    /**
+     * The ratio {@code a / b} of one round's values, per round (rounds are interleaved, so each
+     * pair ran under the same machine conditions). Printed as the median with the smallest and
+     * largest round in brackets, which shows how much of a ratio is noise.
+     */
+    static String pairedRatio(Map<String, List<Double>> row, String a, String b) {
         List<Double> ratios = new ArrayList<>();
         List<Double> num = row.get(a);
-        for (int i = 0; i < num.size(); i++) {
-            double best = Double.NaN;
-            for (String name : b) {
-                double v = row.get(name).get(i);
-                best = Double.isNaN(best) ? v : higherIsBetter ? Math.max(best, v) : Math.min(best, v);
-            }
-            ratios.add(num.get(i) / best);
-        }
+        for (int i = 0; i < num.size(); i++) ratios.add(num.get(i) / row.get(b).get(i));
         if (ratios.size() == 1) return String.format(Locale.ROOT, "%.2f", ratios.get(0));
         double lo = ratios.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
         double hi = ratios.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
@@ -414,10 +417,9 @@ public final class Compare {
             Map<String, List<Double>> row = results.get(m.name());
             sb.append("| ").append(m.name()).append(" | ").append(m.unit()).append(m.throughput() ? " (higher is better)" : "").append(" |");
             for (Filesystem f : filesystems) sb.append(String.format(Locale.ROOT, " %.3g |", median(row.get(f.name()))));
-            boolean up = m.throughput();
-            sb.append(' ').append(pairedRatio(row, PANAMA, up, C3)).append(" | ").append(pairedRatio(row, PANAMA, up, JNR))
-                    .append(" | ").append(pairedRatio(row, DEFAULTS, up, C3, C2)).append(" | ").append(pairedRatio(row, DEFAULTS, up, JNR))
-                    .append(" |\n");
+            sb.append(' ').append(pairedRatio(row, PANAMA, C3)).append(" | ").append(pairedRatio(row, PANAMA, JNR))
+                    .append(" | ").append(pairedRatio(row, DEFAULTS, bestC(row, m.throughput()))).append(" | ")
+                    .append(pairedRatio(row, DEFAULTS, JNR)).append(" |\n");
         }
         sb.append("\nFilesystem-process CPU time per operation (us, medians, from /proc/PID/task/*/schedstat; lower is better):\n\n| metric |");
         for (Filesystem f : filesystems) sb.append(' ').append(f.name()).append(" |");
@@ -426,14 +428,14 @@ public final class Compare {
             Map<String, List<Double>> row = cpu.get(m.name());
             sb.append("| ").append(m.name()).append(" |");
             for (Filesystem f : filesystems) sb.append(String.format(Locale.ROOT, " %.3g |", median(row.get(f.name()))));
-            sb.append(' ').append(pairedRatio(row, PANAMA, false, C3)).append(" | ")
-                    .append(pairedRatio(row, DEFAULTS, false, C3, C2)).append(" |\n");
+            sb.append(' ').append(pairedRatio(row, PANAMA, C3)).append(" | ")
+                    .append(pairedRatio(row, DEFAULTS, bestC(row, false))).append(" |\n");
         }
         sb.append("\nPeak RSS of the filesystem process (VmHWM): ");
         rss.forEach((k, v) -> sb.append(k).append(' ').append(v / 1024).append(" MiB; "));
         sb.append("\n\nMedians of ").append(rounds).append(" interleaved rounds after one warm-up pass. Ratios are taken ")
                 .append("per round (both ran in the same round, in rotated order) and given as the median [lowest-highest round]; \"best C\" ")
-                .append("is the better of the two C filesystems in that round. ")
+                .append("is the C filesystem with the better median on that row. ")
                 .append("\"C client\" rows are driven by native/fsclient, the others by this JVM.\n");
         return sb.toString();
     }
