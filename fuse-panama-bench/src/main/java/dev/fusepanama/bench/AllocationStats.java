@@ -15,9 +15,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -249,11 +247,5 @@ final class AllocationStats implements FuseFileSystem {
         if (!counting) return fs.utimens(path, atime, mtime, fi);
         long t = allocated();
         try { return fs.utimens(path, atime, mtime, fi); } finally { charge(Op.UTIMENS, t); }
-    }
-
-    static List<String> operations() {
-        List<String> l = new ArrayList<>();
-        for (Op op : Op.values()) l.add(op.name().toLowerCase());
-        return l;
     }
 }
