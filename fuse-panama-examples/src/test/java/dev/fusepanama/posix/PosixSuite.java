@@ -77,8 +77,14 @@ public abstract class PosixSuite {
         return dir;
     }
 
+    /** Unmounts; if something still holds the tmpfs, detaches it lazily (nothing is left mounted) and fails. */
     protected static void unmountTmpfs(Path dir) throws Exception {
-        sh(List.of("umount", dir.toString()), null);
+        try {
+            sh(List.of("umount", dir.toString()), null);
+        } catch (AssertionError busy) {
+            status(List.of("umount", "-l", dir.toString()), null);
+            throw busy;
+        }
         Files.deleteIfExists(dir);
     }
 

@@ -26,6 +26,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -54,6 +55,11 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
     private final boolean root = Libc.geteuid() == 0;
     /** Directory streams by descriptor: where the descriptor's position is, to seek only when needed. */
     private final ConcurrentHashMap<Integer, DirStream> dirs = new ConcurrentHashMap<>();
+    /**
+     * Descriptors of open files: closed by release, or at the end of the mount for the handles
+     * whose release never came (the kernel drops what is still queued when the connection ends).
+     */
+    private final Set<Integer> files = ConcurrentHashMap.newKeySet();
     private volatile boolean attributesInReaddir;
 
     protected MirrorFileSystem(SourceDir source) {
@@ -101,9 +107,21 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
         connection.want(ConnectionInfo.CAP_FLOCK_LOCKS);
     }
 
-    /** The mount has ended: the source's descriptor is closed (a mirror serves one mount). */
+    /**
+     * The mount has ended: every descriptor still open for a handle is closed, then the source's
+     * (a mirror serves one mount).
+     */
     @Override
     public void destroy() {
+        Scratch s = Scratch.get();
+        for (Integer fd : files) {
+            files.remove(fd);
+            Libc.close(s.errno, fd);
+        }
+        for (Integer fd : dirs.keySet()) {
+            dirs.remove(fd);
+            Libc.close(s.errno, fd);
+        }
         close();
     }
 
@@ -410,6 +428,7 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
             }
             return rc;
         }
+        files.add(fd);
         fi.setFh(fd);
         return 0;
     }
@@ -420,6 +439,7 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
         if (fd < 0) {
             return fd;
         }
+        files.add(fd);
         fi.setFh(fd);
         return 0;
     }
@@ -438,7 +458,9 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
 
     @Override
     public int release(String path, FileInfo fi) {
-        return Libc.close(Scratch.get().errno, (int) fi.fh());
+        int fd = (int) fi.fh();
+        files.remove(fd); // before the close: once closed, the number may be handed out again
+        return Libc.close(Scratch.get().errno, fd);
     }
 
     @Override

@@ -250,6 +250,35 @@ class MirrorFileSystemTest {
         assertEquals(0, descriptorsOf(source), "no descriptor of the source left after the mount ended");
     }
 
+    /**
+     * The kernel may never deliver the release of a handle closed just before an unmount (it
+     * aborts what is still queued after DESTROY), nor of one open when the connection is aborted:
+     * the mirror closes what it still holds when the mount ends. Made deterministic here by
+     * aborting the connection while a file and a directory are open through the mount.
+     */
+    @Test
+    void descriptorsWhoseReleaseNeverCameAreClosedWhenTheMountEnds() throws Exception {
+        sourceAndOutside();
+        Files.writeString(source.resolve("f"), "x");
+        TestMount.ensureFusectl();
+        MirrorFileSystem fs = MirrorFileSystem.zeroCopy(source);
+        try (TestMount m = mount(fs)) {
+            long connection = (long) Files.getAttribute(m.root(), "unix:dev");
+            int file = Os.open(m.path("f"), Posix.O_RDONLY);
+            int dir = Os.open(Os.bytes(m.root()), Posix.O_RDONLY | Posix.O_DIRECTORY, 0);
+            assertTrue(file >= 0 && dir >= 0, "open through the mount: " + file + ", " + dir);
+            assertEquals(3, descriptorsOf(source), "the source, the file and the directory are held open");
+            Files.writeString(Path.of("/sys/fs/fuse/connections", Long.toString(connection), "abort"), "1");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (descriptorsOf(source) > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            Os.close(file);
+            Os.close(dir);
+        }
+        assertEquals(0, descriptorsOf(source), "no descriptor into the source left after the connection ended");
+    }
+
     private static long descriptorsOf(Path dir) throws IOException {
         try (var fds = Files.list(Path.of("/proc/self/fd"))) {
             return fds.filter(fd -> {
