@@ -3,7 +3,10 @@
  * operation, so that filesystems can be compared (and their system calls counted) without a
  * JVM on the client side.
  *
- * Usage: fsclient OP DIR N [NAME]   (NAME replaces "file" or "data" below)
+ * Usage: fsclient [--uncached] OP DIR N [NAME]   (NAME replaces "file" or "data" below)
+ *   --uncached  before the clock starts, drop the page cache the kernel holds for the file the
+ *               read operations read (posix_fadvise DONTNEED), so every read reaches the
+ *               filesystem whatever earlier runs left cached
  *   stat      lstat DIR/file
  *   create    open(O_CREAT) DIR/c-I, write 4 KiB, close, unlink
  *   read4k    pread 4 KiB at random aligned offsets of DIR/data
@@ -17,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,12 +38,23 @@ static long long now(void) {
 static void die(const char *what, const char *path) { perror(path ? path : what); exit(1); }
 
 int main(int argc, char **argv) {
-    if (argc != 4 && argc != 5) { fprintf(stderr, "usage: %s OP DIR N [NAME]\n", argv[0]); return 2; }
+    int uncached = argc > 1 && !strcmp(argv[1], "--uncached");
+    argc -= uncached;
+    argv += uncached;
+    if (argc != 4 && argc != 5) { fprintf(stderr, "usage: fsclient [--uncached] OP DIR N [NAME]\n"); return 2; }
     const char *op = argv[1], *dir = argv[2], *name = argc == 5 ? argv[4] : NULL;
     long n = atol(argv[3]);
     char a[4096], b[4096];
     static char buf[1 << 20] __attribute__((aligned(4096)));
     memset(buf, 'x', sizeof buf);
+    if (uncached) {
+        snprintf(a, sizeof a, "%s/%s", dir, name ? name : "data");
+        int fd = open(a, O_RDONLY);
+        if (fd < 0) die("open", a);
+        int rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        if (rc) { errno = rc; die("posix_fadvise", a); }
+        close(fd);
+    }
     long long start = now();
     if (!strcmp(op, "stat")) {
         snprintf(a, sizeof a, "%s/%s", dir, name ? name : "file");
