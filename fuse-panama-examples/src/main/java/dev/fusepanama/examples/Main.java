@@ -8,7 +8,9 @@ import dev.fusepanama.FuseMount;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.examples.memory.MemoryFileSystem;
+import dev.fusepanama.examples.mirror.Containment;
 import dev.fusepanama.examples.mirror.MirrorFileSystem;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -117,6 +119,11 @@ public final class Main {
         @Option(names = "--no-splice", description = "Move file data with read/write through memory instead of read_buf/write_buf (for comparison).")
         boolean noSplice;
 
+        @Option(names = "--containment", paramLabel = "MODE",
+                description = "How paths are kept beneath the source: PRIVATE_MOUNT (a copy of its mount that follows no link; "
+                        + "needs CAP_SYS_ADMIN), OPENAT2 or PER_COMPONENT. Default: PRIVATE_MOUNT where allowed, else OPENAT2.")
+        Containment containment;
+
         @Override
         public Integer call() throws Exception {
             if (!Files.isDirectory(source)) {
@@ -130,7 +137,15 @@ public final class Main {
                 LOG.error("mirror: the mountpoint {} is inside the source {}: the mirror would contain itself", target, realSource);
                 return 2;
             }
-            try (MirrorFileSystem fs = noSplice ? MirrorFileSystem.of(realSource) : MirrorFileSystem.zeroCopy(realSource)) {
+            MirrorFileSystem mirror;
+            try {
+                mirror = noSplice ? MirrorFileSystem.of(realSource, containment) : MirrorFileSystem.zeroCopy(realSource, containment);
+            } catch (IOException e) {
+                LOG.error("mirror: {}", e.getMessage());
+                return 2;
+            }
+            try (MirrorFileSystem fs = mirror) {
+                LOG.info("mirror: {} contained by {}", realSource, fs.containment());
                 return serve("mirror", fs, apply(MirrorFileSystem.mountOptions()), this);
             }
         }

@@ -50,6 +50,16 @@ final class Libc {
     /** x86-64 and AArch64 system call numbers (the asm-generic table agrees on these). */
     private static final long SYS_OPENAT2 = 437;
     private static final long SYS_FCHMODAT2 = 452;
+    private static final long SYS_OPEN_TREE = 428;
+    private static final long SYS_MOUNT_SETATTR = 442;
+
+    /** open_tree(2) and mount_setattr(2) flags (linux/mount.h, fcntl.h). */
+    static final int OPEN_TREE_CLONE = 1;
+    static final int OPEN_TREE_CLOEXEC = 02000000;
+    static final int AT_RECURSIVE = 0x8000;
+    /** {@code struct mount_attr}: attr_set, attr_clr, propagation, userns_fd (4 x u64). */
+    static final long MOUNT_ATTR_SIZE = 32;
+    static final long MOUNT_ATTR_NOSYMFOLLOW = 0x00200000;
 
     static final int CLONE_FS = 0x200;
 
@@ -65,6 +75,8 @@ final class Libc {
     private static final MethodHandle OPENAT = bind("openat", i(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
             CAPTURE, Linker.Option.firstVariadicArg(3));
     private static final MethodHandle SYSCALL4 = bind("syscall", l(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            CAPTURE, Linker.Option.firstVariadicArg(1));
+    private static final MethodHandle SYSCALL5 = bind("syscall", l(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
             CAPTURE, Linker.Option.firstVariadicArg(1));
     private static final MethodHandle CLOSE = bind("close", i(JAVA_INT), CAPTURE);
     private static final MethodHandle FSTATAT = bind("fstatat", i(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CAPTURE);
@@ -137,6 +149,21 @@ final class Libc {
     static int fchmodat2(MemorySegment e, int dirfd, MemorySegment path, int mode, int flags) {
         try {
             return (int) r((long) SYSCALL4.invokeExact(e, SYS_FCHMODAT2, (long) dirfd, path.address(), (long) mode, (long) flags), e);
+        } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code open_tree(2)}: a descriptor of {@code path}, or of a detached copy of its mount with {@link #OPEN_TREE_CLONE}. */
+    static int openTree(MemorySegment e, int dirfd, MemorySegment path, int flags) {
+        try {
+            return (int) r((long) SYSCALL4.invokeExact(e, SYS_OPEN_TREE, (long) dirfd, path.address(), (long) flags, 0L), e);
+        } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code mount_setattr(2)} with a {@code struct mount_attr} of {@link #MOUNT_ATTR_SIZE} bytes at {@code attr}. */
+    static int mountSetattr(MemorySegment e, int dirfd, MemorySegment path, int flags, MemorySegment attr) {
+        try {
+            return (int) r((long) SYSCALL5.invokeExact(e, SYS_MOUNT_SETATTR, (long) dirfd, path.address(), (long) flags,
+                    attr.address(), MOUNT_ATTR_SIZE), e);
         } catch (Throwable t) { throw broken(t); }
     }
 

@@ -66,14 +66,41 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
         this.source = source;
     }
 
-    /** A mirror of {@code source} with read/write through memory. */
+    /**
+     * A mirror of {@code source} with read/write through memory, contained by the strongest
+     * {@link Containment} this process may use.
+     */
     public static MirrorFileSystem of(Path source) throws IOException {
-        return new MirrorFileSystem(SourceDir.open(source));
+        return of(source, null);
     }
 
-    /** A mirror of {@code source} whose file data can bypass the JVM ({@code read_buf}/{@code write_buf}, splice). */
+    /**
+     * A mirror of {@code source} with read/write through memory and the given containment (null:
+     * the strongest this process may use).
+     *
+     * @throws IOException if {@code source} cannot be opened as a directory, or
+     *     {@link Containment#PRIVATE_MOUNT} is asked for where it is not allowed
+     */
+    public static MirrorFileSystem of(Path source, Containment containment) throws IOException {
+        return new MirrorFileSystem(SourceDir.open(source, containment));
+    }
+
+    /**
+     * A mirror of {@code source} whose file data can bypass the JVM ({@code read_buf}/{@code write_buf},
+     * splice), contained by the strongest {@link Containment} this process may use.
+     */
     public static MirrorFileSystem zeroCopy(Path source) throws IOException {
-        return new ZeroCopy(SourceDir.open(source));
+        return zeroCopy(source, null);
+    }
+
+    /** As {@link #zeroCopy(Path)}, with the given containment (null: the strongest available); see {@link #of(Path, Containment)}. */
+    public static MirrorFileSystem zeroCopy(Path source, Containment containment) throws IOException {
+        return new ZeroCopy(SourceDir.open(source, containment));
+    }
+
+    /** How this mirror keeps paths beneath its source. */
+    public Containment containment() {
+        return source.containment();
     }
 
     /**

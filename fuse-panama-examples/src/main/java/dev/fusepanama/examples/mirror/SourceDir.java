@@ -12,31 +12,43 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The source directory, held open, and the one place mount paths become locations beneath it.
- *
- * <p><b>Containment.</b> The kernel resolves symbolic links of the mount itself, so a path it
- * sends names a chain of directories; but the source can change between the kernel's lookup and
- * the mirror's system call (a directory replaced by a link to {@code /}). So nothing here follows a
- * link: the last component is used with {@code O_NOFOLLOW}/{@code AT_SYMLINK_NOFOLLOW}, and a path
- * of several components is resolved with {@code openat2(2)} and {@code RESOLVE_BENEATH |
- * RESOLVE_NO_SYMLINKS} (before Linux 5.6, one {@code O_NOFOLLOW} open per component). A name in
- * the top directory needs no resolution at all: it is used relative to the source's descriptor.
+ * The source directory, held open, and the one place mount paths become locations beneath it,
+ * kept there by one of the {@link Containment} modes: with {@link Containment#PRIVATE_MOUNT} the
+ * descriptor is the root of a detached copy of the source's mount on which the kernel follows no
+ * link, so a whole path is used relative to it; otherwise a path of several components is
+ * resolved with {@code openat2(2)} and {@code RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS} (before
+ * Linux 5.6, one {@code O_NOFOLLOW} open per component), and a name in the top directory needs no
+ * resolution at all. The last component is always used with {@code O_NOFOLLOW} or
+ * {@code AT_SYMLINK_NOFOLLOW}.
  */
 final class SourceDir implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SourceDir.class);
     private static final MemorySegment DOT = Arena.global().allocateFrom(".");
+    private static final MemorySegment EMPTY = Arena.global().allocateFrom("");
     private static final int MAX_RETRIES = 8;
 
     private final int fd;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private volatile boolean openat2 = true;
+    /** Final but for OPENAT2, which becomes PER_COMPONENT the first time the kernel says ENOSYS. */
+    private volatile Containment containment;
 
-    private SourceDir(int fd) {
+    private SourceDir(int fd, Containment containment) {
         this.fd = fd;
+        this.containment = containment;
     }
 
-    static SourceDir open(Path source) throws IOException {
+    /**
+     * Opens {@code source} with {@code wanted} containment, or the strongest this process may use
+     * when {@code wanted} is null: a private mount where it is allowed, else openat2.
+     *
+     * @throws IOException if the source is not a directory that can be opened, or if
+     *     {@link Containment#PRIVATE_MOUNT} was asked for and is not allowed
+     */
+    static SourceDir open(Path source, Containment wanted) throws IOException {
         Scratch s = Scratch.get();
         if (FileNames.toNative(source.toString(), s.path) < 0) {
             throw new IOException("source path too long: " + source);
@@ -45,7 +57,45 @@ final class SourceDir implements AutoCloseable {
         if (fd < 0) {
             throw new IOException("cannot open the source directory " + source + ": " + Errno.name(-fd));
         }
-        return new SourceDir(fd);
+        if (wanted != null && wanted != Containment.PRIVATE_MOUNT) {
+            return new SourceDir(fd, wanted);
+        }
+        int tree = privateMount(s, fd);
+        if (tree >= 0) {
+            Libc.close(s.errno, fd);
+            return new SourceDir(tree, Containment.PRIVATE_MOUNT);
+        }
+        String why = Errno.name(-tree) + (tree == -Errno.EPERM ? ", it needs CAP_SYS_ADMIN" : "");
+        if (wanted == Containment.PRIVATE_MOUNT) {
+            Libc.close(s.errno, fd);
+            throw new IOException("cannot make a private mount of the source " + source + " (" + why + ")");
+        }
+        LOG.debug("no private mount of the source {} ({}): names below its top are resolved with openat2", source, why);
+        return new SourceDir(fd, Containment.OPENAT2);
+    }
+
+    /**
+     * A detached copy of the mount (and the mounts beneath) at the directory {@code dirfd},
+     * rooted there, on which no symbolic link is followed: its descriptor, or -errno.
+     */
+    private static int privateMount(Scratch s, int dirfd) {
+        int tree = Libc.openTree(s.errno, dirfd, EMPTY,
+                Libc.OPEN_TREE_CLONE | Libc.OPEN_TREE_CLOEXEC | Libc.AT_RECURSIVE | Libc.AT_EMPTY_PATH);
+        if (tree < 0) {
+            return tree;
+        }
+        MemorySegment attr = s.small.asSlice(0, Libc.MOUNT_ATTR_SIZE).fill((byte) 0);
+        attr.set(JAVA_LONG, 0, Libc.MOUNT_ATTR_NOSYMFOLLOW);
+        int rc = Libc.mountSetattr(s.errno, tree, EMPTY, Libc.AT_EMPTY_PATH | Libc.AT_RECURSIVE, attr);
+        if (rc < 0) {
+            Libc.close(s.errno, tree); // the copy goes with its last descriptor
+            return rc;
+        }
+        return tree;
+    }
+
+    Containment containment() {
+        return containment;
     }
 
     int fd() {
@@ -65,15 +115,16 @@ final class SourceDir implements AutoCloseable {
         }
         flags = (flags & Libc.VALID_OPEN_FLAGS) | Posix.O_NOFOLLOW | Posix.O_CLOEXEC;
         MemorySegment relative = n == 1 ? DOT : s.path.asSlice(1);
-        if (!hasSlash(s.path, 1, n)) {
+        Containment c = containment;
+        if (c == Containment.PRIVATE_MOUNT || !hasSlash(s.path, 1, n)) {
             return Libc.openat(s.errno, fd, relative, flags, mode);
         }
-        if (openat2) {
+        if (c == Containment.OPENAT2) {
             int rc = openBeneath(s, relative, flags, mode);
             if (rc != -Errno.ENOSYS) {
                 return rc;
             }
-            openat2 = false;
+            containment = Containment.PER_COMPONENT;
         }
         return openWalking(s, s.path, n, flags, mode);
     }
@@ -95,6 +146,12 @@ final class SourceDir implements AutoCloseable {
             w.name = DOT;
             return 0;
         }
+        Containment c = containment;
+        if (c == Containment.PRIVATE_MOUNT) {
+            w.dirfd = fd;
+            w.name = buffer.asSlice(1);
+            return 0;
+        }
         int slash = n - 1;
         while (buffer.get(JAVA_BYTE, slash) != '/') {
             slash--;
@@ -106,9 +163,11 @@ final class SourceDir implements AutoCloseable {
         }
         buffer.set(JAVA_BYTE, slash, (byte) 0);
         int dir = Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_CLOEXEC;
-        int rc = openat2 ? openBeneath(s, buffer.asSlice(1), dir, 0) : -Errno.ENOSYS;
+        int rc = c == Containment.OPENAT2 ? openBeneath(s, buffer.asSlice(1), dir, 0) : -Errno.ENOSYS;
         if (rc == -Errno.ENOSYS) {
-            openat2 = false;
+            if (c == Containment.OPENAT2) {
+                containment = Containment.PER_COMPONENT;
+            }
             rc = openWalking(s, buffer, slash, dir | Posix.O_NOFOLLOW, 0);
         }
         if (rc < 0) {
@@ -185,11 +244,6 @@ final class SourceDir implements AutoCloseable {
             }
         }
         return false;
-    }
-
-    /** Makes every later resolution take the path of kernels before 5.6 (for tests of that path). */
-    void withoutOpenat2() {
-        openat2 = false;
     }
 
     @Override

@@ -9,8 +9,9 @@ import org.junit.jupiter.api.BeforeAll;
 
 /**
  * The POSIX suite against the mirror of a fresh directory on a tmpfs, mounted as the launcher
- * mounts it (zero-copy): every result must equal the kernel's own tmpfs, which is also what the
- * mirror's source is.
+ * mounts it as root (zero-copy, in a private mount of the source): every result must equal the
+ * kernel's own tmpfs, which is also what the mirror's source is. {@link MirrorFileSystemOpenat2PosixTest} runs it again
+ * with the containment a process without CAP_SYS_ADMIN gets.
  */
 class MirrorFileSystemPosixTest extends PosixSuite {
     private static Path sources;
@@ -25,10 +26,14 @@ class MirrorFileSystemPosixTest extends PosixSuite {
         unmountTmpfs(sources);
     }
 
+    protected Containment containment() {
+        return Containment.PRIVATE_MOUNT;
+    }
+
     @Override
     protected TestMount mountFilesystem() throws Exception {
         Path source = Files.createTempDirectory(sources, "source-");
         Files.setPosixFilePermissions(source, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-        return TestMount.mount(MirrorFileSystem.zeroCopy(source), MirrorFileSystem.mountOptions().allowOther(true).build());
+        return TestMount.mount(MirrorFileSystem.zeroCopy(source, containment()), MirrorFileSystem.mountOptions().allowOther(true).build());
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
 import dev.fusepanama.testing.Os;
 import dev.fusepanama.testing.TestMount;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -62,42 +64,52 @@ class MirrorFileSystemTest {
     /**
      * The race a hostile source can win against any pass-through: the kernel has resolved
      * {@code dir} (here: a descriptor of it is held), then {@code dir} in the source becomes a
-     * link to a directory outside. Every operation through the old {@code dir} must fail instead
-     * of reaching outside. Run with openat2 and with the per-component fallback of old kernels.
+     * link to a directory outside. Every operation through the old {@code dir} must reach the
+     * mirror and be refused by it ({@code ELOOP}, or {@code ENOTDIR} from the per-component
+     * walk), not reach outside. The mount caches attributes and names, so that the kernel trusts
+     * what it resolved before the swap (with timeouts 0 it would notice that {@code dir} became a
+     * link, mark the inode bad and answer {@code EIO} itself, and the mirror would never be
+     * asked); {@code victim} is looked up before the swap, so the operations on it reach the
+     * mirror as themselves, not as a lookup. Run with each containment: the private mount that
+     * follows no link, openat2, and the per-component walk of kernels before 5.6.
      */
-    @ParameterizedTest(name = "openat2 {0}")
-    @ValueSource(booleans = {true, false})
-    void aDirectorySwappedForALinkOutsideLeadsNowhere(boolean openat2) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Containment.class)
+    void aDirectorySwappedForALinkOutsideLeadsNowhere(Containment containment) throws Exception {
         sourceAndOutside();
         Files.createDirectories(source.resolve("dir"));
         Files.writeString(source.resolve("dir/inside"), "in");
-        MirrorFileSystem fs = MirrorFileSystem.zeroCopy(source);
-        if (!openat2) {
-            fs.source().withoutOpenat2();
-        }
-        try (TestMount m = mount(fs)) {
+        Files.writeString(source.resolve("dir/victim"), "inside");
+        MirrorFileSystem fs = MirrorFileSystem.zeroCopy(source, containment);
+        assertEquals(containment, fs.containment());
+        int refused = containment == Containment.PER_COMPONENT ? Errno.ENOTDIR : Errno.ELOOP;
+        try (TestMount m = TestMount.mount(fs, MirrorFileSystem.mountOptions().allowOther(true)
+                .attrTimeout(3600).entryTimeout(3600).build())) {
             int dirFd = Os.open(Os.bytes(m.path("dir")), Posix.O_PATH | Posix.O_DIRECTORY, 0);
             assertTrue(dirFd >= 0, "open dir: " + dirFd);
             try {
                 Path viaFd = Path.of("/proc/self/fd/" + dirFd);
+                byte[] secret = Os.bytes(viaFd.resolve("secret"));
+                byte[] victim = Os.bytes(viaFd.resolve("victim"));
                 assertEquals(2, Os.lstat(Os.bytes(viaFd.resolve("inside"))).size(), "reachable before the swap");
+                assertEquals(6, Os.lstat(victim).size(), "victim looked up before the swap");
 
                 Files.move(source.resolve("dir"), source.resolve("dir.moved"));
                 Files.createSymbolicLink(source.resolve("dir"), outside);
 
-                byte[] secret = Os.bytes(viaFd.resolve("secret"));
-                byte[] victim = Os.bytes(viaFd.resolve("victim"));
-                assertNotEquals(0, errnoOf(() -> Os.lstat(secret)), "stat outside");
-                assertTrue(Os.open(secret, Posix.O_RDONLY, 0) < 0, "open outside");
-                assertTrue(Os.open(Os.bytes(viaFd.resolve("planted")), Posix.O_CREAT | Posix.O_WRONLY, 0644) < 0, "create outside");
-                assertTrue(Os.mkdir(Os.bytes(viaFd.resolve("newdir")), 0755) < 0, "mkdir outside");
-                assertTrue(Os.unlink(victim) < 0, "unlink outside");
-                assertTrue(Os.renameat2(victim, Os.bytes(m.path("stolen")), 0) < 0, "rename out of outside");
-                assertTrue(Os.chmod(victim, 0777) < 0, "chmod outside");
-                assertTrue(Os.truncate(victim, 0) < 0, "truncate outside");
-                assertTrue(Os.symlink("x".getBytes(), Os.bytes(viaFd.resolve("planted-link"))) < 0, "symlink outside");
-                assertTrue(Os.link(Os.bytes(m.path("dir.moved/inside")), Os.bytes(viaFd.resolve("planted-hard"))) < 0, "link outside");
-                assertTrue(Os.setxattr(victim, "user.x", "v".getBytes(), 0) < 0, "setxattr outside");
+                // New names: the kernel asks the mirror to look them up.
+                assertEquals(refused, errnoOf(() -> Os.lstat(secret)), "stat outside");
+                assertEquals(-refused, Os.open(Os.bytes(viaFd.resolve("planted")), Posix.O_CREAT | Posix.O_WRONLY, 0644), "create outside");
+                assertEquals(-refused, Os.mkdir(Os.bytes(viaFd.resolve("newdir")), 0755), "mkdir outside");
+                assertEquals(-refused, Os.symlink("x".getBytes(), Os.bytes(viaFd.resolve("planted-link"))), "symlink outside");
+                assertEquals(-refused, Os.link(Os.bytes(m.path("dir.moved/inside")), Os.bytes(viaFd.resolve("planted-hard"))), "link outside");
+                // A name the kernel has cached: each operation reaches the mirror as itself.
+                assertEquals(-refused, Os.open(victim, Posix.O_RDONLY, 0), "open outside");
+                assertEquals(-refused, Os.chmod(victim, 0777), "chmod outside");
+                assertEquals(-refused, Os.truncate(victim, 0), "truncate outside");
+                assertEquals(-refused, Os.setxattr(victim, "user.x", "v".getBytes(), 0), "setxattr outside");
+                assertEquals(-refused, Os.renameat2(victim, Os.bytes(m.path("stolen")), 0), "rename out of outside");
+                assertEquals(-refused, Os.unlink(victim), "unlink outside");
 
                 try (var listing = Files.list(outside)) {
                     assertEquals(List.of("secret", "victim"), listing.map(p -> p.getFileName().toString()).sorted().toList());
@@ -236,6 +248,32 @@ class MirrorFileSystemTest {
         assertTrue(file.getMessage().contains("ENOTDIR"), file.getMessage());
     }
 
+    /**
+     * As root the mirror follows no link in a copy of the source's mount that no namespace
+     * shows; without CAP_SYS_ADMIN (a child JVM whose bounding set lacks it) it falls back to
+     * openat2, and asking for the private mount there fails with a reason.
+     */
+    @Test
+    void thePrivateMountIsUsedWhereAllowedAndRefusedClearlyWhereNot() throws Exception {
+        sourceAndOutside();
+        String mountsBefore = Files.readString(Path.of("/proc/self/mountinfo"));
+        try (MirrorFileSystem fs = MirrorFileSystem.zeroCopy(source)) {
+            assertEquals(Containment.PRIVATE_MOUNT, fs.containment(), "root's default");
+            assertEquals(mountsBefore, Files.readString(Path.of("/proc/self/mountinfo")), "the copy is attached nowhere");
+        }
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process p = new ProcessBuilder("setpriv", "--bounding-set=-sys_admin", "--inh-caps=-sys_admin", "--",
+                java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                ContainmentProbe.class.getName(), source.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the probe timed out");
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("default: OPENAT2"), out);
+        assertTrue(out.contains("private mount refused: cannot make a private mount of the source " + source
+                + " (EPERM, it needs CAP_SYS_ADMIN)"), out);
+    }
+
     @Test
     void anUnmountClosesTheSourceDescriptor() throws Exception {
         sourceAndOutside();
@@ -279,12 +317,26 @@ class MirrorFileSystemTest {
         assertEquals(0, descriptorsOf(source), "no descriptor into the source left after the connection ended");
     }
 
+    /**
+     * This process's descriptors into {@code dir}: those whose path lies in it, and those on
+     * {@code dir}'s filesystem through a mount no namespace shows (a private mount's copy, whose
+     * paths start at its own root; only the mirror makes them here).
+     */
     private static long descriptorsOf(Path dir) throws IOException {
+        java.util.Set<String> attached = new java.util.HashSet<>();
+        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+            attached.add(line.substring(0, line.indexOf(' ')));
+        }
         try (var fds = Files.list(Path.of("/proc/self/fd"))) {
             return fds.filter(fd -> {
                 try {
-                    Path target = Files.readSymbolicLink(fd);
-                    return target.startsWith(dir);
+                    if (Files.readSymbolicLink(fd).startsWith(dir)) {
+                        return true;
+                    }
+                    String mount = Files.readAllLines(Path.of("/proc/self/fdinfo").resolve(fd.getFileName())).stream()
+                            .filter(l -> l.startsWith("mnt_id:")).map(l -> l.substring(7).trim()).findFirst().orElse(null);
+                    return mount != null && !attached.contains(mount)
+                            && Files.getAttribute(fd, "unix:dev").equals(Files.getAttribute(dir, "unix:dev"));
                 } catch (IOException e) {
                     return false; // closed while listing
                 }
