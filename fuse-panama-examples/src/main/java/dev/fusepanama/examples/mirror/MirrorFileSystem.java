@@ -628,10 +628,16 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
         for (byte c : PROC_FD) {
             t.set(JAVA_BYTE, n++, c);
         }
-        String fd = Integer.toString(w.dirfd);
-        for (int i = 0; i < fd.length(); i++) {
-            t.set(JAVA_BYTE, n++, (byte) fd.charAt(i));
+        // The descriptor's digits, written in place: the kernel asks for security.capability
+        // before every write, so this runs once per write and must not allocate.
+        int digits = 1;
+        for (int v = w.dirfd; v >= 10; v /= 10) {
+            digits++;
         }
+        for (int i = digits - 1, v = w.dirfd; i >= 0; i--, v /= 10) {
+            t.set(JAVA_BYTE, n + i, (byte) ('0' + v % 10));
+        }
+        n += digits;
         t.set(JAVA_BYTE, n++, (byte) '/');
         long nameLength = 0;
         while (w.name.get(JAVA_BYTE, nameLength) != 0) {
