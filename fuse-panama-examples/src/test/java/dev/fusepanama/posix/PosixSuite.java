@@ -579,6 +579,69 @@ public abstract class PosixSuite {
     }
 
     @Test
+    void extendedAttributesBelowTheTopOnDirectoriesAndThroughLinks() throws Exception {
+        same((b, log) -> {
+            Files.createDirectories(b.resolve("d/e"));
+            byte[] f = p(b, "d/e/f");
+            Os.close(Os.open(f, Posix.O_CREAT | Posix.O_WRONLY, 0644));
+            log.rc("set below the top", Os.setxattr(f, "user.a", "deep".getBytes(), 0));
+            log.value("get below the top", Os.getxattr(f, "user.a", 100).data());
+            log.value("list below the top", Os.listxattr(f, 100).names());
+            log.rc("remove below the top", Os.removexattr(f, "user.a"));
+            log.value("get removed", Os.getxattr(f, "user.a", 100).rc());
+            byte[] d = p(b, "d/e");
+            log.rc("set on a directory", Os.setxattr(d, "user.d", "dir".getBytes(), 0));
+            log.value("get on a directory", Os.getxattr(d, "user.d", 100).data());
+            log.value("list on a directory", Os.listxattr(d, 100).names());
+            Os.symlink("e/f".getBytes(), p(b, "d/link"));
+            log.rc("set through a link", Os.setxattr(p(b, "d/link"), "user.l", "target".getBytes(), 0));
+            log.value("the link's target has it", Os.getxattr(f, "user.l", 100).data());
+            log.value("a missing file", Os.getxattr(p(b, "d/none"), "user.l", 100).rc());
+            log.value("a file as a directory", Os.getxattr(p(b, "d/e/f/x"), "user.l", 100).rc());
+        });
+    }
+
+    /**
+     * A file whose path from the top is 4,089 bytes, reached through descriptors of its
+     * directories: it fits PATH_MAX, but not behind a {@code /proc/self/fd/N/} prefix.
+     */
+    @Test
+    void extendedAttributesOnAPathNearPathMax() throws Exception {
+        same((b, log) -> {
+            String dirName = "d".repeat(200);
+            int[] dirs = new int[21];
+            dirs[0] = Os.open(Os.bytes(b), Posix.O_PATH | Posix.O_DIRECTORY, 0);
+            for (int i = 1; i < dirs.length; i++) {
+                byte[] next = inDescriptor(dirs[i - 1], dirName);
+                assertEquals(0, Os.mkdir(next, 0755));
+                dirs[i] = Os.open(next, Posix.O_PATH | Posix.O_DIRECTORY, 0);
+                assertTrue(dirs[i] >= 0, "open level " + i + ": " + dirs[i]);
+            }
+            byte[] f = inDescriptor(dirs[20], "f".repeat(69));
+            try {
+                int fd = Os.open(f, Posix.O_CREAT | Posix.O_WRONLY, 0644);
+                log.value("create", fd >= 0);
+                Os.close(fd);
+                log.rc("set", Os.setxattr(f, "user.deep", "v".getBytes(), 0));
+                log.value("get", Os.getxattr(f, "user.deep", 10).rc());
+                log.value("list", Os.listxattr(f, 100).rc());
+                log.rc("remove", Os.removexattr(f, "user.deep"));
+            } finally {
+                Os.unlink(f);
+                for (int i = dirs.length - 1; i > 0; i--) {
+                    Os.close(dirs[i]);
+                    Os.rmdir(inDescriptor(dirs[i - 1], dirName));
+                }
+                Os.close(dirs[0]);
+            }
+        });
+    }
+
+    private static byte[] inDescriptor(int fd, String name) {
+        return ("/proc/self/fd/" + fd + "/" + name).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    @Test
     void permissionsHoldForNonRootCallers() throws Exception {
         same((b, log) -> {
             Files.writeString(b.resolve("secret"), "s");

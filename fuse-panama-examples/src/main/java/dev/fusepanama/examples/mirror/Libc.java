@@ -52,6 +52,13 @@ final class Libc {
     private static final long SYS_FCHMODAT2 = 452;
     private static final long SYS_OPEN_TREE = 428;
     private static final long SYS_MOUNT_SETATTR = 442;
+    private static final long SYS_SETXATTRAT = 463;
+    private static final long SYS_GETXATTRAT = 464;
+    private static final long SYS_LISTXATTRAT = 465;
+    private static final long SYS_REMOVEXATTRAT = 466;
+
+    /** {@code struct xattr_args} (linux/xattr.h, Linux 6.13): value pointer (u64), size (u32), flags (u32). */
+    static final long XATTR_ARGS_SIZE = 16;
 
     /** open_tree(2) and mount_setattr(2) flags (linux/mount.h, fcntl.h). */
     static final int OPEN_TREE_CLONE = 1;
@@ -77,6 +84,8 @@ final class Libc {
     private static final MethodHandle SYSCALL4 = bind("syscall", l(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
             CAPTURE, Linker.Option.firstVariadicArg(1));
     private static final MethodHandle SYSCALL5 = bind("syscall", l(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            CAPTURE, Linker.Option.firstVariadicArg(1));
+    private static final MethodHandle SYSCALL6 = bind("syscall", l(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
             CAPTURE, Linker.Option.firstVariadicArg(1));
     private static final MethodHandle CLOSE = bind("close", i(JAVA_INT), CAPTURE);
     private static final MethodHandle FSTATAT = bind("fstatat", i(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CAPTURE);
@@ -284,6 +293,48 @@ final class Libc {
 
     static int lremovexattr(MemorySegment e, MemorySegment path, MemorySegment name) {
         try { return r((int) LREMOVEXATTR.invokeExact(e, path, name), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /*
+     * The *xattrat calls (Linux 6.13; glibc 2.36 has no wrappers): the file is named by a directory
+     * descriptor and a path relative to it, as for every other call of the mirror; -ENOSYS before.
+     * {@code args} is room for a {@code struct xattr_args}, filled here.
+     */
+
+    static long getxattrat(MemorySegment e, int dirfd, MemorySegment path, int atFlags, MemorySegment name,
+                           MemorySegment value, long size, MemorySegment args) {
+        args.set(JAVA_LONG, 0, value.address());
+        args.set(JAVA_INT, 8, (int) size);
+        args.set(JAVA_INT, 12, 0);
+        try {
+            return r((long) SYSCALL6.invokeExact(e, SYS_GETXATTRAT, (long) dirfd, path.address(), (long) atFlags,
+                    name.address(), args.address(), XATTR_ARGS_SIZE), e);
+        } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int setxattrat(MemorySegment e, int dirfd, MemorySegment path, int atFlags, MemorySegment name,
+                          MemorySegment value, long size, int flags, MemorySegment args) {
+        args.set(JAVA_LONG, 0, value.address());
+        args.set(JAVA_INT, 8, (int) size);
+        args.set(JAVA_INT, 12, flags);
+        try {
+            return (int) r((long) SYSCALL6.invokeExact(e, SYS_SETXATTRAT, (long) dirfd, path.address(), (long) atFlags,
+                    name.address(), args.address(), XATTR_ARGS_SIZE), e);
+        } catch (Throwable t) { throw broken(t); }
+    }
+
+    static long listxattrat(MemorySegment e, int dirfd, MemorySegment path, int atFlags, MemorySegment list, long size) {
+        try {
+            return r((long) SYSCALL5.invokeExact(e, SYS_LISTXATTRAT, (long) dirfd, path.address(), (long) atFlags,
+                    list.address(), size), e);
+        } catch (Throwable t) { throw broken(t); }
+    }
+
+    static int removexattrat(MemorySegment e, int dirfd, MemorySegment path, int atFlags, MemorySegment name) {
+        try {
+            return (int) r((long) SYSCALL4.invokeExact(e, SYS_REMOVEXATTRAT, (long) dirfd, path.address(), (long) atFlags,
+                    name.address()), e);
+        } catch (Throwable t) { throw broken(t); }
     }
 
     static int unshare(MemorySegment e, int flags) {

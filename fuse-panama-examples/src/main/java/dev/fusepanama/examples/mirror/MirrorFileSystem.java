@@ -98,6 +98,11 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
         return new ZeroCopy(SourceDir.open(source, containment));
     }
 
+    /** As {@link #zeroCopy(Path, Containment)}, naming files through /proc/self/fd for the extended attribute calls, as before Linux 6.13 (tests). */
+    static MirrorFileSystem zeroCopyWithProcXattrPaths(Path source, Containment containment) throws IOException {
+        return new ZeroCopy(SourceDir.open(source, containment, false));
+    }
+
     /** How this mirror keeps paths beneath its source. */
     public Containment containment() {
         return source.containment();
@@ -608,12 +613,17 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
     // ---- extended attributes ------------------------------------------------------------------
 
     /*
-     * There are no *xattrat calls in glibc 2.36, so the file is named as /proc/self/fd/DIRFD/NAME:
-     * the descriptor is the directory already resolved beneath the source, and the l* variants do
-     * not follow NAME if it is a link.
+     * Linux 6.13 has *xattrat calls: the file is named as every other call of the mirror names it,
+     * by a directory descriptor and a path relative to it, with AT_SYMLINK_NOFOLLOW. Before (and
+     * where a seccomp filter refuses them) the file is named /proc/self/fd/DIRFD/NAME for the l*
+     * calls, which needs /proc mounted and leaves PATH_MAX minus the prefix for the name
+     * ({@link SourceDir#xattrAt}).
      */
 
-    /** Writes {@code /proc/self/fd/<dirfd>/<name>} into {@code s.text}, and the attribute name into {@code s.path2}. */
+    /**
+     * Resolves {@code path} into {@code w} and writes the attribute name into {@code s.path2}; without
+     * the *xattrat calls, also {@code /proc/self/fd/<dirfd>/<name>} into {@code s.text}.
+     */
     private int xattrTarget(Scratch s, String path, String attribute, Where w) {
         int rc = source.locate(s, path, s.path, w);
         if (rc != 0) {
@@ -622,6 +632,9 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
         if (attribute != null && FileNames.toNative(attribute, s.path2) < 0) {
             source.done(s, w);
             return -Errno.ERANGE;
+        }
+        if (source.xattrAt()) {
+            return 0;
         }
         MemorySegment t = s.text;
         int n = 0;
@@ -643,6 +656,10 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
         while (w.name.get(JAVA_BYTE, nameLength) != 0) {
             nameLength++;
         }
+        if (n + nameLength >= Scratch.PATH_MAX) {
+            source.done(s, w);
+            return -Errno.ENAMETOOLONG;
+        }
         MemorySegment.copy(w.name, 0, t, n, nameLength + 1);
         return 0;
     }
@@ -655,7 +672,10 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
         Where w = s.where;
         int rc = xattrTarget(s, path, name, w);
         if (rc == 0) {
-            rc = Libc.lsetxattr(s.errno, s.text, s.path2, MemorySegment.ofBuffer(value), value.remaining(), flags);
+            MemorySegment v = MemorySegment.ofBuffer(value);
+            rc = source.xattrAt()
+                    ? Libc.setxattrat(s.errno, w.dirfd, w.name, Libc.AT_SYMLINK_NOFOLLOW, s.path2, v, value.remaining(), flags, s.small)
+                    : Libc.lsetxattr(s.errno, s.text, s.path2, v, value.remaining(), flags);
             source.done(s, w);
         }
         return rc;
@@ -669,7 +689,9 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
         if (rc == 0) {
             // A size query comes with an empty (heap) buffer: ask with NULL, as the caller did.
             MemorySegment into = value.capacity() == 0 ? MemorySegment.NULL : MemorySegment.ofBuffer(value);
-            rc = (int) Libc.lgetxattr(s.errno, s.text, s.path2, into, value.remaining());
+            rc = (int) (source.xattrAt()
+                    ? Libc.getxattrat(s.errno, w.dirfd, w.name, Libc.AT_SYMLINK_NOFOLLOW, s.path2, into, value.remaining(), s.small)
+                    : Libc.lgetxattr(s.errno, s.text, s.path2, into, value.remaining()));
             source.done(s, w);
         }
         return rc;
@@ -684,7 +706,9 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
             return rc;
         }
         MemorySegment list = s.xattrList();
-        long n = Libc.llistxattr(s.errno, s.text, list, Scratch.XATTR_LIST_MAX);
+        long n = source.xattrAt()
+                ? Libc.listxattrat(s.errno, w.dirfd, w.name, Libc.AT_SYMLINK_NOFOLLOW, list, Scratch.XATTR_LIST_MAX)
+                : Libc.llistxattr(s.errno, s.text, list, Scratch.XATTR_LIST_MAX);
         source.done(s, w);
         if (n < 0) {
             return (int) n;
@@ -707,7 +731,9 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
         Where w = s.where;
         int rc = xattrTarget(s, path, name, w);
         if (rc == 0) {
-            rc = Libc.lremovexattr(s.errno, s.text, s.path2);
+            rc = source.xattrAt()
+                    ? Libc.removexattrat(s.errno, w.dirfd, w.name, Libc.AT_SYMLINK_NOFOLLOW, s.path2)
+                    : Libc.lremovexattr(s.errno, s.text, s.path2);
             source.done(s, w);
         }
         return rc;

@@ -36,9 +36,13 @@ final class SourceDir implements AutoCloseable {
     /** Final but for OPENAT2, which becomes PER_COMPONENT the first time the kernel says ENOSYS. */
     private volatile Containment containment;
 
-    private SourceDir(int fd, Containment containment) {
+    /** Whether the extended attribute calls name files relative to a descriptor ({@code getxattrat} and its siblings). */
+    private final boolean xattrAt;
+
+    private SourceDir(int fd, Containment containment, boolean xattrAt) {
         this.fd = fd;
         this.containment = containment;
+        this.xattrAt = xattrAt;
     }
 
     /**
@@ -49,46 +53,77 @@ final class SourceDir implements AutoCloseable {
      *     {@link Containment#PRIVATE_MOUNT} was asked for and is not allowed
      */
     static SourceDir open(Path source, Containment wanted) throws IOException {
-        Scratch s = Scratch.get();
-        if (FileNames.toNative(source.toString(), s.path) < 0) {
-            throw new IOException("source path too long: " + source);
+        return open(source, wanted, true);
+    }
+
+    /** As {@link #open(Path, Containment)}; {@code xattrAt} false keeps the /proc paths for extended attributes (tests). */
+    static SourceDir open(Path source, Containment wanted, boolean xattrAt) throws IOException {
+        // Not Scratch: that is a libfuse worker's, and would set this (the caller's) thread's umask to 0.
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment errno = Libc.newErrnoSegment(arena);
+            MemorySegment path = arena.allocate(Scratch.PATH_MAX);
+            MemorySegment small = arena.allocate(128, 8);
+            if (FileNames.toNative(source.toString(), path) < 0) {
+                throw new IOException("source path too long: " + source);
+            }
+            int fd = Libc.openat(errno, -100, path, Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
+            if (fd < 0) {
+                throw new IOException("cannot open the source directory " + source + ": " + Errno.name(-fd));
+            }
+            Containment containment = wanted;
+            if (wanted == null || wanted == Containment.PRIVATE_MOUNT) {
+                int tree = privateMount(errno, small, fd);
+                if (tree >= 0) {
+                    Libc.close(errno, fd);
+                    fd = tree;
+                    containment = Containment.PRIVATE_MOUNT;
+                } else {
+                    String why = Errno.name(-tree) + (tree == -Errno.EPERM ? ", it needs CAP_SYS_ADMIN" : "");
+                    if (wanted == Containment.PRIVATE_MOUNT) {
+                        Libc.close(errno, fd);
+                        throw new IOException("cannot make a private mount of the source " + source + " (" + why + ")");
+                    }
+                    LOG.debug("no private mount of the source {} ({}): names below its top are resolved with openat2", source, why);
+                    containment = Containment.OPENAT2;
+                }
+            }
+            boolean at = xattrAt && probeXattrAt(errno, small, fd, source);
+            return new SourceDir(fd, containment, at);
         }
-        int fd = Libc.openat(s.errno, -100, s.path, Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
-        if (fd < 0) {
-            throw new IOException("cannot open the source directory " + source + ": " + Errno.name(-fd));
+    }
+
+    /**
+     * Whether the *xattrat calls work here (Linux 6.13): asks the top directory for an attribute.
+     * ENOSYS means an older kernel, EPERM a seccomp filter that refuses calls it does not know
+     * (reading an attribute of a directory is never refused with EPERM otherwise).
+     */
+    private static boolean probeXattrAt(MemorySegment errno, MemorySegment small, int fd, Path source) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment name = arena.allocateFrom("user.fuse-panama.probe");
+            long rc = Libc.getxattrat(errno, fd, DOT, Libc.AT_SYMLINK_NOFOLLOW, name, MemorySegment.NULL, 0, small);
+            if (rc == -Errno.ENOSYS || rc == -Errno.EPERM) {
+                LOG.debug("no getxattrat for the source {} ({}): extended attributes go through /proc/self/fd", source, Errno.name((int) -rc));
+                return false;
+            }
+            return true;
         }
-        if (wanted != null && wanted != Containment.PRIVATE_MOUNT) {
-            return new SourceDir(fd, wanted);
-        }
-        int tree = privateMount(s, fd);
-        if (tree >= 0) {
-            Libc.close(s.errno, fd);
-            return new SourceDir(tree, Containment.PRIVATE_MOUNT);
-        }
-        String why = Errno.name(-tree) + (tree == -Errno.EPERM ? ", it needs CAP_SYS_ADMIN" : "");
-        if (wanted == Containment.PRIVATE_MOUNT) {
-            Libc.close(s.errno, fd);
-            throw new IOException("cannot make a private mount of the source " + source + " (" + why + ")");
-        }
-        LOG.debug("no private mount of the source {} ({}): names below its top are resolved with openat2", source, why);
-        return new SourceDir(fd, Containment.OPENAT2);
     }
 
     /**
      * A detached copy of the mount (and the mounts beneath) at the directory {@code dirfd},
      * rooted there, on which no symbolic link is followed: its descriptor, or -errno.
      */
-    private static int privateMount(Scratch s, int dirfd) {
-        int tree = Libc.openTree(s.errno, dirfd, EMPTY,
+    private static int privateMount(MemorySegment errno, MemorySegment small, int dirfd) {
+        int tree = Libc.openTree(errno, dirfd, EMPTY,
                 Libc.OPEN_TREE_CLONE | Libc.OPEN_TREE_CLOEXEC | Libc.AT_RECURSIVE | Libc.AT_EMPTY_PATH);
         if (tree < 0) {
             return tree;
         }
-        MemorySegment attr = s.small.asSlice(0, Libc.MOUNT_ATTR_SIZE).fill((byte) 0);
+        MemorySegment attr = small.asSlice(0, Libc.MOUNT_ATTR_SIZE).fill((byte) 0);
         attr.set(JAVA_LONG, 0, Libc.MOUNT_ATTR_NOSYMFOLLOW);
-        int rc = Libc.mountSetattr(s.errno, tree, EMPTY, Libc.AT_EMPTY_PATH | Libc.AT_RECURSIVE, attr);
+        int rc = Libc.mountSetattr(errno, tree, EMPTY, Libc.AT_EMPTY_PATH | Libc.AT_RECURSIVE, attr);
         if (rc < 0) {
-            Libc.close(s.errno, tree); // the copy goes with its last descriptor
+            Libc.close(errno, tree); // the copy goes with its last descriptor
             return rc;
         }
         return tree;
@@ -100,6 +135,11 @@ final class SourceDir implements AutoCloseable {
 
     int fd() {
         return fd;
+    }
+
+    /** Whether {@code getxattrat(2)} and its siblings are used; else the file is named through /proc/self/fd. */
+    boolean xattrAt() {
+        return xattrAt;
     }
 
     /**
@@ -249,7 +289,9 @@ final class SourceDir implements AutoCloseable {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            Libc.close(Scratch.get().errno, fd);
+            try (Arena arena = Arena.ofConfined()) { // not Scratch: this may be the application's thread
+                Libc.close(Libc.newErrnoSegment(arena), fd);
+            }
         }
     }
 }

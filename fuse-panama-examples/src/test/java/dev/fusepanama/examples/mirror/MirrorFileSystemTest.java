@@ -274,6 +274,92 @@ class MirrorFileSystemTest {
                 + " (EPERM, it needs CAP_SYS_ADMIN)"), out);
     }
 
+    /**
+     * The mirror is made on the application's thread; the umask of 0 its libfuse workers set for
+     * themselves (each in its own fs_struct) must not reach that thread, nor the one that closes it.
+     */
+    @Test
+    void makingAndClosingAMirrorLeavesTheCallersUmaskAlone() throws Exception {
+        sourceAndOutside();
+        int previous = Libc.umask(022);
+        try {
+            MirrorFileSystem.zeroCopy(source).close();
+            MirrorFileSystem.of(source, Containment.OPENAT2).close();
+            Path created = Files.createFile(tmp.resolve("created-after"));
+            assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(created)));
+            assertEquals(022, Libc.umask(022), "this thread's umask");
+        } finally {
+            Libc.umask(previous);
+        }
+    }
+
+    /** getxattrat and its siblings (Linux 6.13) are found where the kernel has them, and used. */
+    @Test
+    void getxattratIsUsedWhereTheKernelHasIt() throws Exception {
+        sourceAndOutside();
+        String[] release = System.getProperty("os.version").split("[.-]");
+        int major = Integer.parseInt(release[0]);
+        int minor = Integer.parseInt(release[1]);
+        boolean kernelHasIt = major > 6 || (major == 6 && minor >= 13);
+        for (Containment c : List.of(Containment.PRIVATE_MOUNT, Containment.OPENAT2)) {
+            try (MirrorFileSystem fs = MirrorFileSystem.of(source, c)) {
+                assertEquals(kernelHasIt, fs.source().xattrAt(), c + " on Linux " + System.getProperty("os.version"));
+            }
+        }
+    }
+
+    /**
+     * Without getxattrat (before Linux 6.13, or behind a seccomp filter that refuses it) the file
+     * is named /proc/self/fd/DIRFD/NAME: the same answers, but a path that fits PATH_MAX only
+     * without that prefix gets ENAMETOOLONG with the private mount, whose NAME is the whole path
+     * (with openat2 it is the last component).
+     */
+    @ParameterizedTest
+    @EnumSource(value = Containment.class, names = {"PRIVATE_MOUNT", "OPENAT2"})
+    void extendedAttributesThroughProcWithoutGetxattrat(Containment containment) throws Exception {
+        sourceAndOutside();
+        Files.createDirectories(source.resolve("d/e"));
+        Files.writeString(source.resolve("d/e/f"), "x");
+        MirrorFileSystem fs = MirrorFileSystem.zeroCopyWithProcXattrPaths(source, containment);
+        assertFalse(fs.source().xattrAt());
+        try (TestMount m = mount(fs)) {
+            byte[] f = Os.bytes(m.path("d/e/f"));
+            assertEquals(0, Os.setxattr(f, "user.a", "v1".getBytes(), 0));
+            assertArrayEquals("v1".getBytes(), Os.getxattr(source.resolve("d/e/f").toString().getBytes(), "user.a", 10).data(),
+                    "set in the source");
+            assertArrayEquals("v1".getBytes(), Os.getxattr(f, "user.a", 10).data());
+            assertEquals(List.of("user.a"), Os.listxattr(f, 100).names());
+            assertEquals(0, Os.removexattr(f, "user.a"));
+            assertEquals(-Errno.ENODATA, Os.getxattr(f, "user.a", 10).rc());
+            assertEquals(0, Os.setxattr(Os.bytes(m.root()), "user.top", "t".getBytes(), 0), "the top directory");
+            assertArrayEquals("t".getBytes(), Os.getxattr(source.toString().getBytes(), "user.top", 10).data());
+
+            // 20 directories of 200 bytes and a name of 69: 4,089 bytes from the top.
+            String dirName = "d".repeat(200);
+            int[] dirs = new int[21];
+            dirs[0] = Os.open(Os.bytes(m.root()), Posix.O_PATH | Posix.O_DIRECTORY, 0);
+            for (int i = 1; i < dirs.length; i++) {
+                byte[] next = inDescriptor(dirs[i - 1], dirName);
+                assertEquals(0, Os.mkdir(next, 0755));
+                dirs[i] = Os.open(next, Posix.O_PATH | Posix.O_DIRECTORY, 0);
+            }
+            byte[] deep = inDescriptor(dirs[20], "f".repeat(69));
+            Os.close(Os.open(deep, Posix.O_CREAT | Posix.O_WRONLY, 0644));
+            assertEquals(containment == Containment.PRIVATE_MOUNT ? -Errno.ENAMETOOLONG : 0,
+                    Os.setxattr(deep, "user.deep", "v".getBytes(), 0));
+            assertEquals(0, Os.unlink(deep));
+            for (int i = dirs.length - 1; i > 0; i--) {
+                Os.close(dirs[i]);
+                assertEquals(0, Os.rmdir(inDescriptor(dirs[i - 1], dirName)));
+            }
+            Os.close(dirs[0]);
+        }
+    }
+
+    private static byte[] inDescriptor(int fd, String name) {
+        return ("/proc/self/fd/" + fd + "/" + name).getBytes(StandardCharsets.US_ASCII);
+    }
+
     @Test
     void anUnmountClosesTheSourceDescriptor() throws Exception {
         sourceAndOutside();
