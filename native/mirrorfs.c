@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,27 +200,40 @@ static off_t op_lseek(const char *p, off_t off, int whence, struct fuse_file_inf
 }
 static int op_flock(const char *p, struct fuse_file_info *fi, int op) { (void) p; return R(flock(fi->fh, op)); }
 
-/* Extended attributes: no *xattrat in glibc 2.36, so the file is named through /proc/self/fd. */
+/* Extended attributes: Linux 6.13's *xattrat calls name the file as every other call does (glibc
+ * 2.36 has no wrappers); before, the file is named through /proc/self/fd. The Java mirror does the
+ * same, probing once at start. */
+struct xattr_args_v0 { unsigned long long value; unsigned int size, flags; };
+static int xattrat = 1;
 static const char *xpath(char *out, struct at *w) {
     snprintf(out, PATH_MAX + 32, "/proc/self/fd/%d/%s", w->dir, w->name);
     return out;
 }
 static int sized(ssize_t n) { return n < 0 ? -errno : (int) n; }
+static ssize_t xget(struct at *w, const char *name, char *value, size_t size) {
+    char x[PATH_MAX + 32];
+    if (!xattrat) return lgetxattr(xpath(x, w), name, value, size);
+    struct xattr_args_v0 args = { (unsigned long long) (uintptr_t) value, (unsigned int) size, 0 };
+    return syscall(464 /* getxattrat */, w->dir, w->name, AT_SYMLINK_NOFOLLOW, name, &args, sizeof args);
+}
 static int op_setxattr(const char *p, const char *name, const char *value, size_t size, int flags) {
     char x[PATH_MAX + 32];
-    AT(p, R(lsetxattr(xpath(x, &w), name, value, size, flags)));
+    struct xattr_args_v0 args = { (unsigned long long) (uintptr_t) value, (unsigned int) size, (unsigned int) flags };
+    AT(p, R(xattrat ? syscall(463 /* setxattrat */, w.dir, w.name, AT_SYMLINK_NOFOLLOW, name, &args, sizeof args)
+                    : lsetxattr(xpath(x, &w), name, value, size, flags)));
 }
 static int op_getxattr(const char *p, const char *name, char *value, size_t size) {
-    char x[PATH_MAX + 32];
-    AT(p, sized(lgetxattr(xpath(x, &w), name, value, size)));
+    AT(p, sized(xget(&w, name, value, size)));
 }
 static int op_listxattr(const char *p, char *list, size_t size) {
     char x[PATH_MAX + 32];
-    AT(p, sized(llistxattr(xpath(x, &w), list, size)));
+    AT(p, sized(xattrat ? syscall(465 /* listxattrat */, w.dir, w.name, AT_SYMLINK_NOFOLLOW, list, size)
+                        : llistxattr(xpath(x, &w), list, size)));
 }
 static int op_removexattr(const char *p, const char *name) {
     char x[PATH_MAX + 32];
-    AT(p, R(lremovexattr(xpath(x, &w), name)));
+    AT(p, R(xattrat ? syscall(466 /* removexattrat */, w.dir, w.name, AT_SYMLINK_NOFOLLOW, name)
+                    : lremovexattr(xpath(x, &w), name)));
 }
 
 /* Directories: a DIR stream per open, positioned with the source's own offsets. */
@@ -267,6 +281,9 @@ int main(int argc, char *argv[]) {
     source = open(argv[a], O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (source < 0) { perror(argv[a]); return 2; }
     umask(0);
+    struct xattr_args_v0 probe = { 0, 0, 0 };
+    if (syscall(464, source, ".", AT_SYMLINK_NOFOLLOW, "user.fuse-panama.probe", &probe, sizeof probe) < 0
+        && (errno == ENOSYS || errno == EPERM)) xattrat = 0;
     static struct fuse_operations ops = {
         .init = op_init, .getattr = op_getattr, .readlink = op_readlink, .mknod = op_mknod, .mkdir = op_mkdir,
         .unlink = op_unlink, .rmdir = op_rmdir, .symlink = op_symlink, .rename = op_rename, .link = op_link,
