@@ -27,6 +27,9 @@ final class Scratch {
     /** Paths of the first and second operand of a request (rename, link, symlink's target). */
     final MemorySegment path = arena.allocate(PATH_MAX);
     final MemorySegment path2 = arena.allocate(PATH_MAX);
+    /** {@link #path} and {@link #path2} from their second byte: a mount path without its leading slash, made once. */
+    private final MemorySegment pathRelative = path.asSlice(1);
+    private final MemorySegment path2Relative = path2.asSlice(1);
     /** {@code /proc/self/fd/N/name} for the xattr calls, and readlink's answer. */
     final MemorySegment text = arena.allocate(PATH_MAX + 32);
     /** {@code struct open_how}, two timespecs, two loff_t, or a {@code struct statvfs} (112 bytes). */
@@ -50,6 +53,11 @@ final class Scratch {
 
     static Scratch get() {
         return PER_THREAD.get();
+    }
+
+    /** {@code buffer} (one of the path buffers) without its first byte, the leading slash; no new segment for those two. */
+    MemorySegment relative(MemorySegment buffer) {
+        return buffer == path ? pathRelative : buffer == path2 ? path2Relative : buffer.asSlice(1);
     }
 
     MemorySegment dents() {

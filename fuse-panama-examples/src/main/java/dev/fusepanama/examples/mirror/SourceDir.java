@@ -154,7 +154,7 @@ final class SourceDir implements AutoCloseable {
             return n;
         }
         flags = (flags & Libc.VALID_OPEN_FLAGS) | Posix.O_NOFOLLOW | Posix.O_CLOEXEC;
-        MemorySegment relative = n == 1 ? DOT : s.path.asSlice(1);
+        MemorySegment relative = n == 1 ? DOT : s.relative(s.path);
         Containment c = containment;
         if (c == Containment.PRIVATE_MOUNT || !hasSlash(s.path, 1, n)) {
             return Libc.openat(s.errno, fd, relative, flags, mode);
@@ -189,7 +189,7 @@ final class SourceDir implements AutoCloseable {
         Containment c = containment;
         if (c == Containment.PRIVATE_MOUNT) {
             w.dirfd = fd;
-            w.name = buffer.asSlice(1);
+            w.name = s.relative(buffer);
             return 0;
         }
         int slash = n - 1;
@@ -203,7 +203,7 @@ final class SourceDir implements AutoCloseable {
         }
         buffer.set(JAVA_BYTE, slash, (byte) 0);
         int dir = Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_CLOEXEC;
-        int rc = c == Containment.OPENAT2 ? openBeneath(s, buffer.asSlice(1), dir, 0) : -Errno.ENOSYS;
+        int rc = c == Containment.OPENAT2 ? openBeneath(s, s.relative(buffer), dir, 0) : -Errno.ENOSYS;
         if (rc == -Errno.ENOSYS) {
             if (c == Containment.OPENAT2) {
                 containment = Containment.PER_COMPONENT;
