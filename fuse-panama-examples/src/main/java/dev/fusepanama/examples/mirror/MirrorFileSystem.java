@@ -26,7 +26,6 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -59,7 +58,7 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
      * Descriptors of open files: closed by release, or at the end of the mount for the handles
      * whose release never came (the kernel drops what is still queued when the connection ends).
      */
-    private final Set<Integer> files = ConcurrentHashMap.newKeySet();
+    private final DescriptorSet files = new DescriptorSet();
     private volatile boolean attributesInReaddir;
 
     protected MirrorFileSystem(SourceDir source) {
@@ -146,10 +145,7 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
     @Override
     public void destroy() {
         Scratch s = Scratch.get();
-        for (Integer fd : files) {
-            files.remove(fd);
-            Libc.close(s.errno, fd);
-        }
+        files.drain(fd -> Libc.close(s.errno, fd));
         for (Integer fd : dirs.keySet()) {
             dirs.remove(fd);
             Libc.close(s.errno, fd);
