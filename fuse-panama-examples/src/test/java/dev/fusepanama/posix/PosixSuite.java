@@ -608,16 +608,8 @@ public abstract class PosixSuite {
     @Test
     void extendedAttributesOnAPathNearPathMax() throws Exception {
         same((b, log) -> {
-            String dirName = "d".repeat(200);
-            int[] dirs = new int[21];
-            dirs[0] = Os.open(Os.bytes(b), Posix.O_PATH | Posix.O_DIRECTORY, 0);
-            for (int i = 1; i < dirs.length; i++) {
-                byte[] next = inDescriptor(dirs[i - 1], dirName);
-                assertEquals(0, Os.mkdir(next, 0755));
-                dirs[i] = Os.open(next, Posix.O_PATH | Posix.O_DIRECTORY, 0);
-                assertTrue(dirs[i] >= 0, "open level " + i + ": " + dirs[i]);
-            }
-            byte[] f = inDescriptor(dirs[20], "f".repeat(69));
+            DeepTree tree = new DeepTree(b, 20, "d".repeat(200));
+            byte[] f = tree.inDeepest("f".repeat(69));
             try {
                 int fd = Os.open(f, Posix.O_CREAT | Posix.O_WRONLY, 0644);
                 log.value("create", fd >= 0);
@@ -628,17 +620,9 @@ public abstract class PosixSuite {
                 log.rc("remove", Os.removexattr(f, "user.deep"));
             } finally {
                 Os.unlink(f);
-                for (int i = dirs.length - 1; i > 0; i--) {
-                    Os.close(dirs[i]);
-                    Os.rmdir(inDescriptor(dirs[i - 1], dirName));
-                }
-                Os.close(dirs[0]);
+                tree.remove();
             }
         });
-    }
-
-    private static byte[] inDescriptor(int fd, String name) {
-        return ("/proc/self/fd/" + fd + "/" + name).getBytes(StandardCharsets.US_ASCII);
     }
 
     @Test

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
+import dev.fusepanama.posix.DeepTree;
 import dev.fusepanama.testing.Os;
 import dev.fusepanama.testing.TestMount;
 import java.io.IOException;
@@ -335,29 +336,14 @@ class MirrorFileSystemTest {
             assertArrayEquals("t".getBytes(), Os.getxattr(source.toString().getBytes(), "user.top", 10).data());
 
             // 20 directories of 200 bytes and a name of 69: 4,089 bytes from the top.
-            String dirName = "d".repeat(200);
-            int[] dirs = new int[21];
-            dirs[0] = Os.open(Os.bytes(m.root()), Posix.O_PATH | Posix.O_DIRECTORY, 0);
-            for (int i = 1; i < dirs.length; i++) {
-                byte[] next = inDescriptor(dirs[i - 1], dirName);
-                assertEquals(0, Os.mkdir(next, 0755));
-                dirs[i] = Os.open(next, Posix.O_PATH | Posix.O_DIRECTORY, 0);
-            }
-            byte[] deep = inDescriptor(dirs[20], "f".repeat(69));
+            DeepTree tree = new DeepTree(m.root(), 20, "d".repeat(200));
+            byte[] deep = tree.inDeepest("f".repeat(69));
             Os.close(Os.open(deep, Posix.O_CREAT | Posix.O_WRONLY, 0644));
             assertEquals(containment == Containment.PRIVATE_MOUNT ? -Errno.ENAMETOOLONG : 0,
                     Os.setxattr(deep, "user.deep", "v".getBytes(), 0));
             assertEquals(0, Os.unlink(deep));
-            for (int i = dirs.length - 1; i > 0; i--) {
-                Os.close(dirs[i]);
-                assertEquals(0, Os.rmdir(inDescriptor(dirs[i - 1], dirName)));
-            }
-            Os.close(dirs[0]);
+            assertTrue(tree.remove(), "rmdir of every level");
         }
-    }
-
-    private static byte[] inDescriptor(int fd, String name) {
-        return ("/proc/self/fd/" + fd + "/" + name).getBytes(StandardCharsets.US_ASCII);
     }
 
     @Test
