@@ -1,8 +1,9 @@
 # Sourced by compare-mirror and request-phases: builds what they run, mounts a tmpfs source, starts
 # the filesystems over it and takes everything down again on exit, also on failure.
-#   mm_setup NAME SIZE   builds the bench module and native/, sets $client and $cp, makes $work
-#                        (a /tmp directory) with the tmpfs source $src (NAME, SIZE as for tmpfs),
-#                        and traps EXIT with mm_cleanup
+#   mm_setup NAME SIZE   builds the bench module and native/, sets $client, $cp and $mirror (the
+#                        Java mirror's command, before its options), makes $work (a /tmp
+#                        directory) with the tmpfs source $src (NAME, SIZE as for tmpfs), and
+#                        traps EXIT with mm_cleanup
 #   mm_start             starts ${commands[i]} on mount point $work/mnt<i> for every ${names[i]},
 #                        each with a scratch directory $src/w<i>, and waits until all are mounted
 #                        (30 s); fills $pids and $mnts
@@ -30,6 +31,9 @@ mm_setup() {
   "$repo/native/build-bench.sh" >&2
   client="$repo/native/build/fsclient"
   cp="$repo/fuse-panama-bench/target/classes:$repo/fuse-panama-bench/target/lib/*"
+  # A fixed number of JIT compiler threads: with more CPUs than here the JVM ends idle ones, and
+  # the CPU of a thread that has exited is missing from its process's per-thread schedstat.
+  mirror="$JAVA_HOME/bin/java --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xmx32m -XX:-UseDynamicNumberOfCompilerThreads -cp $cp dev.fusepanama.examples.Main mirror"
   work=$(mktemp -d "/tmp/$1-XXXXXX")
   trap mm_cleanup EXIT
   src="$work/src"
