@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The README's commands as a user runs them: ./fuse-panama memfs MOUNTPOINT and
 # ./fuse-panama mirror SOURCE MOUNTPOINT, use the volume, Ctrl-C. Each passes if it mounts,
-# serves, and on SIGINT unmounts and exits 0. A mirror mounted inside its own source must be
-# refused with a message.
+# serves, and on SIGINT unmounts and exits 0. A mountpoint the launcher had to create must be
+# gone afterwards. A mirror mounted inside its own source must be refused with a message.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 passed=0
@@ -75,6 +75,21 @@ mirror() {
   stop
 }
 
+# A mountpoint that does not exist: the launcher makes it, serves, and removes it after Ctrl-C.
+memfs_at_a_new_mountpoint() {
+  local outer=$mnt
+  mnt="$work/new/deeper/mnt"
+  local rc=0
+  start memfs "$mnt" || { echo "not mounted at a new mountpoint"; rc=1; }
+  if [ "$rc" -eq 0 ]; then
+    echo x > "$mnt/f" && stop || rc=1
+  fi
+  if [ "$rc" -eq 0 ] && [ -e "$work/new" ]; then echo "$work/new was left behind"; rc=1; fi
+  [ "$rc" -eq 0 ] || { kill -INT "$pid" 2>/dev/null; mounted && fusermount3 -u -z "$mnt"; wait "$pid" 2>/dev/null; }
+  mnt=$outer
+  return "$rc"
+}
+
 mirror_inside_its_source() {
   local src="$work/src2"
   mkdir -p "$src/inner"
@@ -86,6 +101,7 @@ mirror_inside_its_source() {
 
 check memfs memfs
 check mirror mirror
+check "memfs at a new mountpoint" memfs_at_a_new_mountpoint
 check "mirror inside its source" mirror_inside_its_source
 echo "launcher: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -11,7 +11,9 @@ import dev.fusepanama.examples.memory.MemoryFileSystem;
 import dev.fusepanama.examples.mirror.Containment;
 import dev.fusepanama.examples.mirror.MirrorFileSystem;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,7 +79,7 @@ public final class Main {
             description = "A writable in-memory filesystem with the semantics of tmpfs.")
     static final class Memfs extends Common implements Callable<Integer> {
         @Parameters(index = "0", arity = "0..1", paramLabel = "MOUNTPOINT",
-                description = "Where to mount (created if missing). Default: /tmp/fuse-panama/memfs.")
+                description = "Where to mount (created if missing, and then removed at the end). Default: /tmp/fuse-panama/memfs.")
         void mountpoint(Path p) { mountpoint = p; }
 
         @Option(names = "--max-size", paramLabel = "SIZE", description = "Capacity, e.g. 512M or 2G (default: half the JVM heap).")
@@ -97,7 +99,7 @@ public final class Main {
     @Command(name = "hello", mixinStandardHelpOptions = true, description = "One read-only file, /hello.")
     static final class Hello extends Common implements Callable<Integer> {
         @Parameters(index = "0", arity = "0..1", paramLabel = "MOUNTPOINT",
-                description = "Where to mount (created if missing). Default: /tmp/fuse-panama/hello.")
+                description = "Where to mount (created if missing, and then removed at the end). Default: /tmp/fuse-panama/hello.")
         void mountpoint(Path p) { mountpoint = p; }
 
         @Override
@@ -113,7 +115,7 @@ public final class Main {
         Path source;
 
         @Parameters(index = "1", arity = "0..1", paramLabel = "MOUNTPOINT",
-                description = "Where to mount (created if missing). Default: /tmp/fuse-panama/mirror.")
+                description = "Where to mount (created if missing, and then removed at the end). Default: /tmp/fuse-panama/mirror.")
         void mountpoint(Path p) { mountpoint = p; }
 
         @Option(names = "--no-splice", description = "Move file data with read/write through memory instead of read_buf/write_buf (for comparison).")
@@ -176,19 +178,54 @@ public final class Main {
             ((Logger) LoggerFactory.getLogger("dev.fusepanama.libfuse")).setLevel(Level.DEBUG);
         }
         Path mountpoint = (common.mountpoint == null ? Path.of("/tmp/fuse-panama", name) : common.mountpoint).toAbsolutePath();
-        if (!Files.exists(mountpoint)) {
-            Files.createDirectories(mountpoint);
+        List<Path> created = createMissing(mountpoint);
+        if (!created.isEmpty()) {
+            LOG.info("created the mountpoint {}; it is removed again at the end", mountpoint);
         }
-        FuseMount mount;
         try {
-            mount = Fuse.mount(fs, mountpoint, options.build());
-        } catch (MountException e) {
-            LOG.error("{}", e.getMessage());
-            return 2;
+            FuseMount mount;
+            try {
+                mount = Fuse.mount(fs, mountpoint, options.build());
+            } catch (MountException e) {
+                LOG.error("{}", e.getMessage());
+                return 2;
+            }
+            LOG.info("{} mounted at {} (libfuse {}); stop with Ctrl-C or: fusermount3 -u {}",
+                    name, mountpoint, Fuse.libfuseVersion(), mountpoint);
+            return Foreground.serve(mount, LOG);
+        } finally {
+            removeCreated(created);
         }
-        LOG.info("{} mounted at {} (libfuse {}); stop with Ctrl-C or: fusermount3 -u {}",
-                name, mountpoint, Fuse.libfuseVersion(), mountpoint);
-        return Foreground.serve(mount, LOG);
+    }
+
+    /** Creates {@code dir} and its missing parents; returns those it created, outermost first. */
+    static List<Path> createMissing(Path dir) throws IOException {
+        List<Path> missing = new ArrayList<>();
+        for (Path p = dir.toAbsolutePath(); p != null && Files.notExists(p, LinkOption.NOFOLLOW_LINKS); p = p.getParent()) {
+            missing.addFirst(p);
+        }
+        List<Path> created = new ArrayList<>();
+        for (Path p : missing) {
+            try {
+                Files.createDirectory(p);
+                created.add(p);
+            } catch (FileAlreadyExistsException raced) {
+                // made by someone else meanwhile: theirs to keep
+            }
+        }
+        return created;
+    }
+
+    /** Removes what {@link #createMissing} made, innermost first, as far as each is still empty. */
+    static void removeCreated(List<Path> created) {
+        for (Path p : created.reversed()) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException notEmptyOrBusy) {
+                LOG.info("left the mountpoint directory {} in place: {}", p, notEmptyOrBusy.toString());
+                return;
+            }
+        }
     }
 
     public static void main(String[] args) {

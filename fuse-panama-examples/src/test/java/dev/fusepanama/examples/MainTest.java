@@ -1,9 +1,15 @@
 package dev.fusepanama.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class MainTest {
     @Test
@@ -19,5 +25,30 @@ class MainTest {
                 // refused
             }
         });
+    }
+
+    @Test
+    void aMountpointMadeByTheLauncherIsRemovedAndNothingElse(@TempDir Path tmp) throws IOException {
+        Path existing = Files.createDirectory(tmp.resolve("existing"));
+        Path mountpoint = existing.resolve("a/b/mnt");
+        List<Path> created = Main.createMissing(mountpoint);
+        assertEquals(List.of(existing.resolve("a"), existing.resolve("a/b"), mountpoint), created);
+        assertTrue(Files.isDirectory(mountpoint));
+        Main.removeCreated(created);
+        assertFalse(Files.exists(existing.resolve("a")));
+        assertTrue(Files.isDirectory(existing), "a directory that was there before is kept");
+
+        assertEquals(List.of(), Main.createMissing(existing), "nothing is made for an existing directory");
+        assertTrue(Files.isDirectory(existing));
+    }
+
+    @Test
+    void aCreatedDirectorySomeoneFilledIsKept(@TempDir Path tmp) throws IOException {
+        Path mountpoint = tmp.resolve("x/mnt");
+        List<Path> created = Main.createMissing(mountpoint);
+        Files.writeString(tmp.resolve("x/keep"), "data");
+        Main.removeCreated(created);
+        assertFalse(Files.exists(mountpoint), "the empty mountpoint itself goes");
+        assertEquals("data", Files.readString(tmp.resolve("x/keep")), "a parent that got content stays, with it");
     }
 }
