@@ -75,19 +75,13 @@ mirror() {
   stop
 }
 
-# A mountpoint that does not exist: the launcher makes it, serves, and removes it after Ctrl-C.
+# A mountpoint that does not exist (the caller sets $mnt to it): the launcher makes it, serves,
+# and removes it after Ctrl-C.
 memfs_at_a_new_mountpoint() {
-  local outer=$mnt
-  mnt="$work/new/deeper/mnt"
-  local rc=0
-  start memfs "$mnt" || { echo "not mounted at a new mountpoint"; rc=1; }
-  if [ "$rc" -eq 0 ]; then
-    echo x > "$mnt/f" && stop || rc=1
-  fi
-  if [ "$rc" -eq 0 ] && [ -e "$work/new" ]; then echo "$work/new was left behind"; rc=1; fi
-  [ "$rc" -eq 0 ] || { kill -INT "$pid" 2>/dev/null; mounted && fusermount3 -u -z "$mnt"; wait "$pid" 2>/dev/null; }
-  mnt=$outer
-  return "$rc"
+  start memfs "$mnt" || { echo "not mounted at a new mountpoint"; return 1; }
+  echo x > "$mnt/f" || { echo "cannot write"; return 1; }
+  stop || return 1
+  [ ! -e "$work/new" ] || { echo "$work/new was left behind"; return 1; }
 }
 
 mirror_inside_its_source() {
@@ -101,7 +95,10 @@ mirror_inside_its_source() {
 
 check memfs memfs
 check mirror mirror
+outer=$mnt
+mnt="$work/new/deeper/mnt"
 check "memfs at a new mountpoint" memfs_at_a_new_mountpoint
+mnt=$outer
 check "mirror inside its source" mirror_inside_its_source
 echo "launcher: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
