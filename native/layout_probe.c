@@ -1,7 +1,12 @@
 /*
  * Prints the size of every struct the Java bindings map and the offset of every field they
- * touch, as the C compiler lays them out against the installed headers. LayoutTest compiles
- * and runs this and compares each line with the Java layouts. Output lines:
+ * touch, as the C compiler lays them out against the fuse3 headers it is compiled with (those of
+ * the release under test). LayoutTest compiles and runs this and compares each line with the
+ * Java layouts it chose for the loaded release. Fields that only some releases have are printed
+ * where the headers have them (FUSE_VERSION is major * 100 + minor; the patch level that
+ * separates 3.14.0 from 3.14.1 is not in the headers before 3.17, where the sizes tell them apart).
+ * Output lines:
+ *   version MAJOR MINOR
  *   size STRUCT BYTES
  *   offset STRUCT FIELD BYTES
  *   bit STRUCT FIELD BITINDEX      (bit fields of fuse_file_info, counted in the word at offset 4)
@@ -22,6 +27,8 @@
     printf("bit fuse_file_info %s %d\n", #f, bit); } while (0)
 
 int main(void) {
+    printf("version %d %d\n", FUSE_MAJOR_VERSION, FUSE_MINOR_VERSION);
+
     SIZE(timespec); OFF(timespec, tv_sec); OFF(timespec, tv_nsec);
 
     SIZE(stat);
@@ -42,7 +49,16 @@ int main(void) {
     OFF(fuse_file_info, flags); OFF(fuse_file_info, fh); OFF(fuse_file_info, lock_owner);
     OFF(fuse_file_info, poll_events);
     BIT(writepage); BIT(direct_io); BIT(keep_cache); BIT(flush); BIT(nonseekable);
-    BIT(flock_release); BIT(cache_readdir); BIT(noflush);
+    BIT(flock_release); BIT(cache_readdir);
+#if FUSE_VERSION >= 311
+    BIT(noflush);
+#endif
+#if FUSE_VERSION >= 315
+    BIT(parallel_direct_writes);
+#endif
+#if FUSE_VERSION >= 317
+    OFF(fuse_file_info, backing_id); OFF(fuse_file_info, compat_flags);
+#endif
 
     SIZE(fuse_conn_info);
     OFF(fuse_conn_info, proto_major); OFF(fuse_conn_info, proto_minor); OFF(fuse_conn_info, max_write);
@@ -50,6 +66,12 @@ int main(void) {
     OFF(fuse_conn_info, want); OFF(fuse_conn_info, max_background);
     OFF(fuse_conn_info, congestion_threshold); OFF(fuse_conn_info, time_gran);
     OFF(fuse_conn_info, reserved);
+#if FUSE_VERSION >= 317
+    OFF(fuse_conn_info, max_backing_stack_depth); OFF(fuse_conn_info, capable_ext); OFF(fuse_conn_info, want_ext);
+#endif
+#if FUSE_VERSION >= 318
+    OFF(fuse_conn_info, request_timeout);
+#endif
 
     SIZE(fuse_config);
     OFF(fuse_config, set_gid); OFF(fuse_config, gid); OFF(fuse_config, set_uid); OFF(fuse_config, uid);
@@ -57,10 +79,19 @@ int main(void) {
     OFF(fuse_config, negative_timeout); OFF(fuse_config, attr_timeout); OFF(fuse_config, intr);
     OFF(fuse_config, intr_signal); OFF(fuse_config, remember); OFF(fuse_config, hard_remove);
     OFF(fuse_config, use_ino); OFF(fuse_config, readdir_ino); OFF(fuse_config, direct_io);
-    OFF(fuse_config, kernel_cache); OFF(fuse_config, auto_cache); OFF(fuse_config, no_rofd_flush);
+    OFF(fuse_config, kernel_cache); OFF(fuse_config, auto_cache);
     OFF(fuse_config, ac_attr_timeout_set); OFF(fuse_config, ac_attr_timeout);
     OFF(fuse_config, nullpath_ok); OFF(fuse_config, show_help); OFF(fuse_config, modules);
     OFF(fuse_config, debug);
+#if FUSE_VERSION >= 311
+    OFF(fuse_config, no_rofd_flush);
+#endif
+#if FUSE_VERSION >= 315
+    OFF(fuse_config, parallel_direct_writes);
+#endif
+#if FUSE_VERSION >= 317
+    OFF(fuse_config, fmask); OFF(fuse_config, dmask); OFF(fuse_config, flags); OFF(fuse_config, reserved);
+#endif
 
     SIZE(fuse_context);
     OFF(fuse_context, fuse); OFF(fuse_context, uid); OFF(fuse_context, gid); OFF(fuse_context, pid);
@@ -68,6 +99,9 @@ int main(void) {
 
     SIZE(fuse_buf);
     OFF(fuse_buf, size); OFF(fuse_buf, flags); OFF(fuse_buf, mem); OFF(fuse_buf, fd); OFF(fuse_buf, pos);
+#if FUSE_VERSION >= 317
+    OFF(fuse_buf, mem_size);
+#endif
 
     SIZE(fuse_bufvec);
     OFF(fuse_bufvec, count); OFF(fuse_bufvec, idx); OFF(fuse_bufvec, off); OFF(fuse_bufvec, buf);
@@ -75,8 +109,15 @@ int main(void) {
     SIZE(fuse_args);
     OFF(fuse_args, argc); OFF(fuse_args, argv); OFF(fuse_args, allocated);
 
+#if FUSE_VERSION >= 312
     SIZE(fuse_loop_config_v1);
     OFF(fuse_loop_config_v1, clone_fd); OFF(fuse_loop_config_v1, max_idle_threads);
+#else
+    /* Before 3.12 the v1 struct was public as struct fuse_loop_config. */
+    printf("size fuse_loop_config_v1 %zu\n", sizeof(struct fuse_loop_config));
+    printf("offset fuse_loop_config_v1 clone_fd %zu\n", offsetof(struct fuse_loop_config, clone_fd));
+    printf("offset fuse_loop_config_v1 max_idle_threads %zu\n", offsetof(struct fuse_loop_config, max_idle_threads));
+#endif
 
     SIZE(fuse_operations);
     OFF(fuse_operations, getattr); OFF(fuse_operations, readlink); OFF(fuse_operations, mknod);
@@ -93,5 +134,8 @@ int main(void) {
     OFF(fuse_operations, bmap); OFF(fuse_operations, ioctl); OFF(fuse_operations, poll);
     OFF(fuse_operations, write_buf); OFF(fuse_operations, read_buf); OFF(fuse_operations, flock);
     OFF(fuse_operations, fallocate); OFF(fuse_operations, copy_file_range); OFF(fuse_operations, lseek);
+#if FUSE_VERSION >= 318
+    OFF(fuse_operations, statx);
+#endif
     return 0;
 }

@@ -12,6 +12,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -87,6 +89,41 @@ class SemanticsThroughMountTest {
             Os.close(fd);
             assertEquals(java.util.Set.of("/"), fs.paths());
         }
+    }
+
+    /**
+     * nullpath_ok sits at a different offset in almost every libfuse release's struct fuse_config;
+     * written at the wrong one it silently does nothing (or worse, see LayoutTest). Its effect is
+     * visible: libfuse stops resolving paths for requests that carry a handle. Without it, only an
+     * unlinked file's requests come without one (hard_remove).
+     */
+    @Test
+    void nullPathOkTakesEffectOnEveryRelease() throws Exception {
+        MountOptions hardRemove = MountOptions.builder().hardRemove(true).attrTimeout(0).build();
+        assertEquals(List.of("/f", "null"), writePathsAroundUnlink(hardRemove));
+        assertEquals(List.of("null", "null"), writePathsAroundUnlink(hardRemove.toBuilder().nullPathOk(true).build()));
+    }
+
+    /** The paths two writes through one descriptor arrive with, before and after the file is unlinked. */
+    private static List<String> writePathsAroundUnlink(MountOptions options) throws Exception {
+        List<String> writePaths = new CopyOnWriteArrayList<>();
+        ScratchFileSystem fs = new ScratchFileSystem() {
+            @Override
+            public synchronized int write(String path, ByteBuffer buf, long offset, FileInfo fi) {
+                writePaths.add(String.valueOf(path));
+                return super.write(path, buf, offset, fi);
+            }
+        };
+        try (TestMount m = TestMount.mount(fs, options)) {
+            Files.writeString(m.path("f"), "");
+            int fd = Os.open(m.path("f"), Posix.O_RDWR);
+            assertEquals(1, Os.pwrite(fd, "a".getBytes(), 0));
+            Files.delete(m.path("f"));
+            assertEquals(1, Os.pwrite(fd, "b".getBytes(), 1));
+            assertArrayEquals("ab".getBytes(), Os.pread(fd, 10, 0));
+            Os.close(fd);
+        }
+        return writePaths;
     }
 
     @Test

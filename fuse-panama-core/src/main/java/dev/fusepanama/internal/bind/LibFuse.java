@@ -12,31 +12,34 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The loaded libfuse3 and the downcalls into it. Loaded once per JVM, from the soname
- * {@code libfuse3.so.3} unless {@value #PROPERTY} (system property) or {@value #ENVIRONMENT}
- * (environment variable) names another file or soname.
+ * The loaded libfuse3 and the downcalls into it. Loaded once per JVM: from the file or soname
+ * that {@value #PROPERTY} (system property) or {@value #ENVIRONMENT} (environment variable)
+ * names, otherwise the newest of {@link #SONAMES} that the dynamic linker finds. The entry
+ * points and struct layouts then follow the release actually loaded ({@link LibFuseVersion},
+ * {@link StructLayouts}).
  */
 public final class LibFuse {
     public static final String PROPERTY = "fusepanama.libfuse";
     public static final String ENVIRONMENT = "FUSE_PANAMA_LIBFUSE";
-    public static final String DEFAULT_NAME = "libfuse3.so.3";
-
-    /** Symbols whose presence decides what to call; see {@link LibFuseVersion}. */
-    private static final List<String> PROBED = List.of(
-            "_fuse_new", "fuse_new_31", "fuse_new", "fuse_loop_cfg_create",
-            "fuse_loop_mt_312", "fuse_loop_mt", "fuse_loop_mt_32");
+    /**
+     * Newest first: 3.17 bumped the soname to {@code libfuse3.so.4} (Debian 13, Ubuntu 25.04,
+     * Fedora 42, Arch); 3.10 to 3.16 are {@code libfuse3.so.3}.
+     */
+    public static final List<String> SONAMES = List.of("libfuse3.so.4", "libfuse3.so.3");
 
     private static volatile LibFuse instance;
 
     public final String name;
     public final LibFuseVersion version;
     public final String packageVersion;
+    public final StructLayouts layouts;
 
     public final MethodHandle fuseNew;
     public final MethodHandle mount;
@@ -60,17 +63,18 @@ public final class LibFuse {
         this.name = name;
         int v = (int) invoke(downcall(lookup, "fuse_version", FunctionDescriptor.of(C_INT)));
         Set<String> present = new HashSet<>();
-        for (String s : PROBED) {
+        for (String s : LibFuseVersion.PROBED) {
             if (lookup.find(s).isPresent()) {
                 present.add(s);
             }
         }
-        this.version = LibFuseVersion.select(v, present);
         MemorySegment pkg = (MemorySegment) invoke(downcall(lookup, "fuse_pkgversion", FunctionDescriptor.of(ADDRESS)));
         this.packageVersion = pkg.reinterpret(64).getString(0);
+        this.version = LibFuseVersion.select(packageVersion, v, present);
+        this.layouts = StructLayouts.of(version);
 
         this.fuseNew = switch (version.newSymbol()) {
-            case FUSE_NEW_317 -> downcall(lookup, "_fuse_new",
+            case FUSE_NEW_317 -> downcall(lookup, version.newSymbol().symbol,
                     FunctionDescriptor.of(C_POINTER, ADDRESS, ADDRESS, C_LONG, ADDRESS, C_POINTER));
             case FUSE_NEW_31, FUSE_NEW -> downcall(lookup, version.newSymbol().symbol,
                     FunctionDescriptor.of(C_POINTER, ADDRESS, ADDRESS, C_LONG, C_POINTER));
@@ -97,14 +101,15 @@ public final class LibFuse {
         this.setLogFunc = downcall(lookup, "fuse_set_log_func", FunctionDescriptor.ofVoid(ADDRESS));
     }
 
-    /** The library named by the property, the environment or the default soname, loaded once. */
+    /** The library named by the property or the environment, or the newest soname found; loaded once. */
     public static LibFuse get() {
         LibFuse lib = instance;
         if (lib == null) {
             synchronized (LibFuse.class) {
                 lib = instance;
                 if (lib == null) {
-                    lib = load(configuredName());
+                    String configured = configuredName();
+                    lib = configured == null ? load(SONAMES) : load(List.of(configured));
                     FuseLog.install(lib);
                     instance = lib;
                 }
@@ -113,35 +118,41 @@ public final class LibFuse {
         return lib;
     }
 
+    /** The file or soname set by {@value #PROPERTY} or {@value #ENVIRONMENT}; null if neither is set. */
     static String configuredName() {
         String name = System.getProperty(PROPERTY);
         if (name == null || name.isBlank()) {
             name = System.getenv(ENVIRONMENT);
         }
-        return name == null || name.isBlank() ? DEFAULT_NAME : name;
+        return name == null || name.isBlank() ? null : name;
     }
 
     /**
-     * Loads libfuse from {@code name} (a soname or a path).
+     * Loads the first of {@code names} (sonames or paths) that the dynamic linker can open.
      *
-     * @throws LibFuseUnavailableException saying what was tried and how to fix it
+     * @throws LibFuseUnavailableException naming every name tried and why it failed, and the fix
      */
-    public static LibFuse load(String name) {
-        SymbolLookup lookup;
-        try {
-            lookup = SymbolLookup.libraryLookup(name, Arena.global());
-        } catch (IllegalArgumentException e) {
-            throw new LibFuseUnavailableException(String.format(
-                    "libfuse3 could not be loaded from '%s' (%s). Install it (Debian/Ubuntu: apt-get install fuse3; "
-                            + "Fedora: dnf install fuse3; Arch: pacman -S fuse3) or set -D%s=/path/to/libfuse3.so.3 "
-                            + "or the environment variable %s.",
-                    name, e.getMessage(), PROPERTY, ENVIRONMENT), e);
+    public static LibFuse load(List<String> names) {
+        List<String> failures = new ArrayList<>();
+        for (String name : names) {
+            SymbolLookup lookup;
+            try {
+                lookup = SymbolLookup.libraryLookup(name, Arena.global());
+            } catch (IllegalArgumentException e) {
+                failures.add(name + ": " + e.getMessage());
+                continue;
+            }
+            try {
+                return new LibFuse(name, lookup);
+            } catch (UnsupportedOperationException e) {
+                throw new LibFuseUnavailableException(e.getMessage() + " (loaded from '" + name + "')", e);
+            }
         }
-        try {
-            return new LibFuse(name, lookup);
-        } catch (UnsupportedOperationException e) {
-            throw new LibFuseUnavailableException(e.getMessage() + " (loaded from '" + name + "')", e);
-        }
+        throw new LibFuseUnavailableException(String.format(
+                "libfuse3 could not be loaded; tried %s. Install it (Debian/Ubuntu: apt-get install fuse3; "
+                        + "Fedora: dnf install fuse3; Arch: pacman -S fuse3), or name the library file with "
+                        + "-D%s=/path/to/libfuse3.so.N or the environment variable %s.",
+                String.join("; ", failures), PROPERTY, ENVIRONMENT), null);
     }
 
     private static MethodHandle downcall(SymbolLookup lookup, String symbol, FunctionDescriptor fd, Linker.Option... options) {

@@ -10,19 +10,36 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.VarHandle;
 
-/** {@code struct fuse_buf} (fuse_common.h): a run of data in memory or behind a file descriptor. */
+/**
+ * {@code struct fuse_buf} (fuse_common.h): a run of data in memory or behind a file descriptor.
+ * 3.17 appended {@code mem_size}, so the stride of a {@code fuse_bufvec}'s array is 40 bytes
+ * before and 48 after; the fields mapped here never moved.
+ */
 public final class fuse_buf {
     private fuse_buf() {}
 
-    public static final StructLayout LAYOUT = MemoryLayout.structLayout(
+    private static final MemoryLayout[] FIELDS = {
             C_LONG.withName("size"),
             C_INT.withName("flags"),
             MemoryLayout.paddingLayout(4),
             C_ADDRESS.withName("mem"),
             C_INT.withName("fd"),
             MemoryLayout.paddingLayout(4),
-            C_LONG.withName("pos")).withName("fuse_buf");
-    public static final long SIZE = LAYOUT.byteSize();
+            C_LONG.withName("pos")};
+
+    /** 3.10 to 3.16.x. */
+    public static final StructLayout LAYOUT_310 = MemoryLayout.structLayout(FIELDS).withName("fuse_buf");
+
+    /** 3.17 and later. */
+    public static final StructLayout LAYOUT_317 = MemoryLayout.structLayout(
+            FIELDS[0], FIELDS[1], FIELDS[2], FIELDS[3], FIELDS[4], FIELDS[5], FIELDS[6],
+            C_LONG.withName("mem_size")).withName("fuse_buf");
+
+    public static StructLayout layout(LibFuseVersion version) {
+        return version.atLeast(3, 17, 0) ? LAYOUT_317 : LAYOUT_310;
+    }
+
+    private static final StructLayout LAYOUT = LAYOUT_310;
 
     /** {@code enum fuse_buf_flags}. */
     public static final int FUSE_BUF_IS_FD = 1 << 1;

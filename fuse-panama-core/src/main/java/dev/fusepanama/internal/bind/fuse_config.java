@@ -9,16 +9,28 @@ import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
  * {@code struct fuse_config} (fuse.h): the high-level library's settings, writable in init.
- * Later releases append fields; the prefix mapped here is stable since 3.0, and libfuse
- * allocates the struct, so its growth never reaches us.
+ * libfuse allocates it, so only the offsets matter, and they moved twice:
+ * <ul>
+ *   <li>3.10: {@code auto_cache}, then {@code ac_attr_timeout_set}, {@code ac_attr_timeout},
+ *       {@code nullpath_ok}, {@code show_help}, {@code modules}, {@code debug};</li>
+ *   <li>3.11 to 3.14.0 inserted {@code no_rofd_flush} after {@code auto_cache};</li>
+ *   <li>3.14.1 to 3.16.x also inserted {@code parallel_direct_writes} after {@code nullpath_ok};</li>
+ *   <li>3.17 restored the 3.10 order (the ABI break is why its soname is {@code libfuse3.so.4})
+ *       and appended {@code fmask}, {@code dmask}, {@code no_rofd_flush},
+ *       {@code parallel_direct_writes}, {@code flags} and reserved space.</li>
+ * </ul>
+ * Writing {@code nullpath_ok} at the 3.14.0 offset of a 3.17 library sets its {@code modules}
+ * pointer to 1, which {@code fuse_destroy} then frees: the unmount crash this class exists to avoid.
+ * The fields before {@code auto_cache} never moved; their handles below work for every release.
  */
 public final class fuse_config {
     private fuse_config() {}
 
-    public static final StructLayout LAYOUT = MemoryLayout.structLayout(
+    private static final MemoryLayout[] PREFIX = {
             C_INT.withName("set_gid"),
             C_INT.withName("gid"),
             C_INT.withName("set_uid"),
@@ -36,7 +48,26 @@ public final class fuse_config {
             C_INT.withName("readdir_ino"),
             C_INT.withName("direct_io"),
             C_INT.withName("kernel_cache"),
-            C_INT.withName("auto_cache"),
+            C_INT.withName("auto_cache")};
+
+    private static StructLayout struct(MemoryLayout... rest) {
+        MemoryLayout[] all = Arrays.copyOf(PREFIX, PREFIX.length + rest.length);
+        System.arraycopy(rest, 0, all, PREFIX.length, rest.length);
+        return MemoryLayout.structLayout(all).withName("fuse_config");
+    }
+
+    /** 3.10.x. */
+    public static final StructLayout LAYOUT_310 = struct(
+            C_INT.withName("ac_attr_timeout_set"),
+            C_DOUBLE.withName("ac_attr_timeout"),
+            C_INT.withName("nullpath_ok"),
+            C_INT.withName("show_help"),
+            C_ADDRESS.withName("modules"),
+            C_INT.withName("debug"),
+            MemoryLayout.paddingLayout(4));
+
+    /** 3.11.0 to 3.14.0. */
+    public static final StructLayout LAYOUT_311 = struct(
             C_INT.withName("no_rofd_flush"),
             C_INT.withName("ac_attr_timeout_set"),
             MemoryLayout.paddingLayout(4),
@@ -45,22 +76,56 @@ public final class fuse_config {
             C_INT.withName("show_help"),
             C_ADDRESS.withName("modules"),
             C_INT.withName("debug"),
-            MemoryLayout.paddingLayout(4)).withName("fuse_config");
+            MemoryLayout.paddingLayout(4));
 
-    /** Handles for the {@code int} fields, by C name; used by the typed view, never per request. */
-    public static VarHandle intField(String name) { return LAYOUT.varHandle(groupElement(name)); }
+    /** 3.14.1 to 3.16.x. */
+    public static final StructLayout LAYOUT_3141 = struct(
+            C_INT.withName("no_rofd_flush"),
+            C_INT.withName("ac_attr_timeout_set"),
+            MemoryLayout.paddingLayout(4),
+            C_DOUBLE.withName("ac_attr_timeout"),
+            C_INT.withName("nullpath_ok"),
+            C_INT.withName("parallel_direct_writes"),
+            C_INT.withName("show_help"),
+            MemoryLayout.paddingLayout(4),
+            C_ADDRESS.withName("modules"),
+            C_INT.withName("debug"),
+            MemoryLayout.paddingLayout(4));
 
-    private static final VarHandle entry_timeout = LAYOUT.varHandle(groupElement("entry_timeout"));
-    private static final VarHandle negative_timeout = LAYOUT.varHandle(groupElement("negative_timeout"));
-    private static final VarHandle attr_timeout = LAYOUT.varHandle(groupElement("attr_timeout"));
-    private static final VarHandle ac_attr_timeout = LAYOUT.varHandle(groupElement("ac_attr_timeout"));
+    /** 3.17 and later. */
+    public static final StructLayout LAYOUT_317 = struct(
+            C_INT.withName("ac_attr_timeout_set"),
+            C_DOUBLE.withName("ac_attr_timeout"),
+            C_INT.withName("nullpath_ok"),
+            C_INT.withName("show_help"),
+            C_ADDRESS.withName("modules"),
+            C_INT.withName("debug"),
+            C_INT.withName("fmask"),
+            C_INT.withName("dmask"),
+            C_INT.withName("no_rofd_flush"),
+            C_INT.withName("parallel_direct_writes"),
+            C_INT.withName("flags"),
+            MemoryLayout.sequenceLayout(48, Native.C_LONG).withName("reserved"));
+
+    /** The layout of {@code version}. */
+    public static StructLayout layout(LibFuseVersion version) {
+        if (version.atLeast(3, 17, 0)) return LAYOUT_317;
+        if (version.atLeast(3, 14, 1)) return LAYOUT_3141;
+        if (version.atLeast(3, 11, 0)) return LAYOUT_311;
+        return LAYOUT_310;
+    }
+
+    /** Handle for an {@code int} field, by C name, in {@code layout}; used by the typed view, never per request. */
+    public static VarHandle intField(StructLayout layout, String name) { return layout.varHandle(groupElement(name)); }
+
+    private static final VarHandle entry_timeout = LAYOUT_310.varHandle(groupElement("entry_timeout"));
+    private static final VarHandle negative_timeout = LAYOUT_310.varHandle(groupElement("negative_timeout"));
+    private static final VarHandle attr_timeout = LAYOUT_310.varHandle(groupElement("attr_timeout"));
 
     public static double entry_timeout(long c) { return (double) entry_timeout.get(ALL, c); }
     public static double negative_timeout(long c) { return (double) negative_timeout.get(ALL, c); }
     public static double attr_timeout(long c) { return (double) attr_timeout.get(ALL, c); }
-    public static double ac_attr_timeout(long c) { return (double) ac_attr_timeout.get(ALL, c); }
     public static void entry_timeout(long c, double v) { entry_timeout.set(ALL, c, v); }
     public static void negative_timeout(long c, double v) { negative_timeout.set(ALL, c, v); }
     public static void attr_timeout(long c, double v) { attr_timeout.set(ALL, c, v); }
-    public static void ac_attr_timeout(long c, double v) { ac_attr_timeout.set(ALL, c, v); }
 }

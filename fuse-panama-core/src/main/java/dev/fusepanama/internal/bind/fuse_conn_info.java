@@ -2,38 +2,74 @@ package dev.fusepanama.internal.bind;
 
 import static dev.fusepanama.internal.bind.Native.ALL;
 import static dev.fusepanama.internal.bind.Native.C_INT;
+import static dev.fusepanama.internal.bind.Native.C_LONG;
+import static dev.fusepanama.internal.bind.Native.C_SHORT;
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
  * {@code struct fuse_conn_info} (fuse_common.h). 128 bytes in every 3.x release; 3.17 carved
- * 64-bit {@code capable_ext}/{@code want_ext} out of {@code reserved} (offsets 48 and 56), and
- * from 3.17 on libfuse refuses an init that sets both {@code want} and {@code want_ext}: callers
- * go through {@link dev.fusepanama.internal.FuseConnection}, which writes exactly one of them.
+ * {@code max_backing_stack_depth}, a flags word and the 64-bit {@code capable_ext}/{@code want_ext}
+ * out of {@code reserved}, 3.18 a 16-bit {@code request_timeout}. From 3.17 on libfuse refuses an
+ * init that sets both {@code want} and {@code want_ext}: callers go through
+ * {@link dev.fusepanama.internal.view.NativeConnectionInfo}, which writes exactly one of them.
  */
 public final class fuse_conn_info {
     private fuse_conn_info() {}
 
-    public static final StructLayout LAYOUT = MemoryLayout.structLayout(
-            C_INT.withName("proto_major"),
-            C_INT.withName("proto_minor"),
-            C_INT.withName("max_write"),
-            C_INT.withName("max_read"),
-            C_INT.withName("max_readahead"),
-            C_INT.withName("capable"),
-            C_INT.withName("want"),
-            C_INT.withName("max_background"),
-            C_INT.withName("congestion_threshold"),
-            C_INT.withName("time_gran"),
-            MemoryLayout.sequenceLayout(22, C_INT).withName("reserved")).withName("fuse_conn_info");
+    private static StructLayout struct(MemoryLayout... tail) {
+        MemoryLayout[] head = {
+                C_INT.withName("proto_major"),
+                C_INT.withName("proto_minor"),
+                C_INT.withName("max_write"),
+                C_INT.withName("max_read"),
+                C_INT.withName("max_readahead"),
+                C_INT.withName("capable"),
+                C_INT.withName("want"),
+                C_INT.withName("max_background"),
+                C_INT.withName("congestion_threshold"),
+                C_INT.withName("time_gran")};
+        MemoryLayout[] all = Arrays.copyOf(head, head.length + tail.length);
+        System.arraycopy(tail, 0, all, head.length, tail.length);
+        return MemoryLayout.structLayout(all).withName("fuse_conn_info");
+    }
 
+    /** 3.10 to 3.16.x. */
+    public static final StructLayout LAYOUT_310 = struct(
+            MemoryLayout.sequenceLayout(22, C_INT).withName("reserved"));
+
+    /** 3.17.x. */
+    public static final StructLayout LAYOUT_317 = struct(
+            C_INT.withName("max_backing_stack_depth"),
+            C_INT.withName("bits"),
+            C_LONG.withName("capable_ext"),
+            C_LONG.withName("want_ext"),
+            MemoryLayout.sequenceLayout(16, C_INT).withName("reserved"));
+
+    /** 3.18 and later. */
+    public static final StructLayout LAYOUT_318 = struct(
+            C_INT.withName("max_backing_stack_depth"),
+            C_INT.withName("bits"),
+            C_LONG.withName("capable_ext"),
+            C_LONG.withName("want_ext"),
+            C_SHORT.withName("request_timeout"),
+            MemoryLayout.sequenceLayout(31, C_SHORT).withName("reserved"));
+
+    public static StructLayout layout(LibFuseVersion version) {
+        if (version.atLeast(3, 18, 0)) return LAYOUT_318;
+        if (version.atLeast(3, 17, 0)) return LAYOUT_317;
+        return LAYOUT_310;
+    }
+
+    private static final StructLayout LAYOUT = LAYOUT_310;
     /** libfuse 3.17+ only: {@code uint64_t capable_ext}. */
-    public static final long CAPABLE_EXT_317 = 48;
+    public static final long CAPABLE_EXT_317 = LAYOUT_317.byteOffset(groupElement("capable_ext"));
     /** libfuse 3.17+ only: {@code uint64_t want_ext}. */
-    public static final long WANT_EXT_317 = 56;
+    public static final long WANT_EXT_317 = LAYOUT_317.byteOffset(groupElement("want_ext"));
 
     private static VarHandle vh(String name) { return LAYOUT.varHandle(groupElement(name)); }
 
@@ -67,7 +103,7 @@ public final class fuse_conn_info {
     public static void congestion_threshold(long c, int v) { congestion_threshold.set(ALL, c, v); }
     public static void time_gran(long c, int v) { time_gran.set(ALL, c, v); }
 
-    public static long capable_ext(long c) { return ALL.get(Native.C_LONG, c + CAPABLE_EXT_317); }
-    public static long want_ext(long c) { return ALL.get(Native.C_LONG, c + WANT_EXT_317); }
-    public static void want_ext(long c, long v) { ALL.set(Native.C_LONG, c + WANT_EXT_317, v); }
+    public static long capable_ext(long c) { return ALL.get(C_LONG, c + CAPABLE_EXT_317); }
+    public static long want_ext(long c) { return ALL.get(C_LONG, c + WANT_EXT_317); }
+    public static void want_ext(long c, long v) { ALL.set(C_LONG, c + WANT_EXT_317, v); }
 }

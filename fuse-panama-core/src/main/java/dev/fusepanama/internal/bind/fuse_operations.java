@@ -5,16 +5,17 @@ import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
+import java.util.Arrays;
 
 /**
- * {@code struct fuse_operations} (fuse.h, API 3.12): one function pointer per operation, in
+ * {@code struct fuse_operations} (fuse.h): one function pointer per operation, in
  * header order. A NULL slot tells libfuse the operation is absent, and libfuse then answers the
  * kernel itself (often ENOSYS, after which the kernel stops asking).
  */
 public final class fuse_operations {
     private fuse_operations() {}
 
-    public static final StructLayout LAYOUT = MemoryLayout.structLayout(
+    private static final MemoryLayout[] SLOTS = {
             C_ADDRESS.withName("getattr"),
             C_ADDRESS.withName("readlink"),
             C_ADDRESS.withName("mknod"),
@@ -56,12 +57,30 @@ public final class fuse_operations {
             C_ADDRESS.withName("flock"),
             C_ADDRESS.withName("fallocate"),
             C_ADDRESS.withName("copy_file_range"),
-            C_ADDRESS.withName("lseek")).withName("fuse_operations");
+            C_ADDRESS.withName("lseek")};
 
-    public static final long SIZE = LAYOUT.byteSize();
+    /** 3.10 to 3.17.x: 42 operations. */
+    public static final StructLayout LAYOUT_310 = MemoryLayout.structLayout(SLOTS).withName("fuse_operations");
 
-    /** Offset of the slot for the operation named as in C. */
+    /** 3.18 and later appended {@code statx}, which we do not register (getattr serves stat). */
+    public static final StructLayout LAYOUT_318 = MemoryLayout.structLayout(withStatx()).withName("fuse_operations");
+
+    private static MemoryLayout[] withStatx() {
+        MemoryLayout[] slots = Arrays.copyOf(SLOTS, SLOTS.length + 1);
+        slots[SLOTS.length] = C_ADDRESS.withName("statx");
+        return slots;
+    }
+
+    /**
+     * The table handed to {@code fuse_new} with its size: libfuse copies that many bytes and
+     * leaves later slots empty.
+     */
+    public static StructLayout layout(LibFuseVersion version) {
+        return version.atLeast(3, 18, 0) ? LAYOUT_318 : LAYOUT_310;
+    }
+
+    /** Offset of the slot for the operation named as in C; the same in every release. */
     public static long offset(String operation) {
-        return LAYOUT.byteOffset(groupElement(operation));
+        return LAYOUT_310.byteOffset(groupElement(operation));
     }
 }

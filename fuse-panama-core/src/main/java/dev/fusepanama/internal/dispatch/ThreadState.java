@@ -2,7 +2,6 @@ package dev.fusepanama.internal.dispatch;
 
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.Native;
-import dev.fusepanama.internal.bind.fuse_bufvec;
 import dev.fusepanama.internal.codec.NameCodec;
 import dev.fusepanama.internal.view.FillerHandles;
 import dev.fusepanama.internal.view.NativeDirFiller;
@@ -37,14 +36,14 @@ final class ThreadState {
 
     final NativeStat stat = new NativeStat();
     final NativeStatVfs statvfs = new NativeStatVfs();
-    final NativeFileInfo fileInfo = new NativeFileInfo();
-    final NativeFileInfo fileInfoOut = new NativeFileInfo();
+    final NativeFileInfo fileInfo;
+    final NativeFileInfo fileInfoOut;
     final NativeTimespec atime = new NativeTimespec();
     final NativeTimespec mtime = new NativeTimespec();
     final NativeFlock flock = new NativeFlock();
     final NativeLinkTarget linkTarget = new NativeLinkTarget();
     final NativeXattrNames xattrNames = new NativeXattrNames();
-    final NativeReadReply readReply = new NativeReadReply();
+    final NativeReadReply readReply;
     final NativeDirFiller dirFiller;
     final NativePollHandle pollHandle;
     final NativeWriteBuffer writeBuffer;
@@ -65,11 +64,15 @@ final class ThreadState {
     private ThreadState() {
         LibFuse lib = LibFuse.get();
         // Freed by the GC when the thread and this state are gone.
-        this.scratch = Arena.ofAuto().allocate(NAME_CAPACITY + STAT_SIZE + fuse_bufvec.SIZE + BOUNCE_SIZE, 16);
+        long bufvecSize = lib.layouts.bufvecSize();
+        this.scratch = Arena.ofAuto().allocate(NAME_CAPACITY + STAT_SIZE + bufvecSize + BOUNCE_SIZE, 16);
         long base = scratch.address();
         long statAt = base + NAME_CAPACITY;
         long bufvecAt = statAt + STAT_SIZE;
-        long bounceAt = bufvecAt + fuse_bufvec.SIZE;
+        long bounceAt = bufvecAt + bufvecSize;
+        this.fileInfo = new NativeFileInfo(lib.layouts.fileInfoBits());
+        this.fileInfoOut = new NativeFileInfo(lib.layouts.fileInfoBits());
+        this.readReply = new NativeReadReply(lib.layouts);
         this.dirFiller = new NativeDirFiller(base, NAME_CAPACITY, statAt);
         this.pollHandle = new NativePollHandle(lib);
         this.writeBuffer = new NativeWriteBuffer(lib, bufvecAt, bounceAt, BOUNCE_SIZE);

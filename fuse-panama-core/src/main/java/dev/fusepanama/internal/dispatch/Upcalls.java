@@ -9,6 +9,7 @@ import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.nio.ByteBuffer;
@@ -41,13 +42,16 @@ public final class Upcalls {
     private final InitListener initListener;
     private final boolean userInit;
     private final boolean extendedFlags;
+    private final StructLayout configLayout;
 
     public Upcalls(FuseFileSystem fs, ErrorMapper errors, InitListener initListener, Set<Operation> implemented) {
         this.fs = fs;
         this.errors = errors;
         this.initListener = initListener;
         this.userInit = implemented.contains(Operation.INIT);
-        this.extendedFlags = LibFuse.get().version.wantExt();
+        LibFuse lib = LibFuse.get();
+        this.extendedFlags = lib.version.wantExt();
+        this.configLayout = lib.layouts.fuseConfig();
     }
 
     /** The upcall stub for {@code op}, valid as long as {@code arena}. */
@@ -376,7 +380,7 @@ public final class Upcalls {
         Throwable failure = null;
         try {
             NativeConnectionInfo connection = new NativeConnectionInfo(conn, extendedFlags);
-            NativeFuseConfig config = new NativeFuseConfig(cfg);
+            NativeFuseConfig config = new NativeFuseConfig(cfg, configLayout);
             initListener.configure(connection, config);
             if (userInit) {
                 fs.init(connection, config);

@@ -90,7 +90,7 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
         boolean mounted = false;
         try {
             Upcalls upcalls = new Upcalls(fs, new ErrorMapper(mountpoint.toString()), this, operations);
-            MemorySegment table = arena.allocate(fuse_operations.LAYOUT);
+            MemorySegment table = arena.allocate(lib.layouts.operations());
             for (Operation op : operations) {
                 table.set(ValueLayout.ADDRESS, fuse_operations.offset(op.cName), upcalls.stub(op, arena));
             }
@@ -168,14 +168,17 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
     }
 
     private long newFuse(MemorySegment args, MemorySegment table) throws Throwable {
+        long size = lib.layouts.operations().byteSize();
         if (lib.version.newSymbol() == LibFuseVersion.NewSymbol.FUSE_NEW_317) {
-            // struct libfuse_version {major, minor, hotfix, padding}: the API level we were written for.
+            // struct libfuse_version {major, minor, hotfix, padding}: the release whose layouts we
+            // use, as fuse.h's inline fuse_new passes the release a program was compiled against.
             MemorySegment v = arena.allocate(ValueLayout.JAVA_INT, 4);
-            v.setAtIndex(ValueLayout.JAVA_INT, 0, 3);
-            v.setAtIndex(ValueLayout.JAVA_INT, 1, 17);
-            return (long) lib.fuseNew.invokeExact(args, table, fuse_operations.SIZE, v, 0L);
+            v.setAtIndex(ValueLayout.JAVA_INT, 0, lib.version.major());
+            v.setAtIndex(ValueLayout.JAVA_INT, 1, lib.version.minor());
+            v.setAtIndex(ValueLayout.JAVA_INT, 2, lib.version.patch());
+            return (long) lib.fuseNew.invokeExact(args, table, size, v, 0L);
         }
-        return (long) lib.fuseNew.invokeExact(args, table, fuse_operations.SIZE, 0L);
+        return (long) lib.fuseNew.invokeExact(args, table, size, 0L);
     }
 
     /** {@code fuse-panama -o opt,opt,...}, kept alive by the arena (libfuse may keep pointers into it). */

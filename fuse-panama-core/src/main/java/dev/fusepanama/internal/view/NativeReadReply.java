@@ -3,6 +3,7 @@ package dev.fusepanama.internal.view;
 import dev.fusepanama.ReadReply;
 import dev.fusepanama.internal.bind.Libc;
 import dev.fusepanama.internal.bind.Native;
+import dev.fusepanama.internal.bind.StructLayouts;
 import dev.fusepanama.internal.bind.fuse_buf;
 import dev.fusepanama.internal.bind.fuse_bufvec;
 import java.lang.foreign.MemorySegment;
@@ -16,7 +17,15 @@ import java.nio.ByteBuffer;
  * (its built-in read path does the same).
  */
 public final class NativeReadReply implements ReadReply {
+    private final long bufSize;
+    private final long bufvecSize;
     private long bufp;
+
+    /** @param layouts the loaded release's, for the size of a {@code fuse_bufvec} */
+    public NativeReadReply(StructLayouts layouts) {
+        this.bufSize = layouts.bufSize();
+        this.bufvecSize = layouts.bufvecSize();
+    }
 
     public NativeReadReply at(long bufp) {
         this.bufp = bufp;
@@ -27,7 +36,7 @@ public final class NativeReadReply implements ReadReply {
     @Override
     public void fromFd(int fd, long position, long length) {
         long v = vector(length);
-        long b = fuse_bufvec.buf(v, 0);
+        long b = fuse_bufvec.buf(v, 0, bufSize);
         fuse_buf.flags(b, fuse_buf.FUSE_BUF_IS_FD | fuse_buf.FUSE_BUF_FD_SEEK);
         fuse_buf.fd(b, fd);
         fuse_buf.pos(b, position);
@@ -43,7 +52,7 @@ public final class NativeReadReply implements ReadReply {
         }
         MemorySegment.copy(MemorySegment.ofBuffer(data), ValueLayout.JAVA_BYTE, 0, Native.ALL, ValueLayout.JAVA_BYTE, mem, n);
         data.position(data.position() + n);
-        fuse_buf.mem(fuse_bufvec.buf(v, 0), mem);
+        fuse_buf.mem(fuse_bufvec.buf(v, 0, bufSize), mem);
     }
 
     /** After read_buf returned success: a reply is mandatory, so an empty one (end of file) if none was given. */
@@ -57,11 +66,11 @@ public final class NativeReadReply implements ReadReply {
         if (Native.getAddress(bufp) != 0) {
             throw new IllegalStateException("read_buf already answered");
         }
-        long v = Libc.malloc(fuse_bufvec.SIZE);
+        long v = Libc.malloc(bufvecSize);
         if (v == 0) {
             throw new OutOfMemoryError("malloc(fuse_bufvec) failed");
         }
-        fuse_bufvec.init(v, size);
+        fuse_bufvec.init(v, bufvecSize, size);
         Native.putAddress(bufp, v);
         return v;
     }

@@ -16,6 +16,8 @@ import java.nio.ByteBuffer;
  */
 public final class NativeWriteBuffer implements WriteBuffer {
     private final LibFuse lib;
+    private final long bufSize;
+    private final long bufvecSize;
     private final long destination;
     private final long bounce;
     private final long bounceSize;
@@ -24,6 +26,8 @@ public final class NativeWriteBuffer implements WriteBuffer {
     /** @param destination scratch for one fuse_bufvec; @param bounce scratch for heap copies */
     public NativeWriteBuffer(LibFuse lib, long destination, long bounce, long bounceSize) {
         this.lib = lib;
+        this.bufSize = lib.layouts.bufSize();
+        this.bufvecSize = lib.layouts.bufvecSize();
         this.destination = destination;
         this.bounce = bounce;
         this.bounceSize = bounceSize;
@@ -39,15 +43,15 @@ public final class NativeWriteBuffer implements WriteBuffer {
         long total = 0;
         long count = fuse_bufvec.count(source);
         for (long i = fuse_bufvec.idx(source); i < count; i++) {
-            total += fuse_buf.size(fuse_bufvec.buf(source, i));
+            total += fuse_buf.size(fuse_bufvec.buf(source, i, bufSize));
         }
         return total - fuse_bufvec.off(source);
     }
 
     @Override
     public long copyToFd(int fd, long position) throws IOException {
-        fuse_bufvec.init(destination, size());
-        long b = fuse_bufvec.buf(destination, 0);
+        fuse_bufvec.init(destination, bufvecSize, size());
+        long b = fuse_bufvec.buf(destination, 0, bufSize);
         fuse_buf.flags(b, fuse_buf.FUSE_BUF_IS_FD | fuse_buf.FUSE_BUF_FD_SEEK);
         fuse_buf.fd(b, fd);
         fuse_buf.pos(b, position);
@@ -76,8 +80,8 @@ public final class NativeWriteBuffer implements WriteBuffer {
     }
 
     private long copyToMemory(long address, long size) throws IOException {
-        fuse_bufvec.init(destination, size);
-        fuse_buf.mem(fuse_bufvec.buf(destination, 0), address);
+        fuse_bufvec.init(destination, bufvecSize, size);
+        fuse_buf.mem(fuse_bufvec.buf(destination, 0, bufSize), address);
         return copy();
     }
 

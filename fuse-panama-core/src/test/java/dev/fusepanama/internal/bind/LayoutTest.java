@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,55 +26,55 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The hand-written bindings agree with the C compiler: every mapped struct's size, every field's
  * offset, every bit field's position, and every constant the API exposes, compiled against the
- * fuse3 and libc headers installed on this machine.
+ * headers of the libfuse release that is loaded (the system's, or the one the version matrix
+ * points {@code FUSE_PANAMA_LIBFUSE} and {@code FUSE_PANAMA_LIBFUSE_INCLUDE} at), with the
+ * layouts the binding chose for that release.
  */
 class LayoutTest {
     @TempDir
     static Path work;
 
     static List<String> probe;
+    static LibFuse lib;
+    static Map<String, StructLayout> layouts;
 
-    static final Map<String, StructLayout> LAYOUTS = new LinkedHashMap<>();
-
-    static {
-        LAYOUTS.put("timespec", timespec.LAYOUT);
-        LAYOUTS.put("stat", stat.LAYOUT);
-        LAYOUTS.put("statvfs", statvfs.LAYOUT);
-        LAYOUTS.put("flock", flock.LAYOUT);
-        LAYOUTS.put("fuse_file_info", fuse_file_info.LAYOUT);
-        LAYOUTS.put("fuse_conn_info", fuse_conn_info.LAYOUT);
-        LAYOUTS.put("fuse_config", fuse_config.LAYOUT);
-        LAYOUTS.put("fuse_context", fuse_context.LAYOUT);
-        LAYOUTS.put("fuse_buf", fuse_buf.LAYOUT);
-        LAYOUTS.put("fuse_bufvec", fuse_bufvec.LAYOUT);
-        LAYOUTS.put("fuse_args", fuse_args.LAYOUT);
-        LAYOUTS.put("fuse_loop_config_v1", fuse_loop_config_v1.LAYOUT);
-        LAYOUTS.put("fuse_operations", fuse_operations.LAYOUT);
-    }
-
-    static Map<String, Integer> bits() throws IllegalAccessException {
-        Map<String, Integer> bits = new TreeMap<>();
-        for (Field f : fuse_file_info.class.getFields()) {
-            if (f.getName().startsWith("BIT_")) {
-                bits.put(f.getName().substring(4).toLowerCase(Locale.ROOT), f.getInt(null));
-            }
-        }
-        return bits;
+    static Map<String, Integer> bits() {
+        return lib.layouts.fileInfoBits().byName();
     }
 
     @BeforeAll
     static void runProbe() throws Exception {
+        lib = LibFuse.get();
+        layouts = lib.layouts.all();
         probe = NativeProbe.run(NativeProbe.nativeDir().resolve("layout_probe.c"), work);
     }
 
     @Test
+    void theHeadersAreThoseOfTheLoadedRelease() {
+        String version = probe.stream().filter(l -> l.startsWith("version ")).findFirst().orElse("version ? ?");
+        assertEquals("version " + lib.version.major() + " " + lib.version.minor(), version,
+                "the probe was compiled against other headers than those of the loaded libfuse " + lib.packageVersion
+                        + " (" + lib.name + "); set FUSE_PANAMA_LIBFUSE_INCLUDE to its include directory");
+    }
+
+    @Test
     void everyStructSizeFieldOffsetAndBitMatchesTheCCompiler() throws Exception {
-        List<String> problems = LayoutCheck.compare(LAYOUTS, bits(), probe);
-        assertEquals(List.of(), problems);
+        List<String> problems = LayoutCheck.compare(layouts, bits(), probe);
+        assertEquals(List.of(), problems, "libfuse " + lib.packageVersion);
         assertTrue(probe.size() > 100, "the probe checks every mapped field: " + probe.size() + " lines");
-        for (String struct : LAYOUTS.keySet()) {
-            assertTrue(probe.contains("size " + struct + " " + LAYOUTS.get(struct).byteSize()), "probe covers " + struct);
+        for (String struct : layouts.keySet()) {
+            assertTrue(probe.contains("size " + struct + " " + layouts.get(struct).byteSize()), "probe covers " + struct);
         }
+    }
+
+    @Test
+    void theConfigLayoutOfAnotherReleaseIsCaught() {
+        // The cause of the unmount crash on 3.17+: 3.14.0's struct fuse_config offsets used with a
+        // 3.17 library put nullpath_ok where 3.17 keeps the modules pointer, which fuse_destroy frees.
+        Map<String, StructLayout> other = new LinkedHashMap<>(layouts);
+        other.put("fuse_config", lib.version.atLeast(3, 17, 0) ? fuse_config.LAYOUT_311 : fuse_config.LAYOUT_317);
+        List<String> problems = LayoutCheck.compare(other, bits(), probe);
+        assertTrue(problems.stream().anyMatch(p -> p.contains("fuse_config")), problems.toString());
     }
 
     @Test
@@ -87,14 +86,14 @@ class LayoutTest {
                         : m.name().orElse("").equals("st_blksize") ? java.util.stream.Stream.<MemoryLayout>of()
                         : java.util.stream.Stream.of(m))
                 .toArray(MemoryLayout[]::new)).withName("stat");
-        Map<String, StructLayout> layouts = new LinkedHashMap<>(LAYOUTS);
-        layouts.put("stat", wrong);
-        List<String> problems = LayoutCheck.compare(layouts, bits(), probe);
+        Map<String, StructLayout> wrongLayouts = new LinkedHashMap<>(layouts);
+        wrongLayouts.put("stat", wrong);
+        List<String> problems = LayoutCheck.compare(wrongLayouts, bits(), probe);
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("offsetof(stat, st_size)")), problems.toString());
 
         Map<String, Integer> wrongBits = new TreeMap<>(bits());
         wrongBits.put("direct_io", 2);
-        assertTrue(LayoutCheck.compare(LAYOUTS, wrongBits, probe).stream().anyMatch(p -> p.contains("direct_io")));
+        assertTrue(LayoutCheck.compare(layouts, wrongBits, probe).stream().anyMatch(p -> p.contains("direct_io")));
     }
 
     @Test

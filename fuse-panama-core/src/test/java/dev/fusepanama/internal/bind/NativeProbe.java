@@ -20,6 +20,12 @@ final class NativeProbe {
         return dir;
     }
 
+    /**
+     * The fuse3 headers to compile against: {@code FUSE_PANAMA_LIBFUSE_INCLUDE} (the version matrix
+     * sets it with the library), else pkg-config's, else /usr/include/fuse3.
+     */
+    static final String INCLUDE_ENVIRONMENT = "FUSE_PANAMA_LIBFUSE_INCLUDE";
+
     /** Output lines of a C program compiled from {@code source} with the fuse3 include path. */
     static List<String> run(Path source, Path workDir) throws IOException, InterruptedException {
         Path exe = workDir.resolve("probe-" + source.getFileName().toString().replace(".c", ""));
@@ -31,6 +37,10 @@ final class NativeProbe {
     }
 
     static List<String> fuse3Cflags() throws IOException, InterruptedException {
+        String include = System.getenv(INCLUDE_ENVIRONMENT);
+        if (include != null && !include.isBlank()) {
+            return List.of("-I" + include);
+        }
         try {
             return List.of(String.join(" ", exec(List.of("pkg-config", "--cflags", "fuse3"))).trim().split("\\s+"));
         } catch (IllegalStateException e) {
