@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The README's commands as a user runs them: ./fuse-panama memfs MOUNTPOINT and
 # ./fuse-panama mirror SOURCE MOUNTPOINT, use the volume, Ctrl-C. Each passes if it mounts,
-# serves, and on SIGINT unmounts and exits 0. A mountpoint the launcher had to create must be
-# gone afterwards. A mirror mounted inside its own source must be refused with a message.
+# serves, and on SIGINT unmounts and exits 0; `fusermount3 -u` from outside ends it with exit 0
+# too. A mountpoint the launcher had to create must be gone afterwards. A mirror mounted inside
+# its own source must be refused with a message. No check may leave a JVM crash report.
+# FUSE_PANAMA_LIBFUSE (if set) is passed on: ./test runs this once per libfuse release.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 passed=0
@@ -57,6 +59,16 @@ check() {
   fi
 }
 
+memfs_unmounted_from_outside() {
+  start memfs "$mnt" || { echo "not mounted"; return 1; }
+  echo data > "$mnt/file" || { echo "cannot write"; return 1; }
+  fusermount3 -u "$mnt" || { echo "fusermount3 -u failed"; return 1; }
+  local rc=0
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 0 ] || { echo "exit status $rc after fusermount3 -u"; return 1; }
+  grep -q "unmounted from outside" "$log" || { echo "no 'unmounted from outside' line"; return 1; }
+}
+
 memfs() {
   start memfs "$mnt" || { echo "not mounted"; return 1; }
   echo hello > "$mnt/greeting" && [ "$(cat "$mnt/greeting")" = hello ] || { echo "cannot write and read back"; return 1; }
@@ -94,11 +106,17 @@ mirror_inside_its_source() {
 }
 
 check memfs memfs
+check "memfs unmounted from outside" memfs_unmounted_from_outside
 check mirror mirror
 outer=$mnt
 mnt="$work/new/deeper/mnt"
 check "memfs at a new mountpoint" memfs_at_a_new_mountpoint
 mnt=$outer
 check "mirror inside its source" mirror_inside_its_source
-echo "launcher: $passed passed, $failed failed"
+crashes=$(find . /tmp -maxdepth 1 -name 'hs_err_pid*.log' -newer "$work" 2>/dev/null)
+if [ -n "$crashes" ]; then
+  failed=$((failed + 1))
+  echo "launcher smoke: the JVM crashed: $crashes" >&2
+fi
+echo "launcher${FUSE_PANAMA_LIBFUSE:+ on $FUSE_PANAMA_LIBFUSE}: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -19,7 +19,7 @@ public interface FileInfo {
     FileInfo setNonSeekable(boolean on);
     /** Let the kernel cache readdir results (set in opendir). */
     FileInfo setCacheReaddir(boolean on);
-    /** Do not send flush on close (set in open/create). */
+    /** Do not send flush on close (set in open/create; libfuse 3.11+, ignored by 3.10). */
     FileInfo setNoFlush(boolean on);
 
     /** The request comes from writeback of cached pages; caller context is not meaningful. */
