@@ -3,8 +3,9 @@
  * touch, as the C compiler lays them out against the fuse3 headers it is compiled with (those of
  * the release under test). LayoutTest compiles and runs this and compares each line with the
  * Java layouts it chose for the loaded release. Fields that only some releases have are printed
- * where the headers have them (FUSE_VERSION is major * 100 + minor; the patch level that
- * separates 3.14.0 from 3.14.1 is not in the headers before 3.17, where the sizes tell them apart).
+ * where the headers have them. FUSE_VERSION is major * 100 + minor; the patch level that
+ * separates 3.14.0 from 3.14.1 (which added parallel_direct_writes) is not in the headers before
+ * 3.17, so LayoutTest passes the loaded release's as FUSE_PANAMA_PATCH.
  * Output lines:
  *   version MAJOR MINOR
  *   size STRUCT BYTES
@@ -14,6 +15,11 @@
 #include "fuse_panama.h"
 #include <stddef.h>
 #include <string.h>
+
+#ifndef FUSE_PANAMA_PATCH
+#define FUSE_PANAMA_PATCH 0
+#endif
+#define HAS_PARALLEL_DIRECT_WRITES (FUSE_VERSION >= 315 || (FUSE_VERSION == 314 && FUSE_PANAMA_PATCH >= 1))
 
 #define SIZE(s) printf("size %s %zu\n", #s, sizeof(struct s))
 #define OFF(s, f) printf("offset %s %s %zu\n", #s, #f, offsetof(struct s, f))
@@ -53,7 +59,7 @@ int main(void) {
 #if FUSE_VERSION >= 311
     BIT(noflush);
 #endif
-#if FUSE_VERSION >= 315
+#if HAS_PARALLEL_DIRECT_WRITES
     BIT(parallel_direct_writes);
 #endif
 #if FUSE_VERSION >= 317
@@ -86,7 +92,7 @@ int main(void) {
 #if FUSE_VERSION >= 311
     OFF(fuse_config, no_rofd_flush);
 #endif
-#if FUSE_VERSION >= 315
+#if HAS_PARALLEL_DIRECT_WRITES
     OFF(fuse_config, parallel_direct_writes);
 #endif
 #if FUSE_VERSION >= 317

@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 passed=0
 failed=0
 work=$(mktemp -d /tmp/fuse-panama-smoke-XXXXXX)
+touch "$work/.start" # JVM crash reports newer than this are ours
 mnt="$work/mnt"
 log="$work/log"
 mkdir "$mnt"
@@ -32,11 +33,21 @@ start() {
   mounted
 }
 
+# Waits up to 30 s for the launcher to exit; sets rc to its exit status.
+await_exit() {
+  for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "still running 30 s later"
+    kill -KILL "$pid"
+  fi
+  rc=0
+  wait "$pid" || rc=$?
+}
+
 # Ctrl-C, then: exit status 0, nothing mounted.
 stop() {
   kill -INT "$pid"
-  local rc=0
-  wait "$pid" || rc=$?
+  await_exit
   [ "$rc" -eq 0 ] || { echo "exit status $rc after Ctrl-C"; return 1; }
   ! mounted || { echo "still mounted after Ctrl-C"; return 1; }
 }
@@ -63,8 +74,7 @@ memfs_unmounted_from_outside() {
   start memfs "$mnt" || { echo "not mounted"; return 1; }
   echo data > "$mnt/file" || { echo "cannot write"; return 1; }
   fusermount3 -u "$mnt" || { echo "fusermount3 -u failed"; return 1; }
-  local rc=0
-  wait "$pid" || rc=$?
+  await_exit
   [ "$rc" -eq 0 ] || { echo "exit status $rc after fusermount3 -u"; return 1; }
   grep -q "unmounted from outside" "$log" || { echo "no 'unmounted from outside' line"; return 1; }
 }
@@ -113,7 +123,7 @@ mnt="$work/new/deeper/mnt"
 check "memfs at a new mountpoint" memfs_at_a_new_mountpoint
 mnt=$outer
 check "mirror inside its source" mirror_inside_its_source
-crashes=$(find . /tmp -maxdepth 1 -name 'hs_err_pid*.log' -newer "$work" 2>/dev/null)
+crashes=$(find . /tmp -maxdepth 1 -name 'hs_err_pid*.log' -newer "$work/.start" 2>/dev/null)
 if [ -n "$crashes" ]; then
   failed=$((failed + 1))
   echo "launcher smoke: the JVM crashed: $crashes" >&2

@@ -6,20 +6,32 @@
 # Nothing outside the namespace changes. Root only (./test runs it when root).
 # Usage: scripts/soname-check.sh VERSION /path/to/libfuse3.so.4
 set -euo pipefail
-cd "$(dirname "$0")/.."
+self=$(readlink -f "$0")
+cd "$(dirname "$self")/.."
 version=$1
-library=$2
+library=$(readlink -f "$2")
+export PATH="$PATH:/sbin:/usr/sbin"
 if [ -z "${FP_SONAME_WORK:-}" ]; then
   # Outside the namespace: a directory for its tmpfs, removed once the namespace is gone.
   work=$(mktemp -d /tmp/fuse-panama-soname-XXXXXX)
   rc=0
-  env FP_SONAME_WORK="$work" unshare --mount --propagation private "$0" "$@" || rc=$?
+  env FP_SONAME_WORK="$work" unshare --mount --propagation private "$self" "$version" "$library" || rc=$?
   rmdir "$work"
   exit "$rc"
 fi
 
-fail() { echo "soname check: $*" >&2; echo "soname: 0 passed, 1 failed"; exit 1; }
-system=$(ldconfig -p | awk '/libfuse3\.so\.3 / { print $NF; exit }')
+pid=
+fail() {
+  echo "soname check: $*" >&2
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill -INT "$pid"
+    sleep 5
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  echo "soname: 0 passed, 1 failed"
+  exit 1
+}
+system=$(ldconfig -p | awk '/libfuse3\.so\.3 / { found = $NF } END { print found }')
 [ -n "$system" ] || fail "no system libfuse3.so.3 to hide"
 libdir=$(dirname "$(readlink -f "$system")")
 work=$FP_SONAME_WORK
@@ -29,6 +41,12 @@ for f in "$libdir"/libfuse3.so.3*; do mknod "$work/upper/$(basename "$f")" c 0 0
 cp -L "$library" "$work/upper/libfuse3.so.4"
 mount -t overlay overlay -o "lowerdir=$libdir,upperdir=$work/upper,workdir=$work/work" "$libdir"
 [ ! -e "$libdir/libfuse3.so.3" ] || fail "libfuse3.so.3 is still visible in $libdir"
+# The linker cache as ldconfig would write it on such a system: libfuse3.so.4 and no .so.3.
+ldconfig -C "$work/ld.so.cache"
+mount --bind "$work/ld.so.cache" /etc/ld.so.cache
+cache=$(ldconfig -p)
+grep -q 'libfuse3\.so\.4 ' <<<"$cache" || fail "libfuse3.so.4 is not in the rebuilt linker cache"
+! grep -q 'libfuse3\.so\.3 ' <<<"$cache" || fail "libfuse3.so.3 is still in the linker cache"
 
 mnt=$work/mnt
 log=$work/log
@@ -40,8 +58,11 @@ for _ in $(seq 1 300); do grep -q " $mnt fuse" /proc/self/mounts && break; kill 
 if ! grep -q " $mnt fuse" /proc/self/mounts; then cat "$log" >&2; fail "memfs did not mount with only libfuse3.so.4"; fi
 echo hello >"$mnt/f" && [ "$(cat "$mnt/f")" = hello ] || fail "cannot write and read back"
 kill -INT "$pid"
+for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+kill -0 "$pid" 2>/dev/null && fail "still running 30 s after Ctrl-C"
 rc=0
 wait "$pid" || rc=$?
+pid=
 cat "$log"
 [ "$rc" -eq 0 ] || fail "exit status $rc after Ctrl-C"
 grep -q "(libfuse $version)" "$log" || fail "the launcher did not report libfuse $version"

@@ -50,8 +50,9 @@
  * the modes, and so on. There is nothing to list besides the methods themselves.
  *
  * <h2>Threads and memory</h2>
- * Requests arrive concurrently on up to {@code maxThreads} libfuse threads (or one, with
- * {@code singleThreaded}); synchronise your state. The views handed to a method
+ * Requests arrive concurrently on up to {@code maxThreads} libfuse threads (libfuse 3.12+; 3.10
+ * and 3.11 start as many as requests need), or on one with {@code singleThreaded}; synchronise
+ * your state. The views handed to a method
  * ({@link dev.fusepanama.Stat}, buffers, fillers) point into libfuse's memory and are reused for
  * the next request on that thread: never keep them. {@link dev.fusepanama.FuseContext#current()}
  * tells which process is asking.
@@ -90,8 +91,8 @@
  * Needs JDK 22+, libfuse 3.10+ ({@code apt-get install fuse3}) and {@code /dev/fuse}; grant the
  * module native access ({@code --enable-native-access=dev.fusepanama}, or ALL-UNNAMED on the
  * class path). libfuse is found by its soname, {@code libfuse3.so.4} (3.17 and later) before
- * {@code libfuse3.so.3}, or at the file the system property {@code fusepanama.libfuse} or the
- * environment variable {@code FUSE_PANAMA_LIBFUSE} names. The struct layouts and entry points
+ * {@code libfuse3.so.3}, or as the file or soname the system property {@code fusepanama.libfuse}
+ * or the environment variable {@code FUSE_PANAMA_LIBFUSE} names. The struct layouts and entry points
  * follow the release loaded ({@link Fuse#libfuseVersion()} says which), because libfuse moved
  * fields between releases.
  */

@@ -17,6 +17,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The loaded libfuse3 and the downcalls into it. Loaded once per JVM: from the file or soname
@@ -33,6 +35,8 @@ public final class LibFuse {
      * Fedora 42, Arch); 3.10 to 3.16 are {@code libfuse3.so.3}.
      */
     public static final List<String> SONAMES = List.of("libfuse3.so.4", "libfuse3.so.3");
+
+    private static final Logger LOG = LoggerFactory.getLogger(LibFuse.class);
 
     private static volatile LibFuse instance;
 
@@ -72,6 +76,11 @@ public final class LibFuse {
         this.packageVersion = pkg.reinterpret(64).getString(0);
         this.version = LibFuseVersion.select(packageVersion, v, present);
         this.layouts = StructLayouts.of(version);
+        if (version.newerThanKnown()) {
+            String known = LibFuseVersion.NEWEST_KNOWN / 100 + "." + LibFuseVersion.NEWEST_KNOWN % 100;
+            LOG.warn("libfuse {} ({}) is newer than the releases fuse-panama's struct layouts were checked against; "
+                    + "using those of {}", packageVersion, name, known);
+        }
 
         this.fuseNew = switch (version.newSymbol()) {
             case FUSE_NEW_317 -> downcall(lookup, version.newSymbol().symbol,
@@ -128,7 +137,8 @@ public final class LibFuse {
     }
 
     /**
-     * Loads the first of {@code names} (sonames or paths) that the dynamic linker can open.
+     * Loads the first of {@code names} (sonames or paths) that the dynamic linker can open and
+     * fuse-panama supports.
      *
      * @throws LibFuseUnavailableException naming every name tried and why it failed, and the fix
      */
@@ -145,11 +155,11 @@ public final class LibFuse {
             try {
                 return new LibFuse(name, lookup);
             } catch (UnsupportedOperationException e) {
-                throw new LibFuseUnavailableException(e.getMessage() + " (loaded from '" + name + "')", e);
+                failures.add(name + ": " + e.getMessage()); // an unsupported .so.4 must not hide a usable .so.3
             }
         }
         throw new LibFuseUnavailableException(String.format(
-                "libfuse3 could not be loaded; tried %s. Install it (Debian/Ubuntu: apt-get install fuse3; "
+                "no usable libfuse3 (3.10 or newer); tried %s. Install it (Debian/Ubuntu: apt-get install fuse3; "
                         + "Fedora: dnf install fuse3; Arch: pacman -S fuse3), or name the library file with "
                         + "-D%s=/path/to/libfuse3.so.N or the environment variable %s.",
                 String.join("; ", failures), PROPERTY, ENVIRONMENT), null);

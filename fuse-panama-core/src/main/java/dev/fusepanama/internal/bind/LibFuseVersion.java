@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  *   <li>{@code fuse_new}: from 3.17 a program compiled against the headers calls
  *       {@code _fuse_new_31(args, ops, size, &version, data)} with the release it was built for
  *       (fuse.h's inline {@code fuse_new}); we pass the loaded release, whose layouts we use.
- *       Earlier releases export the default {@code fuse_new@@FUSE_3.1}, from 3.12 also by the
+ *       Earlier releases export the default {@code fuse_new@@FUSE_3.1}, from 3.13 also by the
  *       name {@code fuse_new_31}.</li>
  *   <li>{@code fuse_loop_mt}: 3.12 introduced the opaque {@code fuse_loop_cfg_*} config and
  *       {@code fuse_loop_mt_312}; 3.10 and 3.11 take the public v1 struct through their default
@@ -35,6 +35,13 @@ public record LibFuseVersion(int major, int minor, int patch, NewSymbol newSymbo
 
     /** The oldest release accepted: 3.10 (Debian 11, Ubuntu 22.04). */
     public static final int MINIMUM = 310;
+
+    /**
+     * The newest minor release whose headers the layouts were checked against. A later one is
+     * used with its layouts (libfuse keeps the ABI within a soname, and 3.17 and 3.18 only
+     * appended fields), but {@link #newerThanKnown()} lets the loader say so.
+     */
+    public static final int NEWEST_KNOWN = 318;
 
     public enum NewSymbol {
         /** {@code struct fuse *_fuse_new_31(args, ops, size, struct libfuse_version *, data)}, 3.17+. */
@@ -141,6 +148,11 @@ public record LibFuseVersion(int major, int minor, int patch, NewSymbol newSymbo
     /** What {@code fuse_version()} returns, e.g. 318. */
     public int api() {
         return major * 100 + minor;
+    }
+
+    /** Whether this release is newer than any whose headers the bindings were checked against. */
+    public boolean newerThanKnown() {
+        return api() > NEWEST_KNOWN;
     }
 
     /** Capabilities in the 64-bit {@code want_ext}/{@code capable_ext} (3.17+). */

@@ -146,6 +146,24 @@ class LibFuseVersionTest {
     }
 
     @Test
+    void aLibraryThatLoadsButIsNotLibfuseDoesNotHideTheNextCandidate() {
+        LibFuse system = LibFuse.get();
+        LibFuse lib = LibFuse.load(List.of("libc.so.6", system.name));
+        assertEquals(system.name, lib.name);
+        assertEquals(system.version, lib.version);
+        var e = assertThrows(LibFuseUnavailableException.class, () -> LibFuse.load(List.of("libc.so.6")));
+        assertTrue(e.getMessage().contains("libc.so.6: libfuse3 has no symbol"), e.getMessage());
+    }
+
+    @Test
+    void aReleaseNewerThanAnyCheckedUsesTheNewestLayoutsAndSaysSo() {
+        LibFuseVersion v = LibFuseVersion.select("3.19.0", 319, V3_17);
+        assertTrue(v.newerThanKnown());
+        assertFalse(LibFuseVersion.select("3.18.3", 318, V3_17).newerThanKnown());
+        assertEquals(StructLayouts.of(LibFuseVersion.select("3.18.3", 318, V3_17)), StructLayouts.of(v));
+    }
+
+    @Test
     void theNewestSonameComesFirst() {
         assertEquals(List.of("libfuse3.so.4", "libfuse3.so.3"), LibFuse.SONAMES);
     }

@@ -26,10 +26,13 @@ final class NativeProbe {
      */
     static final String INCLUDE_ENVIRONMENT = "FUSE_PANAMA_LIBFUSE_INCLUDE";
 
-    /** Output lines of a C program compiled from {@code source} with the fuse3 include path. */
-    static List<String> run(Path source, Path workDir) throws IOException, InterruptedException {
+    /** Output lines of a C program compiled from {@code source} with the fuse3 include path and {@code defines}. */
+    static List<String> run(Path source, Path workDir, String... defines) throws IOException, InterruptedException {
         Path exe = workDir.resolve("probe-" + source.getFileName().toString().replace(".c", ""));
         List<String> cc = new ArrayList<>(List.of("cc", "-Wall", "-o", exe.toString(), "-I", nativeDir().toString()));
+        for (String d : defines) {
+            cc.add("-D" + d);
+        }
         cc.addAll(fuse3Cflags());
         cc.add(source.toString());
         exec(cc);

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.Errno;
+import dev.fusepanama.Fuse;
+import dev.fusepanama.FuseMount;
 import dev.fusepanama.Posix;
 import dev.fusepanama.testing.Os;
 import dev.fusepanama.testing.TestMount;
@@ -56,6 +58,26 @@ class MemoryFileSystemTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (Os.statvfs(m.root()).bfree() != blocks && System.nanoTime() < deadline) Thread.sleep(10);
         assertEquals(blocks, Os.statvfs(m.root()).bfree());
+    }
+
+    /** What an application that opens and closes volumes does; on 3.17+ this once crashed the JVM at the first close. */
+    @Test
+    void twentyMountsInOneJvmEachServeAndEndCleanly() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("again"));
+        for (int i = 0; i < 20; i++) {
+            try (FuseMount mount = Fuse.mount(new MemoryFileSystem(1 << 20, 100), dir, MemoryFileSystem.mountOptions().build())) {
+                Files.writeString(dir.resolve("f"), "round " + i);
+                int fd = Os.open(dir.resolve("f"), Posix.O_RDWR);
+                Files.delete(dir.resolve("f")); // an unlinked open file: the null-path requests memfs asks for
+                assertEquals(5, Os.pwrite(fd, "ROUND".getBytes(StandardCharsets.UTF_8), 0));
+                Os.close(fd);
+                assertTrue(mount.isMounted());
+            }
+            assertFalse(mounted(dir), "round " + i);
+        }
+        try (var entries = Files.list(dir)) {
+            assertEquals(0, entries.count(), "the files lived in memfs, not in the directory");
+        }
     }
 
     @Test
