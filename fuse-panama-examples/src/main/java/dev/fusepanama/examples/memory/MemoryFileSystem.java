@@ -74,20 +74,6 @@ public final class MemoryFileSystem implements FuseFileSystem {
 
     private record Handle(Node node, int flags) {}
 
-    /** An errno answer without a stack trace: lookups fail often, and cheaply. */
-    private static final class Fail extends ErrnoException {
-        private static final long serialVersionUID = 1L;
-
-        Fail(int errno) {
-            super(errno);
-        }
-
-        @Override
-        public synchronized Throwable fillInStackTrace() {
-            return this;
-        }
-    }
-
     /** A filesystem of at most {@code maxBytes} of data and {@code maxInodes} files. */
     public MemoryFileSystem(long maxBytes, long maxInodes) {
         this.space = new Space(maxBytes, maxInodes);
@@ -132,39 +118,39 @@ public final class MemoryFileSystem implements FuseFileSystem {
         return gid ? c.gid() : c.uid();
     }
 
-    private Node lookup(String path) throws Fail {
+    private Node lookup(String path) throws ErrnoException {
         Node n = root;
         int start = 1;
         while (start < path.length()) {
             int end = path.indexOf('/', start);
             if (end < 0) end = path.length();
-            if (!(n instanceof Directory d)) throw new Fail(ENOTDIR);
+            if (!(n instanceof Directory d)) throw new ErrnoException(ENOTDIR);
             n = d.get(path.substring(start, end));
-            if (n == null) throw new Fail(ENOENT);
+            if (n == null) throw new ErrnoException(ENOENT);
             start = end + 1;
         }
         return n;
     }
 
-    private Directory parent(String path) throws Fail {
+    private Directory parent(String path) throws ErrnoException {
         Node p = lookup(path.substring(0, Math.max(1, path.lastIndexOf('/'))));
-        if (!(p instanceof Directory d)) throw new Fail(ENOTDIR);
+        if (!(p instanceof Directory d)) throw new ErrnoException(ENOTDIR);
         return d;
     }
 
-    private static String name(String path) throws Fail {
+    private static String name(String path) throws ErrnoException {
         String name = path.substring(path.lastIndexOf('/') + 1);
-        if (FileNames.toBytes(name).length > NAME_MAX) throw new Fail(ENAMETOOLONG);
+        if (FileNames.toBytes(name).length > NAME_MAX) throw new ErrnoException(ENAMETOOLONG);
         return name;
     }
 
     /** The node of an open handle, or of {@code path}; reads the namespace. */
-    private Node node(String path, FileInfo fi) throws Fail {
+    private Node node(String path, FileInfo fi) throws ErrnoException {
         if (fi != null) {
             Handle h = open.get(fi.fh());
             if (h != null) return h.node();
         }
-        if (path == null) throw new Fail(ENOENT);
+        if (path == null) throw new ErrnoException(ENOENT);
         Lock l = tree.readLock();
         l.lock();
         try {
@@ -174,10 +160,10 @@ public final class MemoryFileSystem implements FuseFileSystem {
         }
     }
 
-    private <T extends Node> T add(String path, T node) throws Fail {
+    private <T extends Node> T add(String path, T node) throws ErrnoException {
         Directory dir = parent(path);
         String name = name(path);
-        if (dir.get(name) != null) throw new Fail(EEXIST);
+        if (dir.get(name) != null) throw new ErrnoException(EEXIST);
         synchronized (dir) {
             if ((dir.mode & S_ISGID) != 0) {
                 node.gid = dir.gid;
@@ -193,8 +179,8 @@ public final class MemoryFileSystem implements FuseFileSystem {
         return node;
     }
 
-    private long newInode() throws Fail {
-        if (!space.allocateInode()) throw new Fail(ENOSPC);
+    private long newInode() throws ErrnoException {
+        if (!space.allocateInode()) throw new ErrnoException(ENOSPC);
         return inodes.getAndIncrement();
     }
 
@@ -226,13 +212,13 @@ public final class MemoryFileSystem implements FuseFileSystem {
     // ---- attributes -----------------------------------------------------------------------------
 
     @Override
-    public int getattr(String path, Stat stat, FileInfo fi) throws Fail {
+    public int getattr(String path, Stat stat, FileInfo fi) throws ErrnoException {
         node(path, fi).fill(stat);
         return 0;
     }
 
     @Override
-    public int chmod(String path, int mode, FileInfo fi) throws Fail {
+    public int chmod(String path, int mode, FileInfo fi) throws ErrnoException {
         Node n = node(path, fi);
         synchronized (n) {
             n.mode = (n.mode & S_IFMT) | (mode & 07777);
@@ -242,7 +228,7 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     @Override
-    public int chown(String path, int uid, int gid, FileInfo fi) throws Fail {
+    public int chown(String path, int uid, int gid, FileInfo fi) throws ErrnoException {
         Node n = node(path, fi);
         synchronized (n) {
             if (uid != -1) n.uid = uid;
@@ -257,7 +243,7 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     @Override
-    public int utimens(String path, Timespec atime, Timespec mtime, FileInfo fi) throws Fail {
+    public int utimens(String path, Timespec atime, Timespec mtime, FileInfo fi) throws ErrnoException {
         Node n = node(path, fi);
         long now = now();
         synchronized (n) {
@@ -269,8 +255,8 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     @Override
-    public int truncate(String path, long size, FileInfo fi) throws Fail {
-        if (!(node(path, fi) instanceof RegularFile f)) throw new Fail(EISDIR);
+    public int truncate(String path, long size, FileInfo fi) throws ErrnoException {
+        if (!(node(path, fi) instanceof RegularFile f)) throw new ErrnoException(EISDIR);
         synchronized (f) {
             f.truncate(size, space);
             f.mtime = f.ctime = now();
@@ -291,7 +277,7 @@ public final class MemoryFileSystem implements FuseFileSystem {
 
     // ---- namespace ----------------------------------------------------------------------------
 
-    private int modify(Op op) throws Fail {
+    private int modify(Op op) throws ErrnoException {
         Lock l = tree.writeLock();
         l.lock();
         try {
@@ -302,11 +288,11 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     private interface Op {
-        int run() throws Fail;
+        int run() throws ErrnoException;
     }
 
     @Override
-    public int mkdir(String path, int mode) throws Fail {
+    public int mkdir(String path, int mode) throws ErrnoException {
         return modify(() -> {
             add(path, new Directory(newInode(), S_IFDIR | (mode & 07777), caller(false), caller(true), now(), null));
             return 0;
@@ -314,7 +300,7 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     @Override
-    public int mknod(String path, int mode, long rdev) throws Fail {
+    public int mknod(String path, int mode, long rdev) throws ErrnoException {
         return modify(() -> {
             long ino = newInode();
             Node n = (mode & S_IFMT) == S_IFREG
@@ -326,7 +312,7 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     @Override
-    public int symlink(String target, String linkPath) throws Fail {
+    public int symlink(String target, String linkPath) throws ErrnoException {
         return modify(() -> {
             add(linkPath, new Symlink(newInode(), caller(false), caller(true), now(), target));
             return 0;
@@ -334,20 +320,20 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     @Override
-    public int readlink(String path, LinkTarget target) throws Fail {
-        if (!(node(path, null) instanceof Symlink s)) throw new Fail(EINVAL);
+    public int readlink(String path, LinkTarget target) throws ErrnoException {
+        if (!(node(path, null) instanceof Symlink s)) throw new ErrnoException(EINVAL);
         target.set(s.target);
         return 0;
     }
 
     @Override
-    public int link(String from, String to) throws Fail {
+    public int link(String from, String to) throws ErrnoException {
         return modify(() -> {
             Node n = lookup(from);
-            if (n instanceof Directory) throw new Fail(EPERM);
+            if (n instanceof Directory) throw new ErrnoException(EPERM);
             Directory dir = parent(to);
             String name = name(to);
-            if (dir.get(name) != null) throw new Fail(EEXIST);
+            if (dir.get(name) != null) throw new ErrnoException(EEXIST);
             synchronized (n) {
                 n.nlink++;
                 n.ctime = now();
@@ -359,13 +345,13 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     @Override
-    public int unlink(String path) throws Fail {
+    public int unlink(String path) throws ErrnoException {
         return modify(() -> {
             Directory dir = parent(path);
             String name = name(path);
             Node n = dir.get(name);
-            if (n == null) throw new Fail(ENOENT);
-            if (n instanceof Directory) throw new Fail(EISDIR);
+            if (n == null) throw new ErrnoException(ENOENT);
+            if (n instanceof Directory) throw new ErrnoException(EISDIR);
             dir.remove(name);
             dir.mtime = dir.ctime = now();
             dropLink(n);
@@ -374,14 +360,14 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     @Override
-    public int rmdir(String path) throws Fail {
+    public int rmdir(String path) throws ErrnoException {
         return modify(() -> {
             Directory dir = parent(path);
             String name = name(path);
             Node n = dir.get(name);
-            if (n == null) throw new Fail(ENOENT);
-            if (!(n instanceof Directory d)) throw new Fail(ENOTDIR);
-            if (!d.isEmpty()) throw new Fail(ENOTEMPTY);
+            if (n == null) throw new ErrnoException(ENOENT);
+            if (!(n instanceof Directory d)) throw new ErrnoException(ENOTDIR);
+            if (!d.isEmpty()) throw new ErrnoException(ENOTEMPTY);
             dir.remove(name);
             dir.nlink--;
             dir.mtime = dir.ctime = now();
@@ -391,11 +377,11 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     @Override
-    public int rename(String from, String to, int flags) throws Fail {
+    public int rename(String from, String to, int flags) throws ErrnoException {
         boolean exchange = (flags & Posix.RENAME_EXCHANGE) != 0;
         boolean noReplace = (flags & Posix.RENAME_NOREPLACE) != 0;
         if ((flags & ~(Posix.RENAME_EXCHANGE | Posix.RENAME_NOREPLACE)) != 0 || (exchange && noReplace)) {
-            throw new Fail(EINVAL);
+            throw new ErrnoException(EINVAL);
         }
         return modify(() -> {
             Directory fromDir = parent(from);
@@ -403,12 +389,12 @@ public final class MemoryFileSystem implements FuseFileSystem {
             Directory toDir = parent(to);
             String toName = name(to);
             Node moving = fromDir.get(fromName);
-            if (moving == null) throw new Fail(ENOENT);
+            if (moving == null) throw new ErrnoException(ENOENT);
             Node existing = toDir.get(toName);
-            if (moving instanceof Directory d && isWithin(toDir, d)) throw new Fail(EINVAL);
+            if (moving instanceof Directory d && isWithin(toDir, d)) throw new ErrnoException(EINVAL);
             if (exchange) {
-                if (existing == null) throw new Fail(ENOENT);
-                if (existing instanceof Directory e && isWithin(fromDir, e)) throw new Fail(EINVAL);
+                if (existing == null) throw new ErrnoException(ENOENT);
+                if (existing instanceof Directory e && isWithin(fromDir, e)) throw new ErrnoException(EINVAL);
                 fromDir.put(fromName, existing);
                 toDir.put(toName, moving);
                 reparent(moving, fromDir, toDir);
@@ -418,13 +404,13 @@ public final class MemoryFileSystem implements FuseFileSystem {
             }
             if (existing == moving) return 0; // hard links of one inode: nothing to do
             if (existing != null) {
-                if (noReplace) throw new Fail(EEXIST);
+                if (noReplace) throw new ErrnoException(EEXIST);
                 if (moving instanceof Directory) {
-                    if (!(existing instanceof Directory e)) throw new Fail(ENOTDIR);
-                    if (!e.isEmpty()) throw new Fail(ENOTEMPTY);
+                    if (!(existing instanceof Directory e)) throw new ErrnoException(ENOTDIR);
+                    if (!e.isEmpty()) throw new ErrnoException(ENOTEMPTY);
                     toDir.nlink--;
                 } else if (existing instanceof Directory) {
-                    throw new Fail(EISDIR);
+                    throw new ErrnoException(EISDIR);
                 }
                 toDir.remove(toName);
                 dropLink(existing);
@@ -469,12 +455,12 @@ public final class MemoryFileSystem implements FuseFileSystem {
     // ---- directories --------------------------------------------------------------------------
 
     @Override
-    public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) throws Fail {
+    public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) throws ErrnoException {
         boolean plus = (flags & DirFiller.READDIR_PLUS) != 0;
         Lock l = tree.readLock();
         l.lock();
         try {
-            if (!(node(path, fi) instanceof Directory d)) throw new Fail(ENOTDIR);
+            if (!(node(path, fi) instanceof Directory d)) throw new ErrnoException(ENOTDIR);
             if (offset < 1 && add(filler, ".", 1, d, plus)) return 0;
             if (offset < 2 && add(filler, "..", 2, d.parent, plus)) return 0;
             for (Directory.Entry e : d.after(Math.max(offset, 2)).values()) {
@@ -492,8 +478,8 @@ public final class MemoryFileSystem implements FuseFileSystem {
 
     /** With nullpath_ok, readdir of an open directory gets no path: it is found by this handle. */
     @Override
-    public int opendir(String path, FileInfo fi) throws Fail {
-        if (!(node(path, null) instanceof Directory d)) throw new Fail(ENOTDIR);
+    public int opendir(String path, FileInfo fi) throws ErrnoException {
+        if (!(node(path, null) instanceof Directory d)) throw new ErrnoException(ENOTDIR);
         return openHandle(d, fi);
     }
 
@@ -516,7 +502,7 @@ public final class MemoryFileSystem implements FuseFileSystem {
     // ---- files --------------------------------------------------------------------------------
 
     @Override
-    public int create(String path, int mode, FileInfo fi) throws Fail {
+    public int create(String path, int mode, FileInfo fi) throws ErrnoException {
         return modify(() -> {
             RegularFile f = add(path, new RegularFile(newInode(), S_IFREG | (mode & 07777), caller(false), caller(true), now()));
             return openHandle(f, fi);
@@ -524,7 +510,7 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     @Override
-    public int open(String path, FileInfo fi) throws Fail {
+    public int open(String path, FileInfo fi) throws ErrnoException {
         Node n = node(path, null);
         if ((fi.flags() & Posix.O_TRUNC) != 0 && n instanceof RegularFile f) {
             synchronized (f) {
@@ -559,8 +545,8 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     @Override
-    public int read(String path, ByteBuffer buffer, long offset, FileInfo fi) throws Fail {
-        if (!(node(path, fi) instanceof RegularFile f)) throw new Fail(EISDIR);
+    public int read(String path, ByteBuffer buffer, long offset, FileInfo fi) throws ErrnoException {
+        if (!(node(path, fi) instanceof RegularFile f)) throw new ErrnoException(EISDIR);
         synchronized (f) {
             int n = f.read(buffer, offset);
             long now = now();
@@ -570,13 +556,13 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     @Override
-    public int write(String path, ByteBuffer buffer, long offset, FileInfo fi) throws Fail {
+    public int write(String path, ByteBuffer buffer, long offset, FileInfo fi) throws ErrnoException {
         Handle h = fi == null ? null : open.get(fi.fh());
-        if (!((h != null ? h.node() : node(path, fi)) instanceof RegularFile f)) throw new Fail(EISDIR);
+        if (!((h != null ? h.node() : node(path, fi)) instanceof RegularFile f)) throw new ErrnoException(EISDIR);
         synchronized (f) {
             long at = h != null && (h.flags() & Posix.O_APPEND) != 0 ? f.size : offset;
             int n = f.write(buffer, at, space);
-            if (n < 0) throw new Fail(ENOSPC);
+            if (n < 0) throw new ErrnoException(ENOSPC);
             f.mtime = f.ctime = now();
             killSuid(f);
             return n;
@@ -584,19 +570,19 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     @Override
-    public int fallocate(String path, int mode, long offset, long length, FileInfo fi) throws Fail {
-        if (!(node(path, fi) instanceof RegularFile f)) throw new Fail(EISDIR);
-        if (offset < 0 || length <= 0) throw new Fail(EINVAL);
+    public int fallocate(String path, int mode, long offset, long length, FileInfo fi) throws ErrnoException {
+        if (!(node(path, fi) instanceof RegularFile f)) throw new ErrnoException(EISDIR);
+        if (offset < 0 || length <= 0) throw new ErrnoException(EINVAL);
         boolean keepSize = (mode & Posix.FALLOC_FL_KEEP_SIZE) != 0;
         boolean punch = (mode & Posix.FALLOC_FL_PUNCH_HOLE) != 0;
         if ((mode & ~(Posix.FALLOC_FL_KEEP_SIZE | Posix.FALLOC_FL_PUNCH_HOLE)) != 0 || (punch && !keepSize)) {
-            throw new Fail(EOPNOTSUPP);
+            throw new ErrnoException(EOPNOTSUPP);
         }
         synchronized (f) {
             if (punch) {
                 f.punchHole(offset, length, space);
             } else {
-                if (!f.allocate(offset, length, space)) throw new Fail(ENOSPC);
+                if (!f.allocate(offset, length, space)) throw new ErrnoException(ENOSPC);
                 if (!keepSize && offset + length > f.size) f.size = offset + length;
             }
             f.mtime = f.ctime = now();
@@ -605,24 +591,24 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     @Override
-    public long lseek(String path, long offset, int whence, FileInfo fi) throws Fail {
-        if (!(node(path, fi) instanceof RegularFile f)) throw new Fail(EINVAL);
+    public long lseek(String path, long offset, int whence, FileInfo fi) throws ErrnoException {
+        if (!(node(path, fi) instanceof RegularFile f)) throw new ErrnoException(EINVAL);
         synchronized (f) {
             long r = switch (whence) {
                 case Posix.SEEK_DATA -> f.nextData(offset);
                 case Posix.SEEK_HOLE -> f.nextHole(offset);
-                default -> throw new Fail(EINVAL);
+                default -> throw new ErrnoException(EINVAL);
             };
-            if (r < 0) throw new Fail(ENXIO);
+            if (r < 0) throw new ErrnoException(ENXIO);
             return r;
         }
     }
 
     @Override
     public long copyFileRange(String pathIn, FileInfo fiIn, long offsetIn, String pathOut, FileInfo fiOut,
-                              long offsetOut, long size, int flags) throws Fail {
+                              long offsetOut, long size, int flags) throws ErrnoException {
         if (!(node(pathIn, fiIn) instanceof RegularFile in) || !(node(pathOut, fiOut) instanceof RegularFile out)) {
-            throw new Fail(EISDIR);
+            throw new ErrnoException(EISDIR);
         }
         ByteBuffer chunk = ByteBuffer.allocate((int) Math.min(size, 1 << 20));
         long done = 0;
@@ -637,7 +623,7 @@ public final class MemoryFileSystem implements FuseFileSystem {
             synchronized (out) {
                 int w = out.write(chunk, offsetOut + done, space);
                 if (w < 0) {
-                    if (done == 0) throw new Fail(ENOSPC);
+                    if (done == 0) throw new ErrnoException(ENOSPC);
                     break;
                 }
                 out.mtime = out.ctime = now();
@@ -650,22 +636,22 @@ public final class MemoryFileSystem implements FuseFileSystem {
 
     // ---- extended attributes ------------------------------------------------------------------
 
-    private static void checkName(String name) throws Fail {
-        if (FileNames.toBytes(name).length > XATTR_NAME_MAX || name.isEmpty()) throw new Fail(ERANGE);
+    private static void checkName(String name) throws ErrnoException {
+        if (FileNames.toBytes(name).length > XATTR_NAME_MAX || name.isEmpty()) throw new ErrnoException(ERANGE);
         if (!(name.startsWith("user.") || name.startsWith("trusted.") || name.startsWith("security."))) {
-            throw new Fail(EOPNOTSUPP);
+            throw new ErrnoException(EOPNOTSUPP);
         }
     }
 
     @Override
-    public int setxattr(String path, String name, ByteBuffer value, int flags) throws Fail {
+    public int setxattr(String path, String name, ByteBuffer value, int flags) throws ErrnoException {
         checkName(name);
-        if (value.remaining() > XATTR_SIZE_MAX) throw new Fail(E2BIG);
+        if (value.remaining() > XATTR_SIZE_MAX) throw new ErrnoException(E2BIG);
         Node n = node(path, null);
         synchronized (n) {
             boolean exists = n.hasXattrs() && n.xattrs().containsKey(name);
-            if ((flags & Posix.XATTR_CREATE) != 0 && exists) throw new Fail(EEXIST);
-            if ((flags & Posix.XATTR_REPLACE) != 0 && !exists) throw new Fail(ENODATA);
+            if ((flags & Posix.XATTR_CREATE) != 0 && exists) throw new ErrnoException(EEXIST);
+            if ((flags & Posix.XATTR_REPLACE) != 0 && !exists) throw new ErrnoException(ENODATA);
             byte[] v = new byte[value.remaining()];
             value.get(v);
             n.xattrs().put(name, v);
@@ -675,20 +661,20 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     @Override
-    public int getxattr(String path, String name, ByteBuffer value) throws Fail {
+    public int getxattr(String path, String name, ByteBuffer value) throws ErrnoException {
         Node n = node(path, null);
         synchronized (n) {
             byte[] v = n.hasXattrs() ? n.xattrs().get(name) : null;
-            if (v == null) throw new Fail(ENODATA);
+            if (v == null) throw new ErrnoException(ENODATA);
             if (value.capacity() == 0) return v.length;
-            if (value.capacity() < v.length) throw new Fail(ERANGE);
+            if (value.capacity() < v.length) throw new ErrnoException(ERANGE);
             value.put(v);
             return v.length;
         }
     }
 
     @Override
-    public int listxattr(String path, XattrNames names) throws Fail {
+    public int listxattr(String path, XattrNames names) throws ErrnoException {
         Node n = node(path, null);
         synchronized (n) {
             if (n.hasXattrs()) n.xattrs().keySet().forEach(names::add);
@@ -697,10 +683,10 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     @Override
-    public int removexattr(String path, String name) throws Fail {
+    public int removexattr(String path, String name) throws ErrnoException {
         Node n = node(path, null);
         synchronized (n) {
-            if (!n.hasXattrs() || n.xattrs().remove(name) == null) throw new Fail(ENODATA);
+            if (!n.hasXattrs() || n.xattrs().remove(name) == null) throw new ErrnoException(ENODATA);
             n.ctime = now();
         }
         return 0;
