@@ -19,8 +19,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns what a filesystem method threw into the errno the kernel gets, and logs it without
- * flooding: the first failure of an operation is logged with its stack trace, repeats within
- * {@link #QUIET_NANOS} are counted and reported with the next one logged.
+ * flooding: the first failure of an operation with an exception class is logged with its stack
+ * trace, repeats of the same class within {@link #QUIET_NANOS} are counted and reported with the
+ * next one logged. A different exception class is never held back by an earlier one (an
+ * OutOfMemoryError after a StackOverflowError in the same operation is logged at once).
  */
 public final class ErrorMapper {
     private static final Logger LOG = LoggerFactory.getLogger("dev.fusepanama.FuseFileSystem");
@@ -72,7 +74,7 @@ public final class ErrorMapper {
             }
             return -errno;
         }
-        Window w = windows.computeIfAbsent(operation, k -> new Window());
+        Window w = windows.computeIfAbsent(operation + ' ' + t.getClass().getName(), k -> new Window());
         long now = clock.getAsLong();
         long last = w.lastLogged;
         if (last != Long.MIN_VALUE && now - last < QUIET_NANOS) {
@@ -81,7 +83,8 @@ public final class ErrorMapper {
         }
         w.lastLogged = now;
         long quiet = w.suppressed.getAndSet(0);
-        String repeats = quiet == 0 ? "" : " (" + quiet + " more " + operation + " failures not logged)";
+        String repeats = quiet == 0 ? "" : " (" + quiet + " more " + t.getClass().getSimpleName() + " from "
+                + operation + " not logged)";
         LOG.warn("{} {} on {} threw; answering {}{}", operation, path, mountpoint, Errno.name(errno), repeats, t);
         return -errno;
     }

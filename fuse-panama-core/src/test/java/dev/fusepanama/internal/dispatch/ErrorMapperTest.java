@@ -61,10 +61,23 @@ class ErrorMapperTest {
         clock.addAndGet(ErrorMapper.QUIET_NANOS);
         m.fail("read", "/f", new IllegalStateException("bug"));
         assertEquals(2, log.list.size());
-        assertTrue(log.list.get(1).getFormattedMessage().contains("999 more read failures not logged"),
+        assertTrue(log.list.get(1).getFormattedMessage().contains("999 more IllegalStateException from read not logged"),
                 log.list.get(1).getFormattedMessage());
         m.fail("write", "/f", new IllegalStateException("other"));
         assertEquals(3, log.list.size(), "each operation has its own window");
+    }
+
+    @Test
+    void aDifferentFailureInTheSameOperationIsNeverHeldBackByAnEarlierOne() {
+        AtomicLong clock = new AtomicLong();
+        ErrorMapper m = new ErrorMapper("/mnt", clock::get);
+        m.fail("read", "/f", new StackOverflowError());
+        clock.addAndGet(1_000_000);
+        m.fail("read", "/f", new StackOverflowError());
+        clock.addAndGet(1_000_000);
+        m.fail("read", "/f", new OutOfMemoryError("Java heap space"));
+        assertEquals(2, log.list.size(), "the repeated StackOverflowError is held back, the OutOfMemoryError is not");
+        assertTrue(log.list.get(1).getThrowableProxy().getClassName().equals(OutOfMemoryError.class.getName()));
     }
 
     @Test
