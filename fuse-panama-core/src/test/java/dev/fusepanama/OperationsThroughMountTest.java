@@ -3,6 +3,8 @@ package dev.fusepanama;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -339,6 +341,8 @@ class OperationsThroughMountTest {
             assertTrue(fs.calls("poll") >= 1);
             PollHandle retained = fs.retainedPoll;
             assertNotNull(retained, "the kernel asked to be notified");
+            assertSame(retained, fs.retainedPollAgain, "retaining twice hands out the same owner");
+            assertNotSame(fs.pollArgument, retained, "not the per-thread view the next request reuses");
             retained.notifyReady();
         } finally {
             Os.close(fd);

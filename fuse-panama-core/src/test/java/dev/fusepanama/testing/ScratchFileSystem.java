@@ -64,6 +64,10 @@ public class ScratchFileSystem implements FuseFileSystem {
     public volatile int lastRenameFlags;
     public volatile int lastFallocateMode;
     public volatile PollHandle retainedPoll;
+    /** What a second retain() of the same poll call returned: must be {@link #retainedPoll}. */
+    public volatile PollHandle retainedPollAgain;
+    /** The handle poll() was given (the per-thread view a later request reuses). */
+    public volatile PollHandle pollArgument;
 
     public ScratchFileSystem() {
         Node root = new Node();
@@ -426,7 +430,11 @@ public class ScratchFileSystem implements FuseFileSystem {
     @Override
     public int poll(String path, FileInfo fi, PollHandle handle) {
         count("poll");
-        if (handle != null) retainedPoll = handle.retain();
+        if (handle != null) {
+            pollArgument = handle;
+            retainedPoll = handle.retain();
+            retainedPollAgain = handle.retain();
+        }
         return Posix.POLLIN | Posix.POLLOUT;
     }
 

@@ -7,6 +7,7 @@ import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.timespec;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
+import dev.fusepanama.internal.view.NativePollHandle;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
@@ -480,10 +481,12 @@ public final class Upcalls {
 
     int poll(long path, long fi, long ph, long reventsp) {
         String p = null;
-        ThreadState t = ThreadState.get();
+        NativePollHandle handle = null;
         try {
+            ThreadState t = ThreadState.get();
+            handle = t.pollHandle.at(ph);
             p = t.path(path);
-            int events = fs.poll(p, t.fileInfo.at(fi), t.pollHandle.at(ph));
+            int events = fs.poll(p, t.fileInfo.at(fi), handle);
             if (events < 0) {
                 return events;
             }
@@ -492,7 +495,16 @@ public final class Upcalls {
         } catch (Throwable e) {
             return fail("poll", p, e);
         } finally {
-            t.pollHandle.afterPoll();
+            // Nothing may escape an upcall: releasing the handle is guarded like the call itself.
+            try {
+                if (handle != null) {
+                    handle.afterPoll();
+                } else if (ph != 0) {
+                    NativePollHandle.destroyUnclaimed(ph);
+                }
+            } catch (Throwable e) {
+                fail("poll", p, e);
+            }
         }
     }
 

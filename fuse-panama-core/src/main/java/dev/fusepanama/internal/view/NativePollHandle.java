@@ -5,12 +5,15 @@ import dev.fusepanama.internal.bind.LibFuse;
 
 /**
  * {@link PollHandle} over a {@code struct fuse_pollhandle *}. The per-thread instance serves the
- * poll call; {@link #retain()} hands out a separate object that owns the handle from then on.
+ * poll call; {@link #retain()} hands out a separate object that owns the handle from then on
+ * (the same one however often it is called), because the per-thread instance is re-pointed at
+ * the next request's handle.
  */
 public final class NativePollHandle implements PollHandle {
     private final LibFuse lib;
     private long handle;
     private boolean retained;
+    private NativePollHandle owner;
 
     public NativePollHandle(LibFuse lib) {
         this.lib = lib;
@@ -26,7 +29,13 @@ public final class NativePollHandle implements PollHandle {
     public NativePollHandle at(long handle) {
         this.handle = handle;
         this.retained = false;
+        this.owner = null;
         return handle == 0 ? null : this;
+    }
+
+    /** Releases a handle that never reached a filesystem (the upcall failed before it could). */
+    public static void destroyUnclaimed(long handle) {
+        new NativePollHandle(LibFuse.get(), handle).release();
     }
 
     /** After poll returned: releases the handle unless the filesystem retained it. */
@@ -42,11 +51,15 @@ public final class NativePollHandle implements PollHandle {
         if (handle == 0) {
             throw new IllegalStateException("poll handle already released");
         }
+        if (owner != null) {
+            return owner; // the per-thread view retained twice
+        }
         if (retained) {
-            return this;
+            return this; // a retained handle itself
         }
         retained = true;
-        return new NativePollHandle(lib, handle);
+        owner = new NativePollHandle(lib, handle);
+        return owner;
     }
 
     @Override
