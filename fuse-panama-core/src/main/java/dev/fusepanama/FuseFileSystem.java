@@ -44,8 +44,10 @@ public interface FuseFileSystem {
     /** {@code mkdir(2)}; {@code mode} may lack the S_IFDIR bit. */
     default int mkdir(String path, int mode) throws IOException { return -Errno.ENOSYS; }
 
+    /** {@code unlink(2)}: remove a non-directory name. Open files stay usable (see {@code hard_remove} in the package documentation). */
     default int unlink(String path) throws IOException { return -Errno.ENOSYS; }
 
+    /** {@code rmdir(2)}: remove an empty directory; -ENOTEMPTY if it has entries. */
     default int rmdir(String path) throws IOException { return -Errno.ENOSYS; }
 
     /** Create the symbolic link {@code linkPath} pointing at {@code target}. */
@@ -57,6 +59,7 @@ public interface FuseFileSystem {
     /** Create the hard link {@code to} for {@code from}. */
     default int link(String from, String to) throws IOException { return -Errno.ENOSYS; }
 
+    /** {@code chmod(2)}/{@code fchmod(2)}: {@code mode} holds the permission bits (and may hold the type bits); {@code fi} is non-null for the latter. */
     default int chmod(String path, int mode, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /** {@code uid} or {@code gid} is -1 when that one is not to change. */
@@ -72,10 +75,18 @@ public interface FuseFileSystem {
      */
     default int open(String path, FileInfo fi) throws IOException { return 0; }
 
-    /** Read up to {@code buffer.remaining()} bytes at {@code offset}; return the count (0 at end of file). {@code buffer} is libfuse's memory. */
+    /**
+     * Read {@code buffer.remaining()} bytes at {@code offset} into {@code buffer} (libfuse's memory)
+     * and return the count. Return exactly that many except at end of file or on error: a shorter
+     * count tells the kernel the rest of the request reads as zeros (unless the file was opened
+     * with {@link FileInfo#setDirectIo direct I/O}, where a short count is a short read).
+     */
     default int read(String path, ByteBuffer buffer, long offset, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
-    /** Write {@code buffer}'s bytes at {@code offset}; return the count written. {@code buffer} is read-only libfuse memory. */
+    /**
+     * Write {@code buffer}'s bytes (read-only libfuse memory) at {@code offset}; return the count
+     * written, which must be all of them except on error (unless with direct I/O).
+     */
     default int write(String path, ByteBuffer buffer, long offset, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /** {@code statvfs(2)} of the filesystem. */
@@ -87,6 +98,7 @@ public interface FuseFileSystem {
     /** The last reference to an open file is gone; the result is ignored by the kernel. */
     default int release(String path, FileInfo fi) throws IOException { return 0; }
 
+    /** {@code fsync(2)}, or {@code fdatasync(2)} when {@code dataOnly}: make the open file's data (and metadata) durable. */
     default int fsync(String path, boolean dataOnly, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /** {@code setxattr(2)}; {@code flags} may hold {@link Posix#XATTR_CREATE} or {@link Posix#XATTR_REPLACE}. */
@@ -101,8 +113,10 @@ public interface FuseFileSystem {
     /** {@code listxattr(2)}: add each name to {@code names}; sizes and ERANGE are handled for you. */
     default int listxattr(String path, XattrNames names) throws IOException { return -Errno.ENOSYS; }
 
+    /** {@code removexattr(2)}: -ENODATA if there is no such attribute. */
     default int removexattr(String path, String name) throws IOException { return -Errno.ENOSYS; }
 
+    /** Open a directory for listing; set {@link FileInfo#setFh} to find it again in readdir and releasedir. */
     default int opendir(String path, FileInfo fi) throws IOException { return 0; }
 
     /**
@@ -113,8 +127,10 @@ public interface FuseFileSystem {
      */
     default int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) throws IOException { return -Errno.ENOSYS; }
 
+    /** The last reference to an open directory is gone; the result is ignored by the kernel. */
     default int releasedir(String path, FileInfo fi) throws IOException { return 0; }
 
+    /** {@code fsync(2)} on an open directory: make its entries durable ({@code dataOnly} as in {@link #fsync}). */
     default int fsyncdir(String path, boolean dataOnly, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /**
