@@ -100,19 +100,16 @@ class LifecycleTest {
         assertFalse(t.handle().isMounted());
     }
 
+    /** A process inside a system call on the mount pins it: the kernel refuses the unmount. */
     @Test
-    void closeFromAnotherThreadWaitsForTheRequestInFlight() throws Exception {
+    void closeWhileACallerIsInsideASystemCallReportsBusyAndTheCallCompletes() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         ScratchFileSystem fs = new ScratchFileSystem() {
             @Override
             public synchronized int statfs(String path, StatVfs st) {
                 entered.countDown();
-                try {
-                    release.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                await(release);
                 return super.statfs(path, st);
             }
         };
@@ -120,32 +117,63 @@ class LifecycleTest {
         cleanup.add(t);
         CompletableFuture<Long> client = CompletableFuture.supplyAsync(() -> Os.statvfs(t.root()).blocks());
         assertTrue(entered.await(10, TimeUnit.SECONDS));
-        CompletableFuture<Throwable> closer = CompletableFuture.supplyAsync(() -> {
-            try {
-                t.handle().close();
-                return null;
-            } catch (Throwable e) {
-                return e;
-            }
-        });
-        Thread.sleep(300);
-        Throwable early = closer.isDone() ? closer.get() : null;
-        // Either the kernel refused (the caller still holds the mount: BUSY, nothing changed), or
-        // close is waiting for the request: in both cases the request in flight completes normally.
-        if (early != null) {
-            assertInstanceOf(MountException.class, early);
-            assertEquals(MountException.Reason.BUSY, ((MountException) early).reason());
-        } else {
-            assertFalse(closer.isDone(), "close waits while a request is in flight");
-        }
+        MountException busy = assertThrows(MountException.class, () -> t.handle().close());
+        assertEquals(MountException.Reason.BUSY, busy.reason());
+        assertTrue(t.handle().isMounted());
         release.countDown();
         assertEquals(1000L, client.get(20, TimeUnit.SECONDS));
-        if (early != null) {
-            t.handle().close();
-        } else {
-            assertEquals(null, closer.get(20, TimeUnit.SECONDS));
-        }
+        t.handle().close();
         assertFalse(t.handle().isMounted());
+    }
+
+    /**
+     * A request nobody waits for (the RELEASE after the last close(2)) does not pin the mount:
+     * the unmount succeeds at once, and close returns only after that request has returned.
+     */
+    @Test
+    void closeWaitsForARequestStillRunningAfterTheUnmount() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean released = new AtomicBoolean();
+        ScratchFileSystem fs = new ScratchFileSystem() {
+            @Override
+            public synchronized int release(String path, FileInfo fi) {
+                entered.countDown();
+                await(release);
+                int rc = super.release(path, fi);
+                released.set(true);
+                return rc;
+            }
+        };
+        TestMount t = TestMount.mount(fs);
+        cleanup.add(t);
+        Files.writeString(t.path("f"), "x"); // its RELEASE arrives after close(2) has returned
+        assertTrue(entered.await(10, TimeUnit.SECONDS));
+        CompletableFuture<Boolean> closer = CompletableFuture.supplyAsync(() -> {
+            try {
+                t.handle().close();
+                return released.get(); // what close saw of the request when it returned
+            } catch (MountException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (inProcMounts(t.root()) && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertFalse(inProcMounts(t.root()), "the kernel let go of the mount at once");
+        assertFalse(closer.isDone(), "close waits while the request runs");
+        release.countDown();
+        assertTrue(closer.get(20, TimeUnit.SECONDS), "close returned after the request had");
+        assertFalse(t.handle().isMounted());
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
