@@ -15,7 +15,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
-import java.util.EnumSet;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -76,9 +76,9 @@ public class UpcallBench {
 
             @Override
             public void initialized(Throwable failure) {}
-        }, EnumSet.of(Operation.GETATTR, Operation.READ));
-        getattr = Native.LINKER.downcallHandle(upcalls.stub(Operation.GETATTR, arena), Operation.GETATTR.descriptor);
-        read = Native.LINKER.downcallHandle(upcalls.stub(Operation.READ, arena), Operation.READ.descriptor);
+        }, Set.of(Operation.named("getattr"), Operation.named("read")));
+        getattr = Native.LINKER.downcallHandle(upcalls.stub(Operation.named("getattr"), arena), Operation.named("getattr").descriptor());
+        read = Native.LINKER.downcallHandle(upcalls.stub(Operation.named("read"), arena), Operation.named("read").descriptor());
         path = arena.allocateFrom("/big/file-01234").address();
         statBuf = arena.allocate(stat.LAYOUT).address();
         readBuf = arena.allocate(128 * 1024, 4096).address();

@@ -14,6 +14,7 @@ import java.nio.file.ReadOnlyFileSystemException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,11 +67,16 @@ public final class ErrorMapper {
      * filesystem chose: they are logged at debug level only.
      */
     public int fail(String operation, String path, Throwable t) {
+        return fail(operation, () -> path, t);
+    }
+
+    /** As {@link #fail(String, String, Throwable)}, with the path computed only if it is logged. */
+    public int fail(String operation, Supplier<String> pathIfLogged, Throwable t) {
         int errno = errnoOf(t);
         boolean expected = t instanceof ErrnoException || (t instanceof FileSystemException && errno != Errno.EIO);
         if (expected) {
             if (LOG.isDebugEnabled()) {
-                LOG.debug("{} {}: {} ({})", operation, path, Errno.name(errno), t.toString());
+                LOG.debug("{} {}: {} ({})", operation, pathIfLogged.get(), Errno.name(errno), t.toString());
             }
             return -errno;
         }
@@ -85,7 +91,7 @@ public final class ErrorMapper {
         long quiet = w.suppressed.getAndSet(0);
         String repeats = quiet == 0 ? "" : " (" + quiet + " more " + t.getClass().getSimpleName() + " from "
                 + operation + " not logged)";
-        LOG.warn("{} {} on {} threw; answering {}{}", operation, path, mountpoint, Errno.name(errno), repeats, t);
+        LOG.warn("{} {} on {} threw; answering {}{}", operation, pathIfLogged.get(), mountpoint, Errno.name(errno), repeats, t);
         return -errno;
     }
 }

@@ -1,108 +1,151 @@
 package dev.fusepanama.internal.dispatch;
 
-import static dev.fusepanama.internal.bind.Native.C_INT;
-import static dev.fusepanama.internal.bind.Native.C_LONG;
-import static dev.fusepanama.internal.bind.Native.C_POINTER;
-
-import dev.fusepanama.ConnectionInfo;
-import dev.fusepanama.DirFiller;
-import dev.fusepanama.FileInfo;
-import dev.fusepanama.Flock;
-import dev.fusepanama.FuseConfig;
 import dev.fusepanama.FuseFileSystem;
-import dev.fusepanama.LinkTarget;
-import dev.fusepanama.PollHandle;
-import dev.fusepanama.ReadReply;
-import dev.fusepanama.Stat;
-import dev.fusepanama.StatVfs;
-import dev.fusepanama.Timespec;
-import dev.fusepanama.WriteBuffer;
-import dev.fusepanama.XattrNames;
+import dev.fusepanama.internal.bind.fuse_operations;
 import java.lang.foreign.FunctionDescriptor;
-import java.nio.ByteBuffer;
-import java.util.EnumSet;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.ValueLayout;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * Every slot of {@code struct fuse_operations}: its C name (also the name of the
- * {@link Upcalls} method serving it), its C signature with pointers as addresses, and the
- * {@link FuseFileSystem} method that implements it, by which overrides are detected.
+ * One slot of {@code struct fuse_operations}, derived rather than declared. An operation is
+ * written down once, as the {@link Upcalls} method named like its slot (snake_case, as in
+ * fuse.h); from the slot list of the binding ({@link fuse_operations}) and that method follow:
+ * <ul>
+ *   <li>the C signature of the upcall stub, from the method's Java parameter and return types
+ *       ({@code long} is a pointer, {@code size_t} or {@code off_t}, {@code int} an int);</li>
+ *   <li>the author's method, the {@link FuseFileSystem} method named as the slot in camelCase
+ *       ({@code write_buf} → {@code writeBuf}), whose override decides registration;</li>
+ *   <li>whether a failure can be logged with a path: the author's first parameter is one.</li>
+ * </ul>
+ * Adding an operation is therefore its slot in the binding (what jextract generates), its
+ * {@link Upcalls} method and its {@link FuseFileSystem} method; nothing else lists operations.
  */
-public enum Operation {
-    GETATTR("getattr", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER), "getattr", String.class, Stat.class, FileInfo.class),
-    READLINK("readlink", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_LONG), "readlink", String.class, LinkTarget.class),
-    MKNOD("mknod", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_LONG), "mknod", String.class, int.class, long.class),
-    MKDIR("mkdir", FunctionDescriptor.of(C_INT, C_POINTER, C_INT), "mkdir", String.class, int.class),
-    UNLINK("unlink", FunctionDescriptor.of(C_INT, C_POINTER), "unlink", String.class),
-    RMDIR("rmdir", FunctionDescriptor.of(C_INT, C_POINTER), "rmdir", String.class),
-    SYMLINK("symlink", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER), "symlink", String.class, String.class),
-    RENAME("rename", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_INT), "rename", String.class, String.class, int.class),
-    LINK("link", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER), "link", String.class, String.class),
-    CHMOD("chmod", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_POINTER), "chmod", String.class, int.class, FileInfo.class),
-    CHOWN("chown", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT, C_POINTER), "chown", String.class, int.class, int.class, FileInfo.class),
-    TRUNCATE("truncate", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_POINTER), "truncate", String.class, long.class, FileInfo.class),
-    OPEN("open", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER), "open", String.class, FileInfo.class),
-    READ("read", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_LONG, C_LONG, C_POINTER), "read", String.class, ByteBuffer.class, long.class, FileInfo.class),
-    WRITE("write", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_LONG, C_LONG, C_POINTER), "write", String.class, ByteBuffer.class, long.class, FileInfo.class),
-    STATFS("statfs", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER), "statfs", String.class, StatVfs.class),
-    FLUSH("flush", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER), "flush", String.class, FileInfo.class),
-    RELEASE("release", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER), "release", String.class, FileInfo.class),
-    FSYNC("fsync", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_POINTER), "fsync", String.class, boolean.class, FileInfo.class),
-    SETXATTR("setxattr", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_LONG, C_INT), "setxattr", String.class, String.class, ByteBuffer.class, int.class),
-    GETXATTR("getxattr", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_LONG), "getxattr", String.class, String.class, ByteBuffer.class),
-    LISTXATTR("listxattr", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_LONG), "listxattr", String.class, XattrNames.class),
-    REMOVEXATTR("removexattr", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER), "removexattr", String.class, String.class),
-    OPENDIR("opendir", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER), "opendir", String.class, FileInfo.class),
-    READDIR("readdir", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_LONG, C_POINTER, C_INT), "readdir", String.class, DirFiller.class, long.class, FileInfo.class, int.class),
-    RELEASEDIR("releasedir", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER), "releasedir", String.class, FileInfo.class),
-    FSYNCDIR("fsyncdir", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_POINTER), "fsyncdir", String.class, boolean.class, FileInfo.class),
-    INIT("init", FunctionDescriptor.of(C_POINTER, C_POINTER, C_POINTER), "init", ConnectionInfo.class, FuseConfig.class),
-    DESTROY("destroy", FunctionDescriptor.ofVoid(C_POINTER), "destroy"),
-    ACCESS("access", FunctionDescriptor.of(C_INT, C_POINTER, C_INT), "access", String.class, int.class),
-    CREATE("create", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_POINTER), "create", String.class, int.class, FileInfo.class),
-    LOCK("lock", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_INT, C_POINTER), "lock", String.class, FileInfo.class, int.class, Flock.class),
-    UTIMENS("utimens", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER), "utimens", String.class, Timespec.class, Timespec.class, FileInfo.class),
-    BMAP("bmap", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_POINTER), "bmap", String.class, long.class, long.class),
-    IOCTL("ioctl", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_POINTER, C_POINTER, C_INT, C_POINTER), "ioctl", String.class, int.class, long.class, FileInfo.class, int.class, ByteBuffer.class),
-    POLL("poll", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER), "poll", String.class, FileInfo.class, PollHandle.class),
-    WRITE_BUF("write_buf", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_LONG, C_POINTER), "writeBuf", String.class, WriteBuffer.class, long.class, FileInfo.class),
-    READ_BUF("read_buf", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_LONG, C_LONG, C_POINTER), "readBuf", String.class, ReadReply.class, long.class, long.class, FileInfo.class),
-    FLOCK("flock", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_INT), "flock", String.class, FileInfo.class, int.class),
-    FALLOCATE("fallocate", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_LONG, C_LONG, C_POINTER), "fallocate", String.class, int.class, long.class, long.class, FileInfo.class),
-    COPY_FILE_RANGE("copy_file_range", FunctionDescriptor.of(C_LONG, C_POINTER, C_POINTER, C_LONG, C_POINTER, C_POINTER, C_LONG, C_LONG, C_INT),
-            "copyFileRange", String.class, FileInfo.class, long.class, String.class, FileInfo.class, long.class, long.class, int.class),
-    LSEEK("lseek", FunctionDescriptor.of(C_LONG, C_POINTER, C_LONG, C_INT, C_POINTER), "lseek", String.class, long.class, int.class, FileInfo.class);
+public record Operation(String cName, Method upcall, Method authorMethod, FunctionDescriptor descriptor) {
 
-    /** The C name: the fuse_operations field and the {@link Upcalls} method. */
-    public final String cName;
-    public final FunctionDescriptor descriptor;
-    final String javaName;
-    final Class<?>[] javaParameters;
+    /** Every slot this binding serves, in {@code struct fuse_operations} order. */
+    public static final List<Operation> ALL = derive();
 
-    Operation(String cName, FunctionDescriptor descriptor, String javaName, Class<?>... javaParameters) {
-        this.cName = cName;
-        this.descriptor = descriptor;
-        this.javaName = javaName;
-        this.javaParameters = javaParameters;
+    private static final Map<String, Operation> BY_NAME = byName(ALL);
+
+    /** The operation of slot {@code cName} ("getattr", "write_buf"). */
+    public static Operation named(String cName) {
+        Operation op = BY_NAME.get(cName);
+        if (op == null) {
+            throw new IllegalArgumentException("no operation " + cName);
+        }
+        return op;
     }
 
-    /** Whether {@code type} (or a supertype other than FuseFileSystem) overrides this operation's method. */
+    /** Whether the author's method for this operation has a path as its first parameter. */
+    public boolean takesPath() {
+        return authorMethod.getParameterCount() > 0 && authorMethod.getParameterTypes()[0] == String.class;
+    }
+
+    /** Whether {@code type} (or a supertype other than FuseFileSystem) overrides the author's method. */
     public boolean isImplementedBy(Class<? extends FuseFileSystem> type) {
         try {
-            return type.getMethod(javaName, javaParameters).getDeclaringClass() != FuseFileSystem.class;
+            return type.getMethod(authorMethod.getName(), authorMethod.getParameterTypes()).getDeclaringClass()
+                    != FuseFileSystem.class;
         } catch (NoSuchMethodException e) {
-            throw new AssertionError("FuseFileSystem lacks " + javaName, e);
+            throw new AssertionError(e);
         }
     }
 
     /** The operations {@code type} implements: the ones registered with libfuse. */
     public static Set<Operation> implementedBy(Class<? extends FuseFileSystem> type) {
-        Set<Operation> result = EnumSet.noneOf(Operation.class);
-        for (Operation op : values()) {
+        Set<Operation> result = new LinkedHashSet<>();
+        for (Operation op : ALL) {
             if (op.isImplementedBy(type)) {
                 result.add(op);
             }
         }
         return result;
+    }
+
+    /** {@code write_buf} → {@code writeBuf}. */
+    static String camelCase(String cName) {
+        StringBuilder b = new StringBuilder(cName.length());
+        boolean upper = false;
+        for (char c : cName.toCharArray()) {
+            if (c == '_') {
+                upper = true;
+            } else {
+                b.append(upper ? Character.toUpperCase(c) : c);
+                upper = false;
+            }
+        }
+        return b.toString();
+    }
+
+    private static List<Operation> derive() {
+        Map<String, Method> upcalls = uniqueByName(Upcalls.class.getDeclaredMethods(), true);
+        Map<String, Method> authors = uniqueByName(FuseFileSystem.class.getMethods(), false);
+        List<Operation> all = new ArrayList<>();
+        for (MemoryLayout slot : fuse_operations.LAYOUT_310.memberLayouts()) {
+            String name = slot.name().orElseThrow();
+            Method upcall = upcalls.get(name);
+            Method author = authors.get(camelCase(name));
+            if (upcall == null || author == null) {
+                throw new AssertionError("struct fuse_operations slot " + name + " has no "
+                        + (upcall == null ? "Upcalls." + name : "FuseFileSystem." + camelCase(name)) + " method");
+            }
+            all.add(new Operation(name, upcall, author, descriptorOf(upcall)));
+        }
+        return Collections.unmodifiableList(all);
+    }
+
+    /** Methods by name; the package-private instance methods only, for {@link Upcalls}. */
+    private static Map<String, Method> uniqueByName(Method[] methods, boolean upcallsOnly) {
+        Map<String, Method> m = new LinkedHashMap<>();
+        for (Method method : methods) {
+            int mod = method.getModifiers();
+            if (upcallsOnly && (Modifier.isStatic(mod) || Modifier.isPrivate(mod) || Modifier.isPublic(mod) || method.isSynthetic())) {
+                continue;
+            }
+            if (m.put(method.getName(), method) != null) {
+                throw new AssertionError(method.getDeclaringClass().getSimpleName() + " declares " + method.getName()
+                        + " twice; operations are matched by name");
+            }
+        }
+        return m;
+    }
+
+    static FunctionDescriptor descriptorOf(Method upcall) {
+        Class<?>[] params = upcall.getParameterTypes();
+        MemoryLayout[] args = new MemoryLayout[params.length];
+        for (int i = 0; i < params.length; i++) {
+            args[i] = layoutOf(params[i], upcall);
+        }
+        return upcall.getReturnType() == void.class
+                ? FunctionDescriptor.ofVoid(args)
+                : FunctionDescriptor.of(layoutOf(upcall.getReturnType(), upcall), args);
+    }
+
+    private static MemoryLayout layoutOf(Class<?> type, Method upcall) {
+        if (type == long.class) return ValueLayout.JAVA_LONG;
+        if (type == int.class) return ValueLayout.JAVA_INT;
+        throw new AssertionError("Upcalls." + upcall.getName() + " uses " + type + "; upcalls take and return only long and int");
+    }
+
+    private static Map<String, Operation> byName(List<Operation> all) {
+        Map<String, Operation> m = new LinkedHashMap<>();
+        for (Operation op : all) {
+            m.put(op.cName, op);
+        }
+        return m;
+    }
+
+    @Override
+    public String toString() {
+        return cName;
     }
 }

@@ -80,7 +80,7 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
         boolean root = Libc.geteuid() == 0;
         Preflight.checkDevice(root);
         Set<Operation> ops = Operation.implementedBy(fs.getClass());
-        ops.add(Operation.INIT);
+        ops.add(Operation.named("init"));
         MountSession session = new MountSession(lib, at, options, ops);
         session.start(fs);
         return session;
@@ -92,7 +92,7 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
             Upcalls upcalls = new Upcalls(fs, new ErrorMapper(mountpoint.toString()), this, operations);
             MemorySegment table = arena.allocate(lib.layouts.operations());
             for (Operation op : operations) {
-                table.set(ValueLayout.ADDRESS, fuse_operations.offset(op.cName), upcalls.stub(op, arena));
+                table.set(ValueLayout.ADDRESS, fuse_operations.offset(op.cName()), upcalls.stub(op, arena));
             }
             MemorySegment args = arguments();
             FuseLog.capture();

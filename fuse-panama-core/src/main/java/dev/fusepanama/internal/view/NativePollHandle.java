@@ -33,11 +33,6 @@ public final class NativePollHandle implements PollHandle {
         return handle == 0 ? null : this;
     }
 
-    /** Releases a handle that never reached a filesystem (the upcall failed before it could). */
-    public static void destroyUnclaimed(long handle) {
-        new NativePollHandle(LibFuse.get(), handle).release();
-    }
-
     /** After poll returned: releases the handle unless the filesystem retained it. */
     public void afterPoll() {
         if (handle != 0 && !retained) {
