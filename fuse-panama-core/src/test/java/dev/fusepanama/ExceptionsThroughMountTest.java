@@ -2,19 +2,24 @@ package dev.fusepanama;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.testing.Os;
 import dev.fusepanama.testing.TestMount;
+import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -70,6 +75,39 @@ class ExceptionsThroughMountTest {
             }
             Os.close(fd);
             assertEquals(Posix.S_IFREG, Os.lstat(Os.bytes(m.path("file"))).mode() & Posix.S_IFMT);
+        }
+    }
+
+    /**
+     * A new user's first embedding often has no SLF4J provider, where SLF4J discards every message:
+     * a method that throws must still leave a trace (through the JDK's System.Logger, on stderr).
+     */
+    @Test
+    void withoutAnSlf4jProviderAThrowingMethodIsStillReported() throws Exception {
+        String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(entry -> !entry.contains("logback"))
+                .collect(Collectors.joining(File.pathSeparator));
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", classPath,
+                WithoutSlf4jProvider.class.getName()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), out);
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("No SLF4J providers"), "the JVM really had none: " + out);
+        assertTrue(out.contains("getattr /npe on ") && out.contains("threw; answering EIO"), out);
+        assertTrue(out.contains("java.lang.NullPointerException"), out);
+    }
+
+    /** Mounts {@link Throwing}, makes getattr throw a NullPointerException once, unmounts. */
+    public static final class WithoutSlf4jProvider {
+        public static void main(String[] args) throws Exception {
+            try (TestMount m = TestMount.mount(new Throwing())) {
+                try {
+                    Os.lstat(Os.bytes(m.path("npe")));
+                } catch (Os.OsException e) {
+                    System.out.println("lstat answered errno " + e.errno);
+                }
+            }
         }
     }
 }

@@ -126,6 +126,23 @@ class SemanticsThroughMountTest {
         return writePaths;
     }
 
+    /** Workers are native threads the JVM attached; in logs and thread dumps they say what they are. */
+    @Test
+    void libfuseWorkersHaveNamesThatSayWhatTheyAre() throws Exception {
+        AtomicReference<String> name = new AtomicReference<>();
+        ScratchFileSystem fs = new ScratchFileSystem() {
+            @Override
+            public synchronized int statfs(String path, StatVfs st) {
+                name.set(Thread.currentThread().getName());
+                return super.statfs(path, st);
+            }
+        };
+        try (TestMount m = TestMount.mount(fs)) {
+            Os.statvfs(m.root());
+        }
+        assertTrue(name.get().matches("fuse-panama-worker-\\d+"), name.get());
+    }
+
     @Test
     void theCallersIdentityIsAvailableDuringACall() throws Exception {
         AtomicLong pid = new AtomicLong();

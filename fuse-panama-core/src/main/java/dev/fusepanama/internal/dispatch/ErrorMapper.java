@@ -17,6 +17,7 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.helpers.NOPLoggerFactory;
 
 /**
  * Turns what a filesystem method threw into the errno the kernel gets, and logs it without
@@ -24,13 +25,21 @@ import org.slf4j.LoggerFactory;
  * trace, repeats of the same class within {@link #QUIET_NANOS} are counted and reported with the
  * next one logged. A different exception class is never held back by an earlier one (an
  * OutOfMemoryError after a StackOverflowError in the same operation is logged at once).
+ *
+ * <p>Warnings go to SLF4J. An application without an SLF4J provider would lose them (SLF4J then
+ * discards everything), and a failing method would leave no trace at all; there they go to the
+ * JDK's {@link System.Logger} of the same name instead, which prints to stderr by default.
  */
 public final class ErrorMapper {
-    private static final Logger LOG = LoggerFactory.getLogger("dev.fusepanama.FuseFileSystem");
+    private static final String LOGGER = "dev.fusepanama.FuseFileSystem";
+    private static final Logger LOG = LoggerFactory.getLogger(LOGGER);
+    private static final boolean NO_SLF4J_PROVIDER = LoggerFactory.getILoggerFactory() instanceof NOPLoggerFactory;
     static final long QUIET_NANOS = 10_000_000_000L;
 
     private final String mountpoint;
     private final LongSupplier clock;
+    /** Where warnings go when there is no SLF4J provider; null when there is one. */
+    private final System.Logger fallback;
     private final ConcurrentHashMap<String, Window> windows = new ConcurrentHashMap<>();
 
     private static final class Window {
@@ -43,8 +52,14 @@ public final class ErrorMapper {
     }
 
     ErrorMapper(String mountpoint, LongSupplier clock) {
+        this(mountpoint, clock, NO_SLF4J_PROVIDER ? System.getLogger(LOGGER) : null);
+    }
+
+    /** @param fallback where to warn instead of SLF4J, or null */
+    ErrorMapper(String mountpoint, LongSupplier clock, System.Logger fallback) {
         this.mountpoint = mountpoint;
         this.clock = clock;
+        this.fallback = fallback;
     }
 
     /** The positive errno for {@code t}. */
@@ -91,7 +106,12 @@ public final class ErrorMapper {
         long quiet = w.suppressed.getAndSet(0);
         String repeats = quiet == 0 ? "" : " (" + quiet + " more " + t.getClass().getSimpleName() + " from "
                 + operation + " not logged)";
-        LOG.warn("{} {} on {} threw; answering {}{}", operation, pathIfLogged.get(), mountpoint, Errno.name(errno), repeats, t);
+        if (fallback != null) {
+            fallback.log(System.Logger.Level.WARNING, operation + " " + pathIfLogged.get() + " on "
+                    + mountpoint + " threw; answering " + Errno.name(errno) + repeats, t);
+        } else {
+            LOG.warn("{} {} on {} threw; answering {}{}", operation, pathIfLogged.get(), mountpoint, Errno.name(errno), repeats, t);
+        }
         return -errno;
     }
 }

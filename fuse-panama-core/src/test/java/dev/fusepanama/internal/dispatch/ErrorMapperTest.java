@@ -14,6 +14,9 @@ import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ResourceBundle;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -78,6 +81,28 @@ class ErrorMapperTest {
         m.fail("read", "/f", new OutOfMemoryError("Java heap space"));
         assertEquals(2, log.list.size(), "the repeated StackOverflowError is held back, the OutOfMemoryError is not");
         assertTrue(log.list.get(1).getThrowableProxy().getClassName().equals(OutOfMemoryError.class.getName()));
+    }
+
+    @Test
+    void withoutAnSlf4jProviderAFailureStillLeavesATraceThroughTheJdkLogger() {
+        List<String> messages = new ArrayList<>();
+        List<Throwable> thrown = new ArrayList<>();
+        System.Logger jdk = new System.Logger() {
+            @Override public String getName() { return "dev.fusepanama.FuseFileSystem"; }
+            @Override public boolean isLoggable(Level level) { return true; }
+            @Override public void log(Level level, ResourceBundle bundle, String msg, Throwable t) {
+                messages.add(level + " " + msg);
+                thrown.add(t);
+            }
+            @Override public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+                messages.add(level + " " + format);
+            }
+        };
+        ErrorMapper m = new ErrorMapper("/mnt", System::nanoTime, jdk);
+        assertEquals(-Errno.EIO, m.fail("read", "/f", new IllegalStateException("bug")));
+        assertEquals(List.of("WARNING read /f on /mnt threw; answering EIO"), messages);
+        assertEquals("bug", thrown.get(0).getMessage());
+        assertTrue(log.list.isEmpty(), "not through SLF4J, which would discard it");
     }
 
     @Test
