@@ -6,4 +6,7 @@ module dev.fusepanama {
     requires org.slf4j;
 
     exports dev.fusepanama;
+    // The test kit's system calls read struct stat, statvfs and timespec with the layouts the
+    // layout test checks, instead of keeping copies of them.
+    exports dev.fusepanama.internal.bind to dev.fusepanama.testkit;
 }

@@ -2,7 +2,7 @@ package dev.fusepanama.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.fusepanama.testing.TestMount;
+import dev.fusepanama.testkit.TestMount;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

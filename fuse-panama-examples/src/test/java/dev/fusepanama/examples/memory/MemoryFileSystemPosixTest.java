@@ -1,7 +1,7 @@
 package dev.fusepanama.examples.memory;
 
-import dev.fusepanama.posix.PosixSuite;
-import dev.fusepanama.testing.TestMount;
+import dev.fusepanama.testkit.PosixSuite;
+import dev.fusepanama.testkit.TestMount;
 
 /** The POSIX suite against the in-memory filesystem, mounted as the launcher mounts it. */
 class MemoryFileSystemPosixTest extends PosixSuite {

@@ -1,7 +1,7 @@
 package dev.fusepanama.examples.mirror;
 
-import dev.fusepanama.posix.PosixSuite;
-import dev.fusepanama.testing.TestMount;
+import dev.fusepanama.testkit.PosixSuite;
+import dev.fusepanama.testkit.TestMount;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;

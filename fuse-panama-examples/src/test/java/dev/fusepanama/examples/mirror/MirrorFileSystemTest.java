@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
-import dev.fusepanama.posix.DeepTree;
-import dev.fusepanama.testing.Os;
-import dev.fusepanama.testing.TestMount;
+import dev.fusepanama.testkit.DeepTree;
+import dev.fusepanama.testkit.Os;
+import dev.fusepanama.testkit.TestMount;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,13 +1,24 @@
-package dev.fusepanama;
+package dev.fusepanama.throughmount;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fusepanama.testing.Os;
+import dev.fusepanama.ConnectionInfo;
+import dev.fusepanama.DirFiller;
+import dev.fusepanama.Errno;
+import dev.fusepanama.FileInfo;
+import dev.fusepanama.FuseConfig;
+import dev.fusepanama.FuseContext;
+import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.MountOptions;
+import dev.fusepanama.Posix;
+import dev.fusepanama.Stat;
+import dev.fusepanama.StatVfs;
+import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testing.ScratchFileSystem;
-import dev.fusepanama.testing.TestMount;
+import dev.fusepanama.testkit.TestMount;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;

@@ -1,4 +1,4 @@
-package dev.fusepanama.testing;
+package dev.fusepanama.testkit;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;

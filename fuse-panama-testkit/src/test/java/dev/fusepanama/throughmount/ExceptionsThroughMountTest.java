@@ -1,11 +1,18 @@
-package dev.fusepanama;
+package dev.fusepanama.throughmount;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fusepanama.testing.Os;
-import dev.fusepanama.testing.TestMount;
+import dev.fusepanama.Errno;
+import dev.fusepanama.ErrnoException;
+import dev.fusepanama.FileInfo;
+import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.MountOptions;
+import dev.fusepanama.Posix;
+import dev.fusepanama.Stat;
+import dev.fusepanama.testkit.Os;
+import dev.fusepanama.testkit.TestMount;
 import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package dev.fusepanama.posix;
+package dev.fusepanama.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,8 +8,6 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.FileNames;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Timespec;
-import dev.fusepanama.testing.Os;
-import dev.fusepanama.testing.TestMount;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -31,6 +29,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,6 +40,21 @@ import org.junit.jupiter.api.Timeout;
 /**
  * POSIX behaviour checked through the kernel, reusable for any filesystem (in the spirit of
  * go-fuse's posixtest): extend it and mount your filesystem in {@link #mountFilesystem()}.
+ *
+ * <pre>{@code
+ * class MyFileSystemPosixTest extends PosixSuite {
+ *     protected TestMount mountFilesystem() throws Exception {
+ *         return TestMount.mount(new MyFileSystem(), MountOptions.builder().allowOther(true).build());
+ *     }
+ *
+ *     protected Set<Feature> unsupported() {   // optional: checks that need these are skipped
+ *         return EnumSet.of(Feature.XATTRS, Feature.LOCKS);
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>It needs root (it mounts a tmpfs as its reference) and the tools of {@link #everydayToolsWork}
+ * (tar, git, rsync, fio) and util-linux's {@code setpriv} and {@code flock}.
  *
  * <p>Mount with {@code allow_other}: without it the kernel keeps every other user out of a FUSE
  * mount, and the checks of non-root callers could not reach it.
@@ -54,6 +68,50 @@ import org.junit.jupiter.api.Timeout;
 public abstract class PosixSuite {
     /** Mounts the filesystem under test at a fresh directory. */
     protected abstract TestMount mountFilesystem() throws Exception;
+
+    /** What a filesystem may choose not to support: the checks that need it are skipped, saying why. */
+    public enum Feature {
+        /** {@code link(2)}. */
+        HARD_LINKS,
+        /** {@code symlink(2)}, {@code readlink(2)}. */
+        SYMLINKS,
+        /** FIFOs and other nodes made by {@code mknod(2)}. */
+        SPECIAL_FILES,
+        /** {@code renameat2} with RENAME_NOREPLACE and RENAME_EXCHANGE. */
+        RENAME_FLAGS,
+        /** Extended attributes. */
+        XATTRS,
+        /** {@code fallocate(2)} with KEEP_SIZE and PUNCH_HOLE. */
+        FALLOCATE,
+        /** {@code lseek(2)} with SEEK_DATA and SEEK_HOLE finding the real holes. */
+        SEEK_HOLES,
+        /** {@code copy_file_range(2)} within the mount. */
+        COPY_FILE_RANGE,
+        /** POSIX record locks and {@code flock(2)} between processes. */
+        LOCKS,
+        /** Permission checks for callers other than root (mounted with allow_other). */
+        PERMISSIONS,
+        /** Inode numbers that stay the same for the life of a file. */
+        STABLE_INODES,
+        /** A file unlinked while open keeps its data until the last close. */
+        UNLINKED_OPEN_FILES
+    }
+
+    /** The features this filesystem does not support; none by default. */
+    protected Set<Feature> unsupported() {
+        return Set.of();
+    }
+
+    /** Skips the calling check unless the filesystem supports every one of {@code features}. */
+    protected final void requires(Feature... features) {
+        for (Feature f : features) {
+            Assumptions.assumeFalse(unsupported().contains(f), () -> "the filesystem does not support " + f);
+        }
+    }
+
+    private boolean supports(Feature f) {
+        return !unsupported().contains(f);
+    }
 
     private static Path tmpfs;
     private TestMount mount;
@@ -245,6 +303,7 @@ public abstract class PosixSuite {
 
     @Test
     void anUnlinkedOpenFileKeepsItsDataUntilTheLastClose() throws Exception {
+        requires(Feature.UNLINKED_OPEN_FILES);
         same((b, log) -> {
             Files.createDirectory(b.resolve("d"));
             byte[] f = p(b, "d/f");
@@ -262,6 +321,7 @@ public abstract class PosixSuite {
 
     @Test
     void fallocateKeepSizeAndPunchHole() throws Exception {
+        requires(Feature.FALLOCATE);
         same((b, log) -> {
             int fd = Os.open(p(b, "f"), Posix.O_CREAT | Posix.O_RDWR, 0644);
             byte[] ones = new byte[20_000];
@@ -281,6 +341,7 @@ public abstract class PosixSuite {
 
     @Test
     void seekDataAndSeekHole() throws Exception {
+        requires(Feature.SEEK_HOLES);
         same((b, log) -> {
             int fd = Os.open(p(b, "s"), Posix.O_CREAT | Posix.O_RDWR, 0644);
             Os.pwrite(fd, new byte[] {1}, 1 << 20);
@@ -295,6 +356,7 @@ public abstract class PosixSuite {
 
     @Test
     void copyFileRangeCopiesBytes() throws Exception {
+        requires(Feature.COPY_FILE_RANGE);
         same((b, log) -> {
             int in = Os.open(p(b, "in"), Posix.O_CREAT | Posix.O_RDWR, 0644);
             Os.pwrite(in, "abcdefghij".repeat(10_000).getBytes(), 0);
@@ -400,6 +462,7 @@ public abstract class PosixSuite {
 
     @Test
     void symlinksHardLinksAndFifos() throws Exception {
+        requires(Feature.SYMLINKS, Feature.HARD_LINKS, Feature.SPECIAL_FILES);
         same((b, log) -> {
             Files.writeString(b.resolve("f"), "data");
             log.rc("symlink", Os.symlink("f".getBytes(), p(b, "l")));
@@ -428,6 +491,7 @@ public abstract class PosixSuite {
 
     @Test
     void renameFlagsAndEveryPosixErrorCase() throws Exception {
+        requires(Feature.RENAME_FLAGS);
         same((b, log) -> {
             Files.writeString(b.resolve("f1"), "one");
             Files.writeString(b.resolve("f2"), "two");
@@ -543,6 +607,7 @@ public abstract class PosixSuite {
 
     @Test
     void inodeNumbersAreStable() throws Exception {
+        requires(Feature.STABLE_INODES);
         Files.writeString(fs.resolve("a"), "x");
         long ino = Os.lstat(p(fs, "a")).ino();
         Os.link(p(fs, "a"), p(fs, "b"));
@@ -555,6 +620,7 @@ public abstract class PosixSuite {
 
     @Test
     void extendedAttributesWithFlagsAndLimits() throws Exception {
+        requires(Feature.XATTRS);
         same((b, log) -> {
             byte[] f = p(b, "f");
             Os.close(Os.open(f, Posix.O_CREAT | Posix.O_WRONLY, 0644));
@@ -580,6 +646,7 @@ public abstract class PosixSuite {
 
     @Test
     void extendedAttributesBelowTheTopOnDirectoriesAndThroughLinks() throws Exception {
+        requires(Feature.XATTRS, Feature.SYMLINKS);
         same((b, log) -> {
             Files.createDirectories(b.resolve("d/e"));
             byte[] f = p(b, "d/e/f");
@@ -607,6 +674,7 @@ public abstract class PosixSuite {
      */
     @Test
     void extendedAttributesOnAPathNearPathMax() throws Exception {
+        requires(Feature.XATTRS);
         same((b, log) -> {
             DeepTree tree = new DeepTree(b, 20, "d".repeat(200));
             byte[] f = tree.inDeepest("f".repeat(69));
@@ -627,6 +695,7 @@ public abstract class PosixSuite {
 
     @Test
     void permissionsHoldForNonRootCallers() throws Exception {
+        requires(Feature.PERMISSIONS);
         same((b, log) -> {
             Files.writeString(b.resolve("secret"), "s");
             Os.chmod(p(b, "secret"), 0600);
@@ -655,6 +724,7 @@ public abstract class PosixSuite {
 
     @Test
     void locksAreHonouredBetweenProcesses() throws Exception {
+        requires(Feature.LOCKS);
         Path f = Files.writeString(fs.resolve("lockfile"), "");
         int fd = Os.open(Os.bytes(f), Posix.O_RDWR, 0);
         try {
@@ -756,11 +826,16 @@ public abstract class PosixSuite {
         return DIRS[r.nextInt(DIRS.length)] + NAMES[r.nextInt(NAMES.length)];
     }
 
-    private static void randomStep(Random r, Path b, Log log) throws Exception {
+    /** One random operation; both sides draw the same numbers, and skip the same unsupported features. */
+    private void randomStep(Random r, Path b, Log log) throws Exception {
         String x = pick(r);
         String y = pick(r);
         byte[] px = p(b, x);
-        switch (r.nextInt(14)) {
+        int op = r.nextInt(14);
+        if ((op == 8 && !supports(Feature.HARD_LINKS)) || (op == 9 && !supports(Feature.SYMLINKS))) {
+            op = 10; // a stat instead
+        }
+        switch (op) {
             case 0 -> {
                 int fd = Os.open(px, Posix.O_CREAT | Posix.O_WRONLY | (r.nextBoolean() ? Posix.O_EXCL : 0), 0644);
                 log.rc("create " + x, fd);
@@ -784,6 +859,7 @@ public abstract class PosixSuite {
             case 6 -> log.rc("rmdir " + x, Os.rmdir(px));
             case 7 -> {
                 int flags = new int[] {0, 0, Posix.RENAME_NOREPLACE, Posix.RENAME_EXCHANGE}[r.nextInt(4)];
+                if (!supports(Feature.RENAME_FLAGS)) flags = 0;
                 log.rc("rename " + x + " " + y + " " + flags, Os.renameat2(px, p(b, y), flags));
             }
             case 8 -> log.rc("link " + x + " " + y, Os.link(px, p(b, y)));

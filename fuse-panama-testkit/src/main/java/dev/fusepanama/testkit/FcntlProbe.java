@@ -1,8 +1,7 @@
-package dev.fusepanama.posix;
+package dev.fusepanama.testkit;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
-import dev.fusepanama.testing.Os;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,12 +1,14 @@
-package dev.fusepanama;
+package dev.fusepanama.throughmount;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fusepanama.testing.Os;
+import dev.fusepanama.MountOptions;
+import dev.fusepanama.Posix;
+import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testing.ScratchFileSystem;
-import dev.fusepanama.testing.TestMount;
+import dev.fusepanama.testkit.TestMount;
 import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;

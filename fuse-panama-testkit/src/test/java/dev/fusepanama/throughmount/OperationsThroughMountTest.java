@@ -1,4 +1,4 @@
-package dev.fusepanama;
+package dev.fusepanama.throughmount;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,9 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fusepanama.testing.Os;
+import dev.fusepanama.Errno;
+import dev.fusepanama.FileInfo;
+import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.MountOptions;
+import dev.fusepanama.PollHandle;
+import dev.fusepanama.Posix;
+import dev.fusepanama.Stat;
+import dev.fusepanama.Timespec;
+import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testing.ScratchFileSystem;
-import dev.fusepanama.testing.TestMount;
+import dev.fusepanama.testkit.TestMount;
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;

@@ -1,10 +1,9 @@
-package dev.fusepanama.posix;
+package dev.fusepanama.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.Posix;
-import dev.fusepanama.testing.Os;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 

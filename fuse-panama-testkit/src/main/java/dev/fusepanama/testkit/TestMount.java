@@ -1,4 +1,4 @@
-package dev.fusepanama.testing;
+package dev.fusepanama.testkit;
 
 import dev.fusepanama.Fuse;
 import dev.fusepanama.FuseFileSystem;

@@ -1,4 +1,4 @@
-package dev.fusepanama;
+package dev.fusepanama.throughmount;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,9 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fusepanama.testing.Os;
+import dev.fusepanama.ConnectionInfo;
+import dev.fusepanama.FileInfo;
+import dev.fusepanama.Fuse;
+import dev.fusepanama.FuseConfig;
+import dev.fusepanama.FuseMount;
+import dev.fusepanama.MountException;
+import dev.fusepanama.MountOptions;
+import dev.fusepanama.Posix;
+import dev.fusepanama.StatVfs;
+import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testing.ScratchFileSystem;
-import dev.fusepanama.testing.TestMount;
+import dev.fusepanama.testkit.TestMount;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
