@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.Posix;
-import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testing.ScratchFileSystem;
+import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
+import java.io.BufferedReader;
+import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -36,14 +39,43 @@ class CacheConsistencyThroughMountTest {
         return MountOptions.builder().attrTimeout(0).entryTimeout(0).negativeTimeout(0);
     }
 
-    /** Reads the first 4 KiB {@code times} times, a few milliseconds apart so cached attributes have surely expired. */
-    static byte[] readRepeatedly(int fd, int times) throws InterruptedException {
+    /** Reads the first 4 KiB {@code times} times, each after the attributes cached before it have expired. */
+    static byte[] readRepeatedly(int fd, int times) throws Exception {
         byte[] last = null;
         for (int i = 0; i < times; i++) {
-            Thread.sleep(12);
+            awaitAttributeExpiry();
             last = Os.pread(fd, 4096, 0);
         }
         return last;
+    }
+
+    private static final Path TIMER_LIST = Path.of("/proc/timer_list");
+
+    /**
+     * With a timeout of 0 the kernel's cached attributes expire once its jiffies counter has moved
+     * past the tick they were cached in: wait for two ticks, read from /proc/timer_list. Only root
+     * may read it; anyone else waits 12 ms, three ticks even at the coarsest HZ of 250.
+     */
+    static void awaitAttributeExpiry() throws Exception {
+        if (!Files.isReadable(TIMER_LIST)) {
+            Thread.sleep(12);
+            return;
+        }
+        long start = jiffies();
+        while (jiffies() < start + 2) {
+            Thread.onSpinWait();
+        }
+    }
+
+    private static long jiffies() throws IOException {
+        try (BufferedReader r = Files.newBufferedReader(TIMER_LIST)) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                if (line.startsWith("jiffies: ")) {
+                    return Long.parseLong(line.substring("jiffies: ".length()).trim());
+                }
+            }
+        }
+        throw new IllegalStateException("no jiffies line in " + TIMER_LIST);
     }
 
     @Test

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.FileNames;
 import dev.fusepanama.Posix;
-import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testing.ScratchFileSystem;
+import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
