@@ -4,6 +4,16 @@
 # (fsclient). Needs gcc, libfuse3-dev and libfuse-dev.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# The comparison's own needs, kept out of the product's test set-up (./test does not install them).
+if ! pkg-config --exists fuse3 fuse 2>/dev/null || ! command -v gcc >/dev/null; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    echo "installing what the bench builds need: gcc pkg-config libfuse3-dev libfuse-dev libfuse2" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc pkg-config libfuse3-dev libfuse-dev libfuse2 >/dev/null
+  else
+    echo "the bench needs: sudo apt-get install gcc pkg-config libfuse3-dev libfuse-dev libfuse2" >&2
+    exit 1
+  fi
+fi
 mkdir -p "$here/build"
 gcc -O2 -Wall -DFUSE_USE_VERSION=31 $(pkg-config --cflags fuse3) -o "$here/build/benchfs3" "$here/benchfs.c" $(pkg-config --libs fuse3) -lpthread
 gcc -O2 -Wall -DFUSE_USE_VERSION=26 $(pkg-config --cflags fuse) -o "$here/build/benchfs2" "$here/benchfs.c" $(pkg-config --libs fuse) -lpthread
