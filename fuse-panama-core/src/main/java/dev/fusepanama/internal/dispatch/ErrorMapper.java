@@ -77,15 +77,10 @@ public final class ErrorMapper {
     }
 
     /**
-     * The negative errno answering {@code operation} on {@code path} that threw {@code t}.
+     * The negative errno answering {@code operation} that threw {@code t}; the path is asked for only if it is logged.
      * {@link ErrnoException}s and the mapped {@code java.nio.file} exceptions are answers the
      * filesystem chose: they are logged at debug level only.
      */
-    public int fail(String operation, String path, Throwable t) {
-        return fail(operation, () -> path, t);
-    }
-
-    /** As {@link #fail(String, String, Throwable)}, with the path computed only if it is logged. */
     public int fail(String operation, Supplier<String> pathIfLogged, Throwable t) {
         int errno = errnoOf(t);
         boolean expected = t instanceof ErrnoException || (t instanceof FileSystemException && errno != Errno.EIO);

@@ -56,17 +56,17 @@ class ErrorMapperTest {
         AtomicLong clock = new AtomicLong();
         ErrorMapper m = new ErrorMapper("/mnt", clock::get);
         for (int i = 0; i < 1000; i++) {
-            assertEquals(-Errno.EIO, m.fail("read", "/f", new IllegalStateException("bug")));
+            assertEquals(-Errno.EIO, m.fail("read", () -> "/f", new IllegalStateException("bug")));
             clock.addAndGet(1_000_000); // 1 ms apart: 1 s in all
         }
         assertEquals(1, log.list.size(), "one entry for a burst");
         assertTrue(log.list.get(0).getFormattedMessage().contains("read /f on /mnt threw; answering EIO"));
         clock.addAndGet(ErrorMapper.QUIET_NANOS);
-        m.fail("read", "/f", new IllegalStateException("bug"));
+        m.fail("read", () -> "/f", new IllegalStateException("bug"));
         assertEquals(2, log.list.size());
         assertTrue(log.list.get(1).getFormattedMessage().contains("999 more IllegalStateException from read not logged"),
                 log.list.get(1).getFormattedMessage());
-        m.fail("write", "/f", new IllegalStateException("other"));
+        m.fail("write", () -> "/f", new IllegalStateException("other"));
         assertEquals(3, log.list.size(), "each operation has its own window");
     }
 
@@ -74,11 +74,11 @@ class ErrorMapperTest {
     void aDifferentFailureInTheSameOperationIsNeverHeldBackByAnEarlierOne() {
         AtomicLong clock = new AtomicLong();
         ErrorMapper m = new ErrorMapper("/mnt", clock::get);
-        m.fail("read", "/f", new StackOverflowError());
+        m.fail("read", () -> "/f", new StackOverflowError());
         clock.addAndGet(1_000_000);
-        m.fail("read", "/f", new StackOverflowError());
+        m.fail("read", () -> "/f", new StackOverflowError());
         clock.addAndGet(1_000_000);
-        m.fail("read", "/f", new OutOfMemoryError("Java heap space"));
+        m.fail("read", () -> "/f", new OutOfMemoryError("Java heap space"));
         assertEquals(2, log.list.size(), "the repeated StackOverflowError is held back, the OutOfMemoryError is not");
         assertTrue(log.list.get(1).getThrowableProxy().getClassName().equals(OutOfMemoryError.class.getName()));
     }
@@ -99,7 +99,7 @@ class ErrorMapperTest {
             }
         };
         ErrorMapper m = new ErrorMapper("/mnt", System::nanoTime, jdk);
-        assertEquals(-Errno.EIO, m.fail("read", "/f", new IllegalStateException("bug")));
+        assertEquals(-Errno.EIO, m.fail("read", () -> "/f", new IllegalStateException("bug")));
         assertEquals(List.of("WARNING read /f on /mnt threw; answering EIO"), messages);
         assertEquals("bug", thrown.get(0).getMessage());
         assertTrue(log.list.isEmpty(), "not through SLF4J, which would discard it");
@@ -108,8 +108,8 @@ class ErrorMapperTest {
     @Test
     void chosenAnswersAreNotWarnings() {
         ErrorMapper m = new ErrorMapper("/mnt");
-        assertEquals(-Errno.ENOENT, m.fail("getattr", "/x", new NoSuchFileException("/x")));
-        assertEquals(-Errno.EPERM, m.fail("unlink", "/x", new ErrnoException(Errno.EPERM)));
+        assertEquals(-Errno.ENOENT, m.fail("getattr", () -> "/x", new NoSuchFileException("/x")));
+        assertEquals(-Errno.EPERM, m.fail("unlink", () -> "/x", new ErrnoException(Errno.EPERM)));
         assertTrue(log.list.stream().noneMatch(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.WARN)));
     }
 }
