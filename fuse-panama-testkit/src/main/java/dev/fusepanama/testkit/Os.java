@@ -1,75 +1,35 @@
 package dev.fusepanama.testkit;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.fusepanama.internal.bind.flock;
 import dev.fusepanama.internal.bind.stat;
 import dev.fusepanama.internal.bind.statvfs;
 import dev.fusepanama.internal.bind.timespec;
+import dev.fusepanama.libc.Libc;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Plain system calls for tests, through FFM: what a C program would do to a mount, with the raw
- * result. Every call returns its non-negative result or {@code -errno}. Paths are byte arrays
- * (or Strings, encoded as UTF-8), so tests can use names that are not UTF-8.
+ * Plain system calls for tests: what a C program would do to a mount, with the raw result. Every
+ * call returns its non-negative result or {@code -errno}. Paths are byte arrays (or Strings,
+ * encoded as UTF-8), so tests can use names that are not UTF-8. The calls are the library's own
+ * {@link Libc} bindings; this class only copies Java arrays to native memory and back.
  */
 public final class Os {
     private Os() {}
 
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-    private static final ConcurrentHashMap<String, MethodHandle> HANDLES = new ConcurrentHashMap<>();
+    public static final int AT_FDCWD = Libc.AT_FDCWD;
+    public static final int AT_SYMLINK_NOFOLLOW = Libc.AT_SYMLINK_NOFOLLOW;
 
-    public static final int AT_FDCWD = -100;
-    public static final int AT_SYMLINK_NOFOLLOW = 0x100;
-
-    /** C functions declared with "...": index of the first variadic argument. */
-    private static final java.util.Map<String, Integer> VARIADIC = java.util.Map.of("open", 2, "fcntl", 2, "ioctl", 2);
-
-    private static MethodHandle handle(String name, FunctionDescriptor fd) {
-        return HANDLES.computeIfAbsent(name + fd, k -> LINKER.downcallHandle(
-                LINKER.defaultLookup().find(name).orElseThrow(() -> new IllegalArgumentException(name)),
-                fd, VARIADIC.containsKey(name)
-                        ? new Linker.Option[] {Linker.Option.captureCallState("errno"), Linker.Option.firstVariadicArg(VARIADIC.get(name))}
-                        : new Linker.Option[] {Linker.Option.captureCallState("errno")}));
-    }
-
-    /** Calls {@code name}; result as long, or -errno when the C function returned -1. */
-    private static long call(Arena arena, String name, FunctionDescriptor fd, Object... args) {
-        MemorySegment capture = arena.allocate(CAPTURE);
-        Object[] all = new Object[args.length + 1];
-        all[0] = capture;
-        System.arraycopy(args, 0, all, 1, args.length);
-        try {
-            Object r = handle(name, fd).invokeWithArguments(all);
-            long rc = r instanceof Integer i ? i : (Long) r;
-            return rc == -1 ? -(int) ERRNO.get(capture, 0L) : rc;
-        } catch (Throwable t) {
-            throw new IllegalStateException(name, t);
-        }
-    }
-
-    private static FunctionDescriptor ints(int n) {
-        ValueLayout[] a = new ValueLayout[n];
-        Arrays.fill(a, JAVA_INT);
-        return FunctionDescriptor.of(JAVA_INT, a);
-    }
+    private static final int F_GETLK = 5;
 
     public static byte[] bytes(Path p) {
         return p.toString().getBytes(StandardCharsets.UTF_8);
@@ -90,33 +50,37 @@ public final class Os {
         return m;
     }
 
+    private static MemorySegment data(Arena a, byte[] d) {
+        MemorySegment m = a.allocate(Math.max(1, d.length));
+        MemorySegment.copy(d, 0, m, ValueLayout.JAVA_BYTE, 0, d.length);
+        return m;
+    }
+
+    private static MemorySegment e() {
+        return Libc.errno();
+    }
+
     public static int open(byte[] path, int flags, int mode) {
         try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), cstr(a, path), flags, mode);
+            return Libc.openat(e(), AT_FDCWD, cstr(a, path), flags, mode);
         }
     }
 
     public static int open(Path path, int flags) { return open(bytes(path), flags, 0644); }
 
     public static int close(int fd) {
-        try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "close", ints(1), fd);
-        }
+        return Libc.close(e(), fd);
     }
 
     public static long pwrite(int fd, byte[] data, long offset) {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment buf = a.allocate(Math.max(1, data.length));
-            MemorySegment.copy(data, 0, buf, ValueLayout.JAVA_BYTE, 0, data.length);
-            return call(a, "pwrite", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), fd, buf, (long) data.length, offset);
+            return Libc.pwrite(e(), fd, data(a, data), data.length, offset);
         }
     }
 
     public static long write(int fd, byte[] data) {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment buf = a.allocate(Math.max(1, data.length));
-            MemorySegment.copy(data, 0, buf, ValueLayout.JAVA_BYTE, 0, data.length);
-            return call(a, "write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), fd, buf, (long) data.length);
+            return Libc.write(e(), fd, data(a, data), data.length);
         }
     }
 
@@ -124,7 +88,7 @@ public final class Os {
     public static byte[] pread(int fd, int size, long offset) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment buf = a.allocate(Math.max(1, size));
-            long n = call(a, "pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), fd, buf, (long) size, offset);
+            long n = Libc.pread(e(), fd, buf, size, offset);
             if (n < 0) {
                 throw new OsException("pread", (int) -n);
             }
@@ -133,69 +97,52 @@ public final class Os {
     }
 
     public static long lseek(int fd, long offset, int whence) {
-        try (Arena a = Arena.ofConfined()) {
-            return call(a, "lseek", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT), fd, offset, whence);
-        }
+        return Libc.lseek(e(), fd, offset, whence);
     }
 
     public static int ftruncate(int fd, long size) {
-        try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "ftruncate", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), fd, size);
-        }
+        return Libc.ftruncate(e(), fd, size);
     }
 
     public static int fsync(int fd) {
-        try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "fsync", ints(1), fd);
-        }
+        return Libc.fsync(e(), fd, false);
     }
 
     public static int fdatasync(int fd) {
-        try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "fdatasync", ints(1), fd);
-        }
+        return Libc.fsync(e(), fd, true);
     }
 
     public static int flock(int fd, int op) {
-        try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "flock", ints(2), fd, op);
-        }
+        return Libc.flock(e(), fd, op);
     }
 
     /** fcntl record lock; for F_GETLK returns the lock type found (F_UNLCK if none). */
     public static int fcntlLock(int fd, int cmd, short type, long start, long len) {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment fl = a.allocate(dev.fusepanama.internal.bind.flock.LAYOUT);
+            MemorySegment fl = a.allocate(flock.LAYOUT);
             long addr = fl.address();
-            dev.fusepanama.internal.bind.flock.l_type(addr, type);
-            dev.fusepanama.internal.bind.flock.l_whence(addr, (short) 0);
-            dev.fusepanama.internal.bind.flock.l_start(addr, start);
-            dev.fusepanama.internal.bind.flock.l_len(addr, len);
-            int rc = (int) call(a, "fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS), fd, cmd, fl);
-            return rc < 0 ? rc : (cmd == 5 ? dev.fusepanama.internal.bind.flock.l_type(addr) : rc);
+            flock.l_type(addr, type);
+            flock.l_whence(addr, (short) 0);
+            flock.l_start(addr, start);
+            flock.l_len(addr, len);
+            int rc = Libc.fcntl(e(), fd, cmd, fl);
+            return rc < 0 ? rc : (cmd == F_GETLK ? flock.l_type(addr) : rc);
         }
     }
 
     public static int fallocate(int fd, int mode, long offset, long len) {
-        try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "fallocate", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG), fd, mode, offset, len);
-        }
+        return Libc.fallocate(e(), fd, mode, offset, len);
     }
 
     public static long copyFileRange(int in, long offIn, int out, long offOut, long len) {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment pin = a.allocateFrom(JAVA_LONG, offIn);
-            MemorySegment pout = a.allocateFrom(JAVA_LONG, offOut);
-            return call(a, "copy_file_range", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT),
-                    in, pin, out, pout, len, 0);
+            return Libc.copyFileRange(e(), in, a.allocateFrom(JAVA_LONG, offIn), out, a.allocateFrom(JAVA_LONG, offOut), len, 0);
         }
     }
 
     /** ioctl with a pointer to {@code arg} (in/out). */
     public static int ioctl(int fd, long cmd, MemorySegment arg) {
-        try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "ioctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), fd, cmd, arg);
-        }
+        return Libc.ioctl(e(), fd, cmd, arg);
     }
 
     /** poll one fd; returns revents, 0 on timeout, or -errno. */
@@ -204,67 +151,63 @@ public final class Os {
             MemorySegment pfd = a.allocate(8, 4);
             pfd.set(JAVA_INT, 0, fd);
             pfd.set(ValueLayout.JAVA_SHORT, 4, events);
-            int rc = (int) call(a, "poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), pfd, 1L, timeoutMillis);
+            int rc = Libc.poll(e(), pfd, 1, timeoutMillis);
             return rc <= 0 ? rc : pfd.get(ValueLayout.JAVA_SHORT, 6);
         }
     }
 
     public static int renameat2(byte[] from, byte[] to, int flags) {
         try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "renameat2", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT),
-                    AT_FDCWD, cstr(a, from), AT_FDCWD, cstr(a, to), flags);
+            return Libc.renameat2(e(), AT_FDCWD, cstr(a, from), AT_FDCWD, cstr(a, to), flags);
         }
     }
 
     public static int mknod(byte[] path, int mode, long dev) {
         try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "mknod", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG), cstr(a, path), mode, dev);
+            return Libc.mknodat(e(), AT_FDCWD, cstr(a, path), mode, dev);
         }
     }
 
     public static int unlink(byte[] path) {
         try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "unlink", FunctionDescriptor.of(JAVA_INT, ADDRESS), cstr(a, path));
+            return Libc.unlinkat(e(), AT_FDCWD, cstr(a, path), 0);
         }
     }
 
     public static int access(byte[] path, int mode) {
         try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "access", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), cstr(a, path), mode);
+            return Libc.faccessat(e(), AT_FDCWD, cstr(a, path), mode, 0);
         }
     }
 
     public static int chown(byte[] path, int uid, int gid) {
         try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "chown", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), cstr(a, path), uid, gid);
+            return Libc.fchownat(e(), AT_FDCWD, cstr(a, path), uid, gid, 0);
         }
     }
 
     public static int truncate(byte[] path, long size) {
         try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "truncate", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), cstr(a, path), size);
+            return Libc.truncate(e(), cstr(a, path), size);
         }
     }
 
     /** utimensat with explicit nanoseconds (may be UTIME_NOW / UTIME_OMIT). */
     public static int utimens(byte[] path, long aSec, long aNsec, long mSec, long mNsec) {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment tv = a.allocate(timespec.LAYOUT.byteSize() * 2, 8);
+            long size = timespec.LAYOUT.byteSize();
+            MemorySegment tv = a.allocate(size * 2, 8);
             timespec.tv_sec(tv.address(), aSec);
             timespec.tv_nsec(tv.address(), aNsec);
-            timespec.tv_sec(tv.address() + 16, mSec);
-            timespec.tv_nsec(tv.address() + 16, mNsec);
-            return (int) call(a, "utimensat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT),
-                    AT_FDCWD, cstr(a, path), tv, 0);
+            timespec.tv_sec(tv.address() + size, mSec);
+            timespec.tv_nsec(tv.address() + size, mNsec);
+            return Libc.utimensat(e(), AT_FDCWD, cstr(a, path), tv, 0);
         }
     }
 
     public static int setxattr(byte[] path, String name, byte[] value, int flags) {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment v = a.allocate(Math.max(1, value.length));
-            MemorySegment.copy(value, 0, v, ValueLayout.JAVA_BYTE, 0, value.length);
-            return (int) call(a, "setxattr", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT),
-                    cstr(a, path), a.allocateFrom(name), v, (long) value.length, flags);
+            return Libc.setxattr(e(), cstr(a, path), a.allocateFrom(name), data(a, value), value.length, flags);
         }
     }
 
@@ -272,8 +215,7 @@ public final class Os {
     public static Result getxattr(byte[] path, String name, int size) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment v = a.allocate(Math.max(1, size));
-            long n = call(a, "getxattr", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG),
-                    cstr(a, path), a.allocateFrom(name), size == 0 ? MemorySegment.NULL : v, (long) size);
+            long n = Libc.getxattr(e(), cstr(a, path), a.allocateFrom(name), size == 0 ? MemorySegment.NULL : v, size);
             return n < 0 || size == 0 ? new Result(n, null) : new Result(n, v.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE));
         }
     }
@@ -282,15 +224,14 @@ public final class Os {
     public static Result listxattr(byte[] path, int size) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment v = a.allocate(Math.max(1, size));
-            long n = call(a, "listxattr", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG),
-                    cstr(a, path), size == 0 ? MemorySegment.NULL : v, (long) size);
+            long n = Libc.listxattr(e(), cstr(a, path), size == 0 ? MemorySegment.NULL : v, size);
             return n < 0 || size == 0 ? new Result(n, null) : new Result(n, v.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE));
         }
     }
 
     public static int removexattr(byte[] path, String name) {
         try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "removexattr", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), cstr(a, path), a.allocateFrom(name));
+            return Libc.removexattr(e(), cstr(a, path), a.allocateFrom(name));
         }
     }
 
@@ -313,7 +254,7 @@ public final class Os {
     public static StatResult lstat(byte[] path) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment st = a.allocate(stat.LAYOUT);
-            int rc = (int) call(a, "lstat", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), cstr(a, path), st);
+            int rc = Libc.fstatat(e(), AT_FDCWD, cstr(a, path), st, AT_SYMLINK_NOFOLLOW);
             if (rc < 0) {
                 throw new OsException("lstat", -rc);
             }
@@ -325,7 +266,7 @@ public final class Os {
     public static StatResult fstat(int fd) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment st = a.allocate(stat.LAYOUT);
-            int rc = (int) call(a, "fstat", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), fd, st);
+            int rc = Libc.fstat(e(), fd, st);
             if (rc < 0) {
                 throw new OsException("fstat", -rc);
             }
@@ -335,39 +276,39 @@ public final class Os {
 
     public static int mkdir(byte[] path, int mode) {
         try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "mkdir", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), cstr(a, path), mode);
+            return Libc.mkdirat(e(), AT_FDCWD, cstr(a, path), mode);
         }
     }
 
     public static int rmdir(byte[] path) {
         try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "rmdir", FunctionDescriptor.of(JAVA_INT, ADDRESS), cstr(a, path));
+            return Libc.unlinkat(e(), AT_FDCWD, cstr(a, path), Libc.AT_REMOVEDIR);
         }
     }
 
     public static int symlink(byte[] target, byte[] path) {
         try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "symlink", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), cstr(a, target), cstr(a, path));
+            return Libc.symlinkat(e(), cstr(a, target), AT_FDCWD, cstr(a, path));
         }
     }
 
     public static int link(byte[] from, byte[] to) {
         try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "link", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), cstr(a, from), cstr(a, to));
+            return Libc.linkat(e(), AT_FDCWD, cstr(a, from), AT_FDCWD, cstr(a, to), 0);
         }
     }
 
     public static int chmod(byte[] path, int mode) {
         try (Arena a = Arena.ofConfined()) {
-            return (int) call(a, "chmod", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), cstr(a, path), mode);
+            return Libc.fchmodat(e(), AT_FDCWD, cstr(a, path), mode, 0);
         }
     }
 
-    /** readlink: the target bytes, or null with the errno in {@code OsException}. */
+    /** readlink: the target bytes; throws {@link OsException} on failure. */
     public static byte[] readlink(byte[] path) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment buf = a.allocate(4096);
-            long n = call(a, "readlink", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG), cstr(a, path), buf, 4096L);
+            long n = Libc.readlinkat(e(), AT_FDCWD, cstr(a, path), buf, 4096);
             if (n < 0) {
                 throw new OsException("readlink", (int) -n);
             }
@@ -389,7 +330,7 @@ public final class Os {
     public static StatVfsResult statvfs(Path path) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment st = a.allocate(statvfs.LAYOUT);
-            int rc = (int) call(a, "statvfs", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), cstr(a, bytes(path)), st);
+            int rc = Libc.statvfs(e(), cstr(a, bytes(path)), st);
             if (rc < 0) {
                 throw new OsException("statvfs", -rc);
             }
@@ -399,39 +340,33 @@ public final class Os {
         }
     }
 
-    /** The directory's entry names as raw bytes (opendir/readdir). */
+    /** The directory's entry names as raw bytes, in the order getdents64(2) returns them ("." and ".." included). */
     public static List<byte[]> listBytes(Path dir) {
+        int fd = open(bytes(dir), 0200000 /* O_DIRECTORY */ | 02000000 /* O_CLOEXEC */, 0);
+        if (fd < 0) {
+            throw new OsException("open " + dir, -fd);
+        }
         try (Arena a = Arena.ofConfined()) {
-            MethodHandle opendir = LINKER.downcallHandle(LINKER.defaultLookup().find("opendir").orElseThrow(),
-                    FunctionDescriptor.of(ADDRESS, ADDRESS));
-            MethodHandle readdir = LINKER.downcallHandle(LINKER.defaultLookup().find("readdir").orElseThrow(),
-                    FunctionDescriptor.of(ADDRESS, ADDRESS));
-            MethodHandle closedir = LINKER.downcallHandle(LINKER.defaultLookup().find("closedir").orElseThrow(),
-                    FunctionDescriptor.of(JAVA_INT, ADDRESS));
-            MemorySegment d = (MemorySegment) opendir.invokeExact(cstr(a, bytes(dir)));
-            if (d.equals(MemorySegment.NULL)) {
-                throw new OsException("opendir", 0);
-            }
+            MemorySegment buf = a.allocate(32 * 1024, 8);
             List<byte[]> names = new ArrayList<>();
-            try {
-                while (true) {
-                    MemorySegment e = (MemorySegment) readdir.invokeExact(d);
-                    if (e.equals(MemorySegment.NULL)) {
-                        break;
+            long n;
+            while ((n = Libc.getdents64(e(), fd, buf, buf.byteSize())) > 0) {
+                // struct linux_dirent64: d_ino u64, d_off s64, d_reclen u16, d_type u8, d_name (NUL-terminated)
+                for (long at = 0; at < n; at += Short.toUnsignedInt(buf.get(ValueLayout.JAVA_SHORT_UNALIGNED, at + 16))) {
+                    long name = at + 19;
+                    long end = name;
+                    while (buf.get(ValueLayout.JAVA_BYTE, end) != 0) {
+                        end++;
                     }
-                    // struct dirent (x86-64/AArch64 glibc): d_ino 8, d_off 8, d_reclen 2, d_type 1, d_name at 19
-                    MemorySegment name = e.reinterpret(19 + 256).asSlice(19);
-                    String s = name.getString(0, StandardCharsets.ISO_8859_1);
-                    names.add(s.getBytes(StandardCharsets.ISO_8859_1));
+                    names.add(buf.asSlice(name, end - name).toArray(ValueLayout.JAVA_BYTE));
                 }
-            } finally {
-                int ignored = (int) closedir.invokeExact(d);
+            }
+            if (n < 0) {
+                throw new OsException("getdents64 " + dir, (int) -n);
             }
             return names;
-        } catch (OsException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+        } finally {
+            close(fd);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.fusepanama.internal.bind;
 import static dev.fusepanama.internal.bind.Native.C_INT;
 import static dev.fusepanama.internal.bind.Native.C_POINTER;
 
+import dev.fusepanama.libc.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;

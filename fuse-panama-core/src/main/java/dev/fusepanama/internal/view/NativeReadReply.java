@@ -1,7 +1,7 @@
 package dev.fusepanama.internal.view;
 
 import dev.fusepanama.ReadReply;
-import dev.fusepanama.internal.bind.Libc;
+import dev.fusepanama.libc.Libc;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.StructLayouts;
 import dev.fusepanama.internal.bind.fuse_buf;

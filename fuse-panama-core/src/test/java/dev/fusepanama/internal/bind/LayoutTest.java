@@ -8,6 +8,7 @@ import dev.fusepanama.DirFiller;
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Timespec;
+import dev.fusepanama.libc.Libc;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
 import java.lang.reflect.Field;
@@ -132,11 +133,23 @@ class LayoutTest {
         java.put("FUSE_READDIR_PLUS", (long) DirFiller.READDIR_PLUS);
         java.put("UTIME_NOW", Timespec.UTIME_NOW);
         java.put("UTIME_OMIT", Timespec.UTIME_OMIT);
-        java.put("MNT_DETACH", (long) Libc.MNT_DETACH);
         java.put("FUSE_BUF_IS_FD", (long) fuse_buf.FUSE_BUF_IS_FD);
         java.put("FUSE_BUF_FD_SEEK", (long) fuse_buf.FUSE_BUF_FD_SEEK);
         java.put("FUSE_BUF_FD_RETRY", (long) fuse_buf.FUSE_BUF_FD_RETRY);
         assertConstants("posix", List.of("fuse_panama.h", "poll.h", "unistd.h"), java);
+    }
+
+    @Test
+    void libcConstantsMatchTheHeaders() throws Exception {
+        Map<String, Long> java = new TreeMap<>();
+        for (String name : List.of("AT_FDCWD", "AT_SYMLINK_NOFOLLOW", "AT_REMOVEDIR", "AT_EMPTY_PATH", "AT_RECURSIVE",
+                "RESOLVE_NO_MAGICLINKS", "RESOLVE_NO_SYMLINKS", "RESOLVE_BENEATH", "OPEN_TREE_CLONE", "OPEN_TREE_CLOEXEC",
+                "MOUNT_ATTR_NOSYMFOLLOW", "CLONE_FS", "MNT_DETACH")) {
+            java.put(name, ((Number) Libc.class.getField(name).get(null)).longValue());
+        }
+        java.put("sizeof(struct open_how)", Libc.OPEN_HOW_SIZE);
+        java.put("sizeof(struct mount_attr)", Libc.MOUNT_ATTR_SIZE);
+        assertConstants("libc", List.of("fuse_panama.h", "sched.h", "linux/openat2.h"), java);
     }
 
     /** Compiles a program printing each C macro and compares with the Java value (null: missing in Java). */
@@ -152,11 +165,12 @@ class LayoutTest {
         Files.writeString(source, c);
         List<String> problems = new ArrayList<>();
         for (String line : NativeProbe.run(source, work)) {
-            String[] f = line.split(" ");
-            Long j = java.get(f[0]);
-            long v = Long.parseLong(f[1]);
-            if (j == null) problems.add(f[0] + " is missing in Java (C: " + v + ")");
-            else if (j != v) problems.add(f[0] + ": C " + v + ", Java " + j);
+            int space = line.lastIndexOf(' ');
+            String name = line.substring(0, space);
+            Long j = java.get(name);
+            long v = Long.parseLong(line.substring(space + 1));
+            if (j == null) problems.add(name + " is missing in Java (C: " + v + ")");
+            else if (j != v) problems.add(name + ": C " + v + ", Java " + j);
         }
         assertEquals(List.of(), problems, label);
     }

@@ -1,5 +1,6 @@
 package dev.fusepanama.examples.mirror;
 
+import dev.fusepanama.libc.Libc;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;

@@ -1,5 +1,6 @@
 package dev.fusepanama.examples.mirror;
 
+import dev.fusepanama.libc.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.slf4j.Logger;
@@ -23,7 +24,7 @@ final class Scratch {
     private static final ThreadLocal<Scratch> PER_THREAD = ThreadLocal.withInitial(Scratch::new);
 
     private final Arena arena = Arena.ofAuto();
-    final MemorySegment errno = Libc.newErrnoSegment(arena);
+    final MemorySegment errno = Libc.allocateErrno(arena);
     /** Paths of the first and second operand of a request (rename, link, symlink's target). */
     final MemorySegment path = arena.allocate(PATH_MAX);
     final MemorySegment path2 = arena.allocate(PATH_MAX);

@@ -1,5 +1,6 @@
 package dev.fusepanama.examples.mirror;
 
+import dev.fusepanama.libc.Libc;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -60,7 +61,7 @@ final class SourceDir implements AutoCloseable {
     static SourceDir open(Path source, Containment wanted, boolean xattrAt) throws IOException {
         // Not Scratch: that is a libfuse worker's, and would set this (the caller's) thread's umask to 0.
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Libc.newErrnoSegment(arena);
+            MemorySegment errno = Libc.allocateErrno(arena);
             MemorySegment path = arena.allocate(Scratch.PATH_MAX);
             MemorySegment small = arena.allocate(128, 8);
             if (FileNames.toNative(source.toString(), path) < 0) {
@@ -290,7 +291,7 @@ final class SourceDir implements AutoCloseable {
     public void close() {
         if (closed.compareAndSet(false, true)) {
             try (Arena arena = Arena.ofConfined()) { // not Scratch: this may be the application's thread
-                Libc.close(Libc.newErrnoSegment(arena), fd);
+                Libc.close(Libc.allocateErrno(arena), fd);
             }
         }
     }

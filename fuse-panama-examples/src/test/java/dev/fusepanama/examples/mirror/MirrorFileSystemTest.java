@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
+import dev.fusepanama.libc.Libc;
 import dev.fusepanama.testkit.DeepTree;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;

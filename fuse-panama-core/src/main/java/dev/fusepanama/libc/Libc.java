@@ -1,9 +1,10 @@
-package dev.fusepanama.examples.mirror;
+package dev.fusepanama.libc;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
@@ -13,62 +14,77 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 
 /**
- * The libc calls of the mirror, bound once. Each returns what the C function returns on success
- * and {@code -errno} on failure, the convention FUSE answers with, so a filesystem method can
- * return the result as it is.
+ * The libc calls, each bound once. See the package documentation for the conventions: the
+ * first argument of every call that can fail is the errno capture segment, the result is the C
+ * result or {@code -errno}.
  *
- * <p>errno is read through {@link Linker.Option#captureCallState}: the JVM copies it, right after
- * the call, into a segment the caller passes; the mirror passes one segment per thread, allocated
- * once ({@link Scratch#errno}), never one per call (openjdk PR 23517 is about that cost).
+ * <p>Constants and system call numbers are those of Linux on x86-64 and AArch64, the two
+ * architectures the JDK's linker supports there (the generic system call table agrees on the
+ * newer calls).
  */
-final class Libc {
+public final class Libc {
     private Libc() {}
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option CAPTURE = Linker.Option.captureCallState("errno");
+    private static final ThreadLocal<MemorySegment> THREAD_ERRNO =
+            ThreadLocal.withInitial(() -> allocateErrno(Arena.ofAuto()));
+
+    /** A new errno capture segment in {@code arena}: allocate one per thread and reuse it. */
+    public static MemorySegment allocateErrno(Arena arena) {
+        return arena.allocate(CAPTURE_LAYOUT);
+    }
+
+    /** This thread's errno capture segment, allocated on the thread's first call and kept. */
+    public static MemorySegment errno() {
+        return THREAD_ERRNO.get();
+    }
+
+    public static final int AT_FDCWD = -100;
+    public static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    public static final int AT_REMOVEDIR = 0x200;
+    public static final int AT_EMPTY_PATH = 0x1000;
+    public static final int AT_RECURSIVE = 0x8000;
 
     /**
-     * The flags {@code openat2(2)} accepts ({@code VALID_OPEN_FLAGS}, include/linux/fcntl.h; the
-     * same bits on x86-64 and AArch64): it rejects others with EINVAL, and the kernel's FUSE open
-     * passes some ({@code __FMODE_EXEC} on execve) that a filesystem must not forward.
+     * The flags {@code openat2(2)} accepts ({@code VALID_OPEN_FLAGS}, include/linux/fcntl.h): it
+     * rejects others with EINVAL, and the kernel's FUSE open passes some ({@code __FMODE_EXEC} on
+     * execve) that a filesystem must not forward.
      */
-    static final int VALID_OPEN_FLAGS = 03 | 0100 | 0200 | 0400 | 01000 | 02000 | 04000 | 04010000
+    public static final int VALID_OPEN_FLAGS = 03 | 0100 | 0200 | 0400 | 01000 | 02000 | 04000 | 04010000
             | 020000 | 040000 | 0100000 | 0200000 | 0400000 | 01000000 | 02000000 | 010000000 | 020000000;
 
-    static final int AT_SYMLINK_NOFOLLOW = 0x100;
-    static final int AT_REMOVEDIR = 0x200;
-    static final int AT_EMPTY_PATH = 0x1000;
+    /** {@code struct open_how} (linux/openat2.h): flags, mode, resolve (3 x u64), and its resolve flags. */
+    public static final long OPEN_HOW_SIZE = 24;
+    public static final long RESOLVE_NO_MAGICLINKS = 0x02;
+    public static final long RESOLVE_NO_SYMLINKS = 0x04;
+    public static final long RESOLVE_BENEATH = 0x08;
 
-    /** {@code struct open_how} (linux/openat2.h) and its resolve flags. */
-    static final long OPEN_HOW_SIZE = 24;
-    static final long RESOLVE_NO_MAGICLINKS = 0x02;
-    static final long RESOLVE_NO_SYMLINKS = 0x04;
-    static final long RESOLVE_BENEATH = 0x08;
+    /** {@code struct xattr_args} (linux/xattr.h, Linux 6.13): value pointer (u64), size (u32), flags (u32). */
+    public static final long XATTR_ARGS_SIZE = 16;
 
-    /** x86-64 and AArch64 system call numbers (the asm-generic table agrees on these). */
-    private static final long SYS_OPENAT2 = 437;
-    private static final long SYS_FCHMODAT2 = 452;
+    /** open_tree(2) and mount_setattr(2) flags (linux/mount.h, fcntl.h). */
+    public static final int OPEN_TREE_CLONE = 1;
+    public static final int OPEN_TREE_CLOEXEC = 02000000;
+    /** {@code struct mount_attr}: attr_set, attr_clr, propagation, userns_fd (4 x u64). */
+    public static final long MOUNT_ATTR_SIZE = 32;
+    public static final long MOUNT_ATTR_NOSYMFOLLOW = 0x00200000;
+
+    /** unshare(2): a private filesystem context (root, working directory, umask) for the thread. */
+    public static final int CLONE_FS = 0x200;
+    /** umount2(2): detach now, finish when no longer busy. */
+    public static final int MNT_DETACH = 2;
+
     private static final long SYS_OPEN_TREE = 428;
+    private static final long SYS_OPENAT2 = 437;
     private static final long SYS_MOUNT_SETATTR = 442;
+    private static final long SYS_FCHMODAT2 = 452;
     private static final long SYS_SETXATTRAT = 463;
     private static final long SYS_GETXATTRAT = 464;
     private static final long SYS_LISTXATTRAT = 465;
     private static final long SYS_REMOVEXATTRAT = 466;
-
-    /** {@code struct xattr_args} (linux/xattr.h, Linux 6.13): value pointer (u64), size (u32), flags (u32). */
-    static final long XATTR_ARGS_SIZE = 16;
-
-    /** open_tree(2) and mount_setattr(2) flags (linux/mount.h, fcntl.h). */
-    static final int OPEN_TREE_CLONE = 1;
-    static final int OPEN_TREE_CLOEXEC = 02000000;
-    static final int AT_RECURSIVE = 0x8000;
-    /** {@code struct mount_attr}: attr_set, attr_clr, propagation, userns_fd (4 x u64). */
-    static final long MOUNT_ATTR_SIZE = 32;
-    static final long MOUNT_ATTR_NOSYMFOLLOW = 0x00200000;
-
-    static final int CLONE_FS = 0x200;
 
     private static MethodHandle bind(String name, FunctionDescriptor fd, Linker.Option... options) {
         return LINKER.downcallHandle(LINKER.defaultLookup().find(name)
@@ -90,6 +106,7 @@ final class Libc {
     private static final MethodHandle CLOSE = bind("close", i(JAVA_INT), CAPTURE);
     private static final MethodHandle FSTATAT = bind("fstatat", i(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CAPTURE);
     private static final MethodHandle FSTAT = bind("fstat", i(JAVA_INT, ADDRESS), CAPTURE);
+    private static final MethodHandle WRITE = bind("write", l(JAVA_INT, ADDRESS, JAVA_LONG), CAPTURE);
     private static final MethodHandle PREAD = bind("pread64", l(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), CAPTURE);
     private static final MethodHandle PWRITE = bind("pwrite64", l(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), CAPTURE);
     private static final MethodHandle RENAMEAT2 = bind("renameat2", i(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT), CAPTURE);
@@ -100,209 +117,269 @@ final class Libc {
     private static final MethodHandle MKDIRAT = bind("mkdirat", i(JAVA_INT, ADDRESS, JAVA_INT), CAPTURE);
     private static final MethodHandle UNLINKAT = bind("unlinkat", i(JAVA_INT, ADDRESS, JAVA_INT), CAPTURE);
     private static final MethodHandle UTIMENSAT = bind("utimensat", i(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CAPTURE);
+    private static final MethodHandle FACCESSAT = bind("faccessat", i(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), CAPTURE);
     private static final MethodHandle FCHMODAT = bind("fchmodat", i(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), CAPTURE);
     private static final MethodHandle FCHMOD = bind("fchmod", i(JAVA_INT, JAVA_INT), CAPTURE);
     private static final MethodHandle FCHOWNAT = bind("fchownat", i(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT), CAPTURE);
     private static final MethodHandle FCHOWN = bind("fchown", i(JAVA_INT, JAVA_INT, JAVA_INT), CAPTURE);
+    private static final MethodHandle TRUNCATE = bind("truncate64", i(ADDRESS, JAVA_LONG), CAPTURE);
     private static final MethodHandle FTRUNCATE = bind("ftruncate64", i(JAVA_INT, JAVA_LONG), CAPTURE);
     private static final MethodHandle FALLOCATE = bind("fallocate64", i(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG), CAPTURE);
     private static final MethodHandle COPY_FILE_RANGE = bind("copy_file_range",
             l(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE);
     private static final MethodHandle LSEEK = bind("lseek64", l(JAVA_INT, JAVA_LONG, JAVA_INT), CAPTURE);
     private static final MethodHandle FLOCK = bind("flock", i(JAVA_INT, JAVA_INT), CAPTURE);
+    private static final MethodHandle FCNTL = bind("fcntl", i(JAVA_INT, JAVA_INT, ADDRESS), CAPTURE, Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle IOCTL = bind("ioctl", i(JAVA_INT, JAVA_LONG, ADDRESS), CAPTURE, Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle POLL = bind("poll", i(ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE);
     private static final MethodHandle FSYNC = bind("fsync", i(JAVA_INT), CAPTURE);
     private static final MethodHandle FDATASYNC = bind("fdatasync", i(JAVA_INT), CAPTURE);
+    private static final MethodHandle STATVFS = bind("statvfs", i(ADDRESS, ADDRESS), CAPTURE);
     private static final MethodHandle FSTATVFS = bind("fstatvfs", i(JAVA_INT, ADDRESS), CAPTURE);
     private static final MethodHandle GETDENTS64 = bind("getdents64", l(JAVA_INT, ADDRESS, JAVA_LONG), CAPTURE);
+    private static final MethodHandle GETXATTR = bind("getxattr", l(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), CAPTURE);
+    private static final MethodHandle SETXATTR = bind("setxattr", i(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE);
+    private static final MethodHandle LISTXATTR = bind("listxattr", l(ADDRESS, ADDRESS, JAVA_LONG), CAPTURE);
+    private static final MethodHandle REMOVEXATTR = bind("removexattr", i(ADDRESS, ADDRESS), CAPTURE);
     private static final MethodHandle LGETXATTR = bind("lgetxattr", l(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), CAPTURE);
     private static final MethodHandle LSETXATTR = bind("lsetxattr", i(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE);
     private static final MethodHandle LLISTXATTR = bind("llistxattr", l(ADDRESS, ADDRESS, JAVA_LONG), CAPTURE);
     private static final MethodHandle LREMOVEXATTR = bind("lremovexattr", i(ADDRESS, ADDRESS), CAPTURE);
     private static final MethodHandle UNSHARE = bind("unshare", i(JAVA_INT), CAPTURE);
+    private static final MethodHandle UMOUNT2 = bind("umount2", i(ADDRESS, JAVA_INT), CAPTURE);
     private static final MethodHandle UMASK = bind("umask", i(JAVA_INT));
     private static final MethodHandle SETFSGID = bind("setfsgid", i(JAVA_INT));
     private static final MethodHandle GETEUID = bind("geteuid", i());
-
-    static MemorySegment newErrnoSegment(java.lang.foreign.Arena arena) {
-        return arena.allocate(CAPTURE_LAYOUT);
-    }
-
-    private static int fail(MemorySegment errno) {
-        return -(int) ERRNO.get(errno, 0L);
-    }
+    private static final MethodHandle MALLOC = bind("malloc", l(JAVA_LONG), Linker.Option.critical(false));
+    private static final MethodHandle VSNPRINTF = bind("vsnprintf", i(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
 
     private static int r(int rc, MemorySegment errno) {
-        return rc < 0 ? fail(errno) : rc;
+        return rc < 0 ? -(int) ERRNO.get(errno, 0L) : rc;
     }
 
     private static long r(long rc, MemorySegment errno) {
-        return rc < 0 ? fail(errno) : rc;
+        return rc < 0 ? -(int) ERRNO.get(errno, 0L) : rc;
     }
 
     private static IllegalStateException broken(Throwable t) {
         return new IllegalStateException("libc downcall failed", t);
     }
 
-    static int openat(MemorySegment e, int dirfd, MemorySegment path, int flags, int mode) {
+    public static int openat(MemorySegment e, int dirfd, MemorySegment path, int flags, int mode) {
         try { return r((int) OPENAT.invokeExact(e, dirfd, path, flags, mode), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code openat2(2)} through {@code syscall(2)} (glibc 2.36 has no wrapper); -ENOSYS before Linux 5.6. */
-    static int openat2(MemorySegment e, int dirfd, MemorySegment path, MemorySegment how) {
+    /** {@code openat2(2)} (glibc 2.36 has no wrapper); {@code how} is a {@code struct open_how}; -ENOSYS before Linux 5.6. */
+    public static int openat2(MemorySegment e, int dirfd, MemorySegment path, MemorySegment how) {
         try {
             return (int) r((long) SYSCALL4.invokeExact(e, SYS_OPENAT2, (long) dirfd, path.address(), how.address(), OPEN_HOW_SIZE), e);
         } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code fchmodat2(2)}, which honours AT_SYMLINK_NOFOLLOW in the kernel; -ENOSYS before Linux 6.6. */
-    static int fchmodat2(MemorySegment e, int dirfd, MemorySegment path, int mode, int flags) {
+    public static int fchmodat2(MemorySegment e, int dirfd, MemorySegment path, int mode, int flags) {
         try {
             return (int) r((long) SYSCALL4.invokeExact(e, SYS_FCHMODAT2, (long) dirfd, path.address(), (long) mode, (long) flags), e);
         } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code open_tree(2)}: a descriptor of {@code path}, or of a detached copy of its mount with {@link #OPEN_TREE_CLONE}. */
-    static int openTree(MemorySegment e, int dirfd, MemorySegment path, int flags) {
+    public static int openTree(MemorySegment e, int dirfd, MemorySegment path, int flags) {
         try {
             return (int) r((long) SYSCALL4.invokeExact(e, SYS_OPEN_TREE, (long) dirfd, path.address(), (long) flags, 0L), e);
         } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code mount_setattr(2)} with a {@code struct mount_attr} of {@link #MOUNT_ATTR_SIZE} bytes at {@code attr}. */
-    static int mountSetattr(MemorySegment e, int dirfd, MemorySegment path, int flags, MemorySegment attr) {
+    public static int mountSetattr(MemorySegment e, int dirfd, MemorySegment path, int flags, MemorySegment attr) {
         try {
             return (int) r((long) SYSCALL5.invokeExact(e, SYS_MOUNT_SETATTR, (long) dirfd, path.address(), (long) flags,
                     attr.address(), MOUNT_ATTR_SIZE), e);
         } catch (Throwable t) { throw broken(t); }
     }
 
-    static int close(MemorySegment e, int fd) {
+    public static int close(MemorySegment e, int fd) {
         try { return r((int) CLOSE.invokeExact(e, fd), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int fstatat(MemorySegment e, int dirfd, MemorySegment path, MemorySegment stat, int flags) {
+    public static int fstatat(MemorySegment e, int dirfd, MemorySegment path, MemorySegment stat, int flags) {
         try { return r((int) FSTATAT.invokeExact(e, dirfd, path, stat, flags), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int fstat(MemorySegment e, int fd, MemorySegment stat) {
+    public static int fstat(MemorySegment e, int fd, MemorySegment stat) {
         try { return r((int) FSTAT.invokeExact(e, fd, stat), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static long pread(MemorySegment e, int fd, MemorySegment buf, long size, long offset) {
+    public static long write(MemorySegment e, int fd, MemorySegment buf, long size) {
+        try { return r((long) WRITE.invokeExact(e, fd, buf, size), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    public static long pread(MemorySegment e, int fd, MemorySegment buf, long size, long offset) {
         try { return r((long) PREAD.invokeExact(e, fd, buf, size, offset), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static long pwrite(MemorySegment e, int fd, MemorySegment buf, long size, long offset) {
+    public static long pwrite(MemorySegment e, int fd, MemorySegment buf, long size, long offset) {
         try { return r((long) PWRITE.invokeExact(e, fd, buf, size, offset), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int renameat2(MemorySegment e, int fromDir, MemorySegment from, int toDir, MemorySegment to, int flags) {
+    public static int renameat2(MemorySegment e, int fromDir, MemorySegment from, int toDir, MemorySegment to, int flags) {
         try { return r((int) RENAMEAT2.invokeExact(e, fromDir, from, toDir, to, flags), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int linkat(MemorySegment e, int fromDir, MemorySegment from, int toDir, MemorySegment to, int flags) {
+    public static int linkat(MemorySegment e, int fromDir, MemorySegment from, int toDir, MemorySegment to, int flags) {
         try { return r((int) LINKAT.invokeExact(e, fromDir, from, toDir, to, flags), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int symlinkat(MemorySegment e, MemorySegment target, int dirfd, MemorySegment path) {
+    public static int symlinkat(MemorySegment e, MemorySegment target, int dirfd, MemorySegment path) {
         try { return r((int) SYMLINKAT.invokeExact(e, target, dirfd, path), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static long readlinkat(MemorySegment e, int dirfd, MemorySegment path, MemorySegment buf, long size) {
+    public static long readlinkat(MemorySegment e, int dirfd, MemorySegment path, MemorySegment buf, long size) {
         try { return r((long) READLINKAT.invokeExact(e, dirfd, path, buf, size), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int mknodat(MemorySegment e, int dirfd, MemorySegment path, int mode, long dev) {
+    public static int mknodat(MemorySegment e, int dirfd, MemorySegment path, int mode, long dev) {
         try { return r((int) MKNODAT.invokeExact(e, dirfd, path, mode, dev), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int mkdirat(MemorySegment e, int dirfd, MemorySegment path, int mode) {
+    public static int mkdirat(MemorySegment e, int dirfd, MemorySegment path, int mode) {
         try { return r((int) MKDIRAT.invokeExact(e, dirfd, path, mode), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int unlinkat(MemorySegment e, int dirfd, MemorySegment path, int flags) {
+    public static int unlinkat(MemorySegment e, int dirfd, MemorySegment path, int flags) {
         try { return r((int) UNLINKAT.invokeExact(e, dirfd, path, flags), e); } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code utimensat(2)}; with a NULL {@code path} it is {@code futimens(dirfd, times)}. */
-    static int utimensat(MemorySegment e, int dirfd, MemorySegment path, MemorySegment times, int flags) {
+    public static int utimensat(MemorySegment e, int dirfd, MemorySegment path, MemorySegment times, int flags) {
         try { return r((int) UTIMENSAT.invokeExact(e, dirfd, path, times, flags), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int fchmodat(MemorySegment e, int dirfd, MemorySegment path, int mode, int flags) {
+    public static int faccessat(MemorySegment e, int dirfd, MemorySegment path, int mode, int flags) {
+        try { return r((int) FACCESSAT.invokeExact(e, dirfd, path, mode, flags), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    public static int fchmodat(MemorySegment e, int dirfd, MemorySegment path, int mode, int flags) {
         try { return r((int) FCHMODAT.invokeExact(e, dirfd, path, mode, flags), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int fchmod(MemorySegment e, int fd, int mode) {
+    public static int fchmod(MemorySegment e, int fd, int mode) {
         try { return r((int) FCHMOD.invokeExact(e, fd, mode), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int fchownat(MemorySegment e, int dirfd, MemorySegment path, int uid, int gid, int flags) {
+    public static int fchownat(MemorySegment e, int dirfd, MemorySegment path, int uid, int gid, int flags) {
         try { return r((int) FCHOWNAT.invokeExact(e, dirfd, path, uid, gid, flags), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int fchown(MemorySegment e, int fd, int uid, int gid) {
+    public static int fchown(MemorySegment e, int fd, int uid, int gid) {
         try { return r((int) FCHOWN.invokeExact(e, fd, uid, gid), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int ftruncate(MemorySegment e, int fd, long size) {
+    public static int truncate(MemorySegment e, MemorySegment path, long size) {
+        try { return r((int) TRUNCATE.invokeExact(e, path, size), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    public static int ftruncate(MemorySegment e, int fd, long size) {
         try { return r((int) FTRUNCATE.invokeExact(e, fd, size), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int fallocate(MemorySegment e, int fd, int mode, long offset, long length) {
+    public static int fallocate(MemorySegment e, int fd, int mode, long offset, long length) {
         try { return r((int) FALLOCATE.invokeExact(e, fd, mode, offset, length), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static long copyFileRange(MemorySegment e, int in, MemorySegment offIn, int out, MemorySegment offOut, long len, int flags) {
+    /** {@code copy_file_range(2)}; {@code offIn}/{@code offOut} point to {@code loff_t}s, or are NULL for the file offsets. */
+    public static long copyFileRange(MemorySegment e, int in, MemorySegment offIn, int out, MemorySegment offOut, long len, int flags) {
         try { return r((long) COPY_FILE_RANGE.invokeExact(e, in, offIn, out, offOut, len, flags), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static long lseek(MemorySegment e, int fd, long offset, int whence) {
+    public static long lseek(MemorySegment e, int fd, long offset, int whence) {
         try { return r((long) LSEEK.invokeExact(e, fd, offset, whence), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int flock(MemorySegment e, int fd, int operation) {
+    public static int flock(MemorySegment e, int fd, int operation) {
         try { return r((int) FLOCK.invokeExact(e, fd, operation), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int fsync(MemorySegment e, int fd, boolean dataOnly) {
+    /** {@code fcntl(2)} with a pointer argument ({@code struct flock *} for the lock commands). */
+    public static int fcntl(MemorySegment e, int fd, int cmd, MemorySegment arg) {
+        try { return r((int) FCNTL.invokeExact(e, fd, cmd, arg), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code ioctl(2)} with a pointer argument. */
+    public static int ioctl(MemorySegment e, int fd, long request, MemorySegment arg) {
+        try { return r((int) IOCTL.invokeExact(e, fd, request, arg), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code poll(2)} over {@code nfds} {@code struct pollfd}s (8 bytes each) at {@code fds}. */
+    public static int poll(MemorySegment e, MemorySegment fds, long nfds, int timeoutMillis) {
+        try { return r((int) POLL.invokeExact(e, fds, nfds, timeoutMillis), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code fsync(2)}, or {@code fdatasync(2)} when only the data (and the size) must reach the disk. */
+    public static int fsync(MemorySegment e, int fd, boolean dataOnly) {
         try {
             return r(dataOnly ? (int) FDATASYNC.invokeExact(e, fd) : (int) FSYNC.invokeExact(e, fd), e);
         } catch (Throwable t) { throw broken(t); }
     }
 
-    static int fstatvfs(MemorySegment e, int fd, MemorySegment buf) {
+    public static int statvfs(MemorySegment e, MemorySegment path, MemorySegment buf) {
+        try { return r((int) STATVFS.invokeExact(e, path, buf), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    public static int fstatvfs(MemorySegment e, int fd, MemorySegment buf) {
         try { return r((int) FSTATVFS.invokeExact(e, fd, buf), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static long getdents64(MemorySegment e, int fd, MemorySegment buf, long size) {
+    /** {@code getdents64(2)}: {@code struct linux_dirent64} records (d_ino u64, d_off s64, d_reclen u16, d_type u8, d_name). */
+    public static long getdents64(MemorySegment e, int fd, MemorySegment buf, long size) {
         try { return r((long) GETDENTS64.invokeExact(e, fd, buf, size), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static long lgetxattr(MemorySegment e, MemorySegment path, MemorySegment name, MemorySegment value, long size) {
+    /*
+     * Extended attributes: the plain calls follow a final symbolic link, the l-calls act on the
+     * link itself.
+     */
+
+    public static long getxattr(MemorySegment e, MemorySegment path, MemorySegment name, MemorySegment value, long size) {
+        try { return r((long) GETXATTR.invokeExact(e, path, name, value, size), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    public static int setxattr(MemorySegment e, MemorySegment path, MemorySegment name, MemorySegment value, long size, int flags) {
+        try { return r((int) SETXATTR.invokeExact(e, path, name, value, size, flags), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    public static long listxattr(MemorySegment e, MemorySegment path, MemorySegment list, long size) {
+        try { return r((long) LISTXATTR.invokeExact(e, path, list, size), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    public static int removexattr(MemorySegment e, MemorySegment path, MemorySegment name) {
+        try { return r((int) REMOVEXATTR.invokeExact(e, path, name), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    public static long lgetxattr(MemorySegment e, MemorySegment path, MemorySegment name, MemorySegment value, long size) {
         try { return r((long) LGETXATTR.invokeExact(e, path, name, value, size), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int lsetxattr(MemorySegment e, MemorySegment path, MemorySegment name, MemorySegment value, long size, int flags) {
+    public static int lsetxattr(MemorySegment e, MemorySegment path, MemorySegment name, MemorySegment value, long size, int flags) {
         try { return r((int) LSETXATTR.invokeExact(e, path, name, value, size, flags), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static long llistxattr(MemorySegment e, MemorySegment path, MemorySegment list, long size) {
+    public static long llistxattr(MemorySegment e, MemorySegment path, MemorySegment list, long size) {
         try { return r((long) LLISTXATTR.invokeExact(e, path, list, size), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int lremovexattr(MemorySegment e, MemorySegment path, MemorySegment name) {
+    public static int lremovexattr(MemorySegment e, MemorySegment path, MemorySegment name) {
         try { return r((int) LREMOVEXATTR.invokeExact(e, path, name), e); } catch (Throwable t) { throw broken(t); }
     }
 
     /*
-     * The *xattrat calls (Linux 6.13; glibc 2.36 has no wrappers): the file is named by a directory
-     * descriptor and a path relative to it, as for every other call of the mirror; -ENOSYS before.
-     * {@code args} is room for a {@code struct xattr_args}, filled here.
+     * The *xattrat calls (Linux 6.13; glibc 2.36 has no wrappers): the file is named by a
+     * directory descriptor and a path relative to it; -ENOSYS before. {@code args} is room for a
+     * {@code struct xattr_args}, filled here.
      */
 
-    static long getxattrat(MemorySegment e, int dirfd, MemorySegment path, int atFlags, MemorySegment name,
-                           MemorySegment value, long size, MemorySegment args) {
+    public static long getxattrat(MemorySegment e, int dirfd, MemorySegment path, int atFlags, MemorySegment name,
+                                  MemorySegment value, long size, MemorySegment args) {
         args.set(JAVA_LONG, 0, value.address());
         args.set(JAVA_INT, 8, (int) size);
         args.set(JAVA_INT, 12, 0);
@@ -312,8 +389,8 @@ final class Libc {
         } catch (Throwable t) { throw broken(t); }
     }
 
-    static int setxattrat(MemorySegment e, int dirfd, MemorySegment path, int atFlags, MemorySegment name,
-                          MemorySegment value, long size, int flags, MemorySegment args) {
+    public static int setxattrat(MemorySegment e, int dirfd, MemorySegment path, int atFlags, MemorySegment name,
+                                 MemorySegment value, long size, int flags, MemorySegment args) {
         args.set(JAVA_LONG, 0, value.address());
         args.set(JAVA_INT, 8, (int) size);
         args.set(JAVA_INT, 12, flags);
@@ -323,34 +400,49 @@ final class Libc {
         } catch (Throwable t) { throw broken(t); }
     }
 
-    static long listxattrat(MemorySegment e, int dirfd, MemorySegment path, int atFlags, MemorySegment list, long size) {
+    public static long listxattrat(MemorySegment e, int dirfd, MemorySegment path, int atFlags, MemorySegment list, long size) {
         try {
             return r((long) SYSCALL5.invokeExact(e, SYS_LISTXATTRAT, (long) dirfd, path.address(), (long) atFlags,
                     list.address(), size), e);
         } catch (Throwable t) { throw broken(t); }
     }
 
-    static int removexattrat(MemorySegment e, int dirfd, MemorySegment path, int atFlags, MemorySegment name) {
+    public static int removexattrat(MemorySegment e, int dirfd, MemorySegment path, int atFlags, MemorySegment name) {
         try {
             return (int) r((long) SYSCALL4.invokeExact(e, SYS_REMOVEXATTRAT, (long) dirfd, path.address(), (long) atFlags,
                     name.address()), e);
         } catch (Throwable t) { throw broken(t); }
     }
 
-    static int unshare(MemorySegment e, int flags) {
+    public static int unshare(MemorySegment e, int flags) {
         try { return r((int) UNSHARE.invokeExact(e, flags), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int umask(int mask) {
+    public static int umount2(MemorySegment e, MemorySegment path, int flags) {
+        try { return r((int) UMOUNT2.invokeExact(e, path, flags), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code umask(2)}: sets this filesystem context's mask, returns the previous one; cannot fail. */
+    public static int umask(int mask) {
         try { return (int) UMASK.invokeExact(mask); } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code setfsgid(2)}: this thread's group for file access; returns the previous one. */
-    static int setfsgid(int gid) {
+    public static int setfsgid(int gid) {
         try { return (int) SETFSGID.invokeExact(gid); } catch (Throwable t) { throw broken(t); }
     }
 
-    static int geteuid() {
+    public static int geteuid() {
         try { return (int) GETEUID.invokeExact(); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code malloc(3)}, for memory that libfuse will {@code free()} itself; 0 when out of memory. */
+    public static long malloc(long size) {
+        try { return (long) MALLOC.invokeExact(size); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code vsnprintf(3)} with raw addresses: formats a {@code va_list} that native code handed in. */
+    public static int vsnprintf(long buffer, long size, long format, long vaList) {
+        try { return (int) VSNPRINTF.invokeExact(buffer, size, format, vaList); } catch (Throwable t) { throw broken(t); }
     }
 }
