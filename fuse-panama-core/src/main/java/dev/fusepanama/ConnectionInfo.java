@@ -1,8 +1,9 @@
 package dev.fusepanama;
 
 /**
- * A view of {@code struct fuse_conn_info} during {@link FuseFileSystem#init}: what the kernel
- * offers and what this filesystem wants. Capabilities are the {@code FUSE_CAP_*} bits of
+ * What the kernel and libfuse agreed on for a mount, read during {@link FuseFileSystem#init}
+ * ({@code struct fuse_conn_info}). It is set through {@link MountOptions}, the one place every
+ * setting of a mount is made; {@code init} only reads it. Capabilities are the {@code FUSE_CAP_*} bits of
  * fuse_common.h. On libfuse 3.17+ they are read from and written to the 64-bit
  * {@code capable_ext}/{@code want_ext} fields, before that to the 32-bit ones: callers never
  * need to know which.
@@ -36,25 +37,19 @@ public interface ConnectionInfo {
 
     /** Whether the kernel and libfuse support {@code capability}. */
     boolean isCapable(long capability);
-    /** Whether {@code capability} is currently wanted (libfuse enables several by default). */
+    /**
+     * Whether {@code capability} is in effect: libfuse's defaults, changed by
+     * {@link MountOptions.Builder#want} and {@link MountOptions.Builder#unwant}.
+     */
     boolean wants(long capability);
-    /** Wants {@code capability}; returns false (and changes nothing) if it is not supported. */
-    boolean want(long capability);
-    /** Stops wanting {@code capability}. */
-    void unwant(long capability);
 
+    /** Largest write request in bytes ({@link MountOptions.Builder#maxWrite}). */
     int maxWrite();
-    /** Largest write request in bytes; libfuse caps it at its buffer size (1 MiB on 3.14). */
-    ConnectionInfo setMaxWrite(int bytes);
+    /** Largest read request in bytes, 0 for the kernel's limit ({@link MountOptions.Builder#maxRead}). */
     int maxRead();
-    ConnectionInfo setMaxRead(int bytes);
     int maxReadahead();
-    ConnectionInfo setMaxReadahead(int bytes);
     int maxBackground();
-    ConnectionInfo setMaxBackground(int requests);
     int congestionThreshold();
-    ConnectionInfo setCongestionThreshold(int requests);
-    int timeGranularity();
     /** Timestamp granularity in nanoseconds (1 = nanosecond times). */
-    ConnectionInfo setTimeGranularity(int nanos);
+    int timeGranularity();
 }

@@ -134,9 +134,10 @@ public interface FuseFileSystem {
     default int fsyncdir(String path, boolean dataOnly, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 
     /**
-     * The connection is being set up: negotiate capabilities on {@code connection} and adjust
-     * libfuse's settings in {@code config}. Runs once, before any other operation. Mount options
-     * have already been applied to both; what is set here wins.
+     * The connection is set up: {@code connection} and {@code config} show what the kernel and
+     * libfuse agreed on for this mount, {@link MountOptions} applied (the one place settings are
+     * made), so a filesystem can adapt to what it got (a capability the kernel did not offer, a
+     * smaller read size). Runs once, before any other operation; throwing fails the mount.
      */
     default void init(ConnectionInfo connection, FuseConfig config) throws IOException {}
 

@@ -3,12 +3,16 @@ package dev.fusepanama;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
 
 /**
- * How to mount: typed settings for what users commonly set, and raw {@code -o} options for the
- * rest. Immutable; start from {@link #defaults()} or {@link #builder()}.
+ * How to mount, and the one place every setting of a mount is made: typed settings for what
+ * fuse-panama knows, and {@link Builder#option raw -o options} for the rest. A raw option that
+ * has a typed setting is refused, so each setting has exactly one way in; the filesystem's
+ * {@link FuseFileSystem#init} reads the outcome ({@link ConnectionInfo}, {@link FuseConfig}) but
+ * changes nothing. Immutable; start from {@link #defaults()} or {@link #builder()}.
  *
  * <p>Two defaults are fuse-panama's own, each measured (see the bench module's RESULTS.md):
  * <ul>
@@ -26,54 +30,24 @@ public final class MountOptions {
     /** Largest write request libfuse 3 can receive (its buffer holds 256 pages). */
     public static final int MAX_WRITE_LIMIT = 1 << 20;
 
-    private final boolean readOnly;
-    private final boolean allowOther;
-    private final boolean defaultPermissions;
-    private final String fsName;
-    private final String subtype;
-    private final OptionalDouble attrTimeout;
-    private final OptionalDouble entryTimeout;
-    private final OptionalDouble negativeTimeout;
-    private final int maxWrite;
-    private final int maxThreads;
-    private final int maxIdleThreads;
-    private final boolean singleThreaded;
-    private final boolean directIo;
-    private final boolean kernelCache;
-    private final boolean autoCache;
-    private final boolean autoInvalData;
-    private final boolean hardRemove;
-    private final boolean nullPathOk;
-    private final boolean useIno;
-    private final boolean debug;
-    private final Duration mountTimeout;
-    private final Duration closeTimeout;
-    private final List<String> rawOptions;
+    /** Raw options that have a typed setting, by name (up to '='), and the setting. */
+    private static final Map<String, String> TYPED = Map.ofEntries(
+            Map.entry("ro", "readOnly"), Map.entry("rw", "readOnly"), Map.entry("allow_other", "allowOther"),
+            Map.entry("default_permissions", "defaultPermissions"), Map.entry("fsname", "fsName"),
+            Map.entry("subtype", "subtype"), Map.entry("debug", "debug"), Map.entry("attr_timeout", "attrTimeout"),
+            Map.entry("entry_timeout", "entryTimeout"), Map.entry("negative_timeout", "negativeTimeout"),
+            Map.entry("direct_io", "directIo"), Map.entry("kernel_cache", "kernelCache"), Map.entry("auto_cache", "autoCache"),
+            Map.entry("hard_remove", "hardRemove"), Map.entry("nullpath_ok", "nullPathOk"), Map.entry("use_ino", "useIno"),
+            Map.entry("max_write", "maxWrite"), Map.entry("max_read", "maxRead"), Map.entry("max_readahead", "maxReadahead"),
+            Map.entry("max_background", "maxBackground"), Map.entry("congestion_threshold", "congestionThreshold"),
+            Map.entry("time_gran", "timeGranularity"), Map.entry("max_threads", "maxThreads"),
+            Map.entry("max_idle_threads", "maxIdleThreads"), Map.entry("auto_inval_data", "autoInvalData"),
+            Map.entry("no_auto_inval_data", "autoInvalData"));
 
-    private MountOptions(Builder b) {
-        this.readOnly = b.readOnly;
-        this.allowOther = b.allowOther;
-        this.defaultPermissions = b.defaultPermissions;
-        this.fsName = b.fsName;
-        this.subtype = b.subtype;
-        this.attrTimeout = b.attrTimeout;
-        this.entryTimeout = b.entryTimeout;
-        this.negativeTimeout = b.negativeTimeout;
-        this.maxWrite = b.maxWrite;
-        this.maxThreads = b.maxThreads;
-        this.maxIdleThreads = b.maxIdleThreads < 0 ? b.maxThreads : b.maxIdleThreads;
-        this.singleThreaded = b.singleThreaded;
-        this.directIo = b.directIo;
-        this.kernelCache = b.kernelCache;
-        this.autoCache = b.autoCache;
-        this.autoInvalData = b.autoInvalData;
-        this.hardRemove = b.hardRemove;
-        this.nullPathOk = b.nullPathOk;
-        this.useIno = b.useIno;
-        this.debug = b.debug;
-        this.mountTimeout = b.mountTimeout;
-        this.closeTimeout = b.closeTimeout;
-        this.rawOptions = List.copyOf(b.rawOptions);
+    private final Builder s;
+
+    private MountOptions(Builder settings) {
+        this.s = settings;
     }
 
     public static MountOptions defaults() {
@@ -84,73 +58,62 @@ public final class MountOptions {
         return new Builder();
     }
 
-    public boolean readOnly() { return readOnly; }
-    public boolean allowOther() { return allowOther; }
-    public boolean defaultPermissions() { return defaultPermissions; }
-    public String fsName() { return fsName; }
-    public String subtype() { return subtype; }
-    public OptionalDouble attrTimeout() { return attrTimeout; }
-    public OptionalDouble entryTimeout() { return entryTimeout; }
-    public OptionalDouble negativeTimeout() { return negativeTimeout; }
-    /** 0 leaves libfuse's default (its maximum, 1 MiB on 3.14). */
-    public int maxWrite() { return maxWrite; }
-    public int maxThreads() { return maxThreads; }
-    public int maxIdleThreads() { return maxIdleThreads; }
-    public boolean singleThreaded() { return singleThreaded; }
-    public boolean directIo() { return directIo; }
-    public boolean kernelCache() { return kernelCache; }
-    public boolean autoCache() { return autoCache; }
-    public boolean autoInvalData() { return autoInvalData; }
-    public boolean hardRemove() { return hardRemove; }
-    public boolean nullPathOk() { return nullPathOk; }
-    public boolean useIno() { return useIno; }
-    public boolean debug() { return debug; }
-    public Duration mountTimeout() { return mountTimeout; }
-    public Duration closeTimeout() { return closeTimeout; }
-    public List<String> rawOptions() { return rawOptions; }
+    public boolean readOnly() { return s.readOnly; }
+    public boolean allowOther() { return s.allowOther; }
+    public boolean defaultPermissions() { return s.defaultPermissions; }
+    public String fsName() { return s.fsName; }
+    public String subtype() { return s.subtype; }
+    public OptionalDouble attrTimeout() { return s.attrTimeout; }
+    public OptionalDouble entryTimeout() { return s.entryTimeout; }
+    public OptionalDouble negativeTimeout() { return s.negativeTimeout; }
+    /** 0: libfuse's default. */
+    public int maxWrite() { return s.maxWrite; }
+    /** 0: the kernel's limit. */
+    public int maxRead() { return s.maxRead; }
+    /** Negative: libfuse's default (also for the next three). */
+    public int maxReadahead() { return s.maxReadahead; }
+    public int maxBackground() { return s.maxBackground; }
+    public int congestionThreshold() { return s.congestionThreshold; }
+    public int timeGranularity() { return s.timeGranularity; }
+    public int maxThreads() { return s.maxThreads; }
+    public int maxIdleThreads() { return s.maxIdleThreads < 0 ? s.maxThreads : s.maxIdleThreads; }
+    public boolean singleThreaded() { return s.singleThreaded; }
+    public boolean directIo() { return s.directIo; }
+    public boolean kernelCache() { return s.kernelCache; }
+    public boolean autoCache() { return s.autoCache; }
+    public boolean autoInvalData() { return (s.wanted & ConnectionInfo.CAP_AUTO_INVAL_DATA) != 0; }
+    /** Capabilities asked for on top of libfuse's defaults, where the kernel offers them. */
+    public long wantedCapabilities() { return s.wanted; }
+    /** Capabilities turned off among libfuse's defaults. */
+    public long unwantedCapabilities() { return s.unwanted; }
+    public boolean hardRemove() { return s.hardRemove; }
+    public boolean nullPathOk() { return s.nullPathOk; }
+    public boolean useIno() { return s.useIno; }
+    public boolean debug() { return s.debug; }
+    public Duration mountTimeout() { return s.mountTimeout; }
+    public Duration closeTimeout() { return s.closeTimeout; }
+    public List<String> rawOptions() { return List.copyOf(s.rawOptions); }
 
     /** The {@code -o} options passed to libfuse's {@code fuse_new}, in order. */
     public List<String> libfuseOptions() {
         List<String> o = new ArrayList<>();
-        if (readOnly) o.add("ro");
-        if (allowOther) o.add("allow_other");
-        if (defaultPermissions) o.add("default_permissions");
-        o.add("fsname=" + (fsName == null ? "fuse-panama" : fsName));
-        if (subtype != null) o.add("subtype=" + subtype);
-        if (debug) o.add("debug");
-        o.addAll(rawOptions);
+        if (s.readOnly) o.add("ro");
+        if (s.allowOther) o.add("allow_other");
+        if (s.defaultPermissions) o.add("default_permissions");
+        o.add("fsname=" + (s.fsName == null ? "fuse-panama" : s.fsName));
+        if (s.subtype != null) o.add("subtype=" + s.subtype);
+        // The kernel's limit is a mount option; libfuse's copy in fuse_conn_info is set in init.
+        if (s.maxRead > 0) o.add("max_read=" + s.maxRead);
+        if (s.debug) o.add("debug");
+        o.addAll(s.rawOptions);
         return o;
     }
 
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.readOnly = readOnly;
-        b.allowOther = allowOther;
-        b.defaultPermissions = defaultPermissions;
-        b.fsName = fsName;
-        b.subtype = subtype;
-        b.attrTimeout = attrTimeout;
-        b.entryTimeout = entryTimeout;
-        b.negativeTimeout = negativeTimeout;
-        b.maxWrite = maxWrite;
-        b.maxThreads = maxThreads;
-        b.maxIdleThreads = maxIdleThreads;
-        b.singleThreaded = singleThreaded;
-        b.directIo = directIo;
-        b.kernelCache = kernelCache;
-        b.autoCache = autoCache;
-        b.autoInvalData = autoInvalData;
-        b.hardRemove = hardRemove;
-        b.nullPathOk = nullPathOk;
-        b.useIno = useIno;
-        b.debug = debug;
-        b.mountTimeout = mountTimeout;
-        b.closeTimeout = closeTimeout;
-        b.rawOptions.addAll(rawOptions);
-        return b;
+        return s.copy();
     }
 
-    public static final class Builder {
+    public static final class Builder implements Cloneable {
         private boolean readOnly;
         private boolean allowOther;
         private boolean defaultPermissions;
@@ -160,22 +123,38 @@ public final class MountOptions {
         private OptionalDouble entryTimeout = OptionalDouble.empty();
         private OptionalDouble negativeTimeout = OptionalDouble.empty();
         private int maxWrite;
+        private int maxRead;
+        private int maxReadahead = -1;
+        private int maxBackground = -1;
+        private int congestionThreshold = -1;
+        private int timeGranularity = -1;
         private int maxThreads = 10;
         private int maxIdleThreads = -1;
         private boolean singleThreaded;
         private boolean directIo;
         private boolean kernelCache;
         private boolean autoCache;
-        private boolean autoInvalData;
+        private long wanted;
+        private long unwanted = ConnectionInfo.CAP_AUTO_INVAL_DATA;
         private boolean hardRemove;
         private boolean nullPathOk;
         private boolean useIno;
         private boolean debug;
         private Duration mountTimeout = Duration.ofSeconds(30);
         private Duration closeTimeout = Duration.ofSeconds(30);
-        private final List<String> rawOptions = new ArrayList<>();
+        private List<String> rawOptions = new ArrayList<>();
 
         private Builder() {}
+
+        private Builder copy() {
+            try {
+                Builder b = (Builder) clone();
+                b.rawOptions = new ArrayList<>(rawOptions);
+                return b;
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError(e);
+            }
+        }
 
         /** Mount read-only ({@code ro}). */
         public Builder readOnly(boolean on) { readOnly = on; return this; }
@@ -200,6 +179,35 @@ public final class MountOptions {
                 throw new IllegalArgumentException("maxWrite must be between 4096 and " + MAX_WRITE_LIMIT + ": " + bytes);
             }
             maxWrite = bytes;
+            return this;
+        }
+
+        /**
+         * Largest read request in bytes (at least 4096). libfuse needs it twice, as the kernel's
+         * {@code max_read} mount option and in {@code fuse_conn_info}; this sets both.
+         */
+        public Builder maxRead(int bytes) {
+            if (bytes < 4096) throw new IllegalArgumentException("maxRead must be at least 4096: " + bytes);
+            maxRead = bytes;
+            return this;
+        }
+
+        /** Most bytes the kernel reads ahead of a sequential reader. */
+        public Builder maxReadahead(int bytes) { maxReadahead = notNegative("maxReadahead", bytes); return this; }
+        /** Most background requests (readahead, asynchronous direct I/O) the kernel keeps in flight. */
+        public Builder maxBackground(int requests) { maxBackground = notNegative("maxBackground", requests); return this; }
+        /** Background requests in flight at which the kernel reports the filesystem congested. */
+        public Builder congestionThreshold(int requests) { congestionThreshold = notNegative("congestionThreshold", requests); return this; }
+        /** Timestamp granularity in nanoseconds, a power of 10 up to 10^9 (1: nanosecond times). */
+        public Builder timeGranularity(int nanos) {
+            int power = 1;
+            while (power < nanos && power < 1_000_000_000) {
+                power *= 10;
+            }
+            if (power != nanos) {
+                throw new IllegalArgumentException("timeGranularity must be a power of 10 from 1 to 10^9 ns: " + nanos);
+            }
+            timeGranularity = nanos;
             return this;
         }
 
@@ -231,11 +239,34 @@ public final class MountOptions {
          * libfuse 3 turns on). Default off: cached data is dropped at each open instead (as in
          * libfuse 2), which saves a getattr round trip per read when attributes are not cached.
          * Turn it on when file contents change behind the kernel's back while programs keep the
-         * file open and read it again (a log being appended to by another host, say).
+         * file open and read it again (a log being appended to by another host, say). The same as
+         * {@code want}/{@code unwant} of that capability.
          */
-        public Builder autoInvalData(boolean on) { autoInvalData = on; return this; }
-        /** Unlink open files at once (see {@link FuseConfig#setHardRemove}). */
+        public Builder autoInvalData(boolean on) {
+            return on ? want(ConnectionInfo.CAP_AUTO_INVAL_DATA) : unwant(ConnectionInfo.CAP_AUTO_INVAL_DATA);
+        }
+
+        /**
+         * Asks for {@code capabilities} ({@code ConnectionInfo.CAP_*}) on top of libfuse's
+         * defaults. Each is turned on only where the kernel and libfuse offer it, never failing
+         * the mount; {@link ConnectionInfo#wants} in {@code init} tells what was granted.
+         */
+        public Builder want(long capabilities) {
+            wanted |= capabilities;
+            unwanted &= ~capabilities;
+            return this;
+        }
+
+        /** Turns {@code capabilities} off, among them any that libfuse enables by default. */
+        public Builder unwant(long capabilities) {
+            unwanted |= capabilities;
+            wanted &= ~capabilities;
+            return this;
+        }
+
+        /** Unlink open files at once instead of hiding them as {@code .fuse_hidden*} (see {@link FuseConfig#hardRemove}). */
         public Builder hardRemove(boolean on) { hardRemove = on; return this; }
+        /** Accept operations on open files without their path (see {@link FuseConfig#nullPathOk}). */
         public Builder nullPathOk(boolean on) { nullPathOk = on; return this; }
         /** Report the filesystem's own inode numbers. */
         public Builder useIno(boolean on) { useIno = on; return this; }
@@ -249,19 +280,34 @@ public final class MountOptions {
          */
         public Builder closeTimeout(Duration timeout) { closeTimeout = Objects.requireNonNull(timeout); return this; }
 
-        /** Any other {@code -o} option libfuse or the kernel understands, e.g. "max_read=131072". */
+        /**
+         * Any other {@code -o} option libfuse or the kernel understands, e.g. {@code "umask=022"},
+         * {@code "readdir_ino"}, {@code "intr"}. An option that has a typed setting here is refused
+         * with the setting's name, so that no setting can be made two ways.
+         */
         public Builder option(String option) {
-            rawOptions.add(checkOption("option", option));
+            checkOption("option", option);
+            int eq = option.indexOf('=');
+            String setting = TYPED.get(eq < 0 ? option : option.substring(0, eq));
+            if (setting != null) {
+                throw new IllegalArgumentException("-o " + option + " has a typed setting: use MountOptions.Builder." + setting);
+            }
+            rawOptions.add(option);
             return this;
         }
 
         public MountOptions build() {
-            return new MountOptions(this);
+            return new MountOptions(copy());
         }
 
         private static double nonNegative(double seconds) {
             if (!(seconds >= 0)) throw new IllegalArgumentException("timeout must be >= 0 seconds: " + seconds);
             return seconds;
+        }
+
+        private static int notNegative(String what, int value) {
+            if (value < 0) throw new IllegalArgumentException(what + " must not be negative: " + value);
+            return value;
         }
 
         private static String checkOption(String what, String value) {

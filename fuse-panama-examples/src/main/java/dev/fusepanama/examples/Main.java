@@ -22,8 +22,11 @@ import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code fuse-panama COMMAND [MOUNTPOINT] [options]}: mounts an example filesystem in the foreground. */
 @Command(name = "fuse-panama", mixinStandardHelpOptions = true, version = "fuse-panama 0.1",
@@ -36,6 +39,9 @@ public final class Main {
     static class Common {
         /** Set by each command's own MOUNTPOINT parameter, whose position differs. */
         Path mountpoint;
+
+        @Spec
+        CommandSpec spec;
 
         @Option(names = "-o", paramLabel = "OPTION", description = "Extra libfuse/kernel mount option (repeatable, comma lists allowed).")
         List<String> options = new ArrayList<>();
@@ -68,7 +74,12 @@ public final class Main {
             if (maxThreads != null) b.maxThreads(maxThreads);
             for (String o : options) {
                 for (String one : o.split(",")) {
-                    if (!one.isBlank()) b.option(one.trim());
+                    if (one.isBlank()) continue;
+                    try {
+                        b.option(one.trim());
+                    } catch (IllegalArgumentException e) {
+                        throw new ParameterException(spec.commandLine(), e.getMessage() + " (the launcher's own options: --help)");
+                    }
                 }
             }
             return b;
@@ -148,7 +159,7 @@ public final class Main {
             }
             try (MirrorFileSystem fs = mirror) {
                 LOG.info("mirror: {} contained by {}", realSource, fs.containment());
-                return serve("mirror", fs, apply(MirrorFileSystem.mountOptions()), this);
+                return serve("mirror", fs, apply(fs.mountOptions()), this);
             }
         }
     }

@@ -13,6 +13,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 class MainTest {
     @Test
+    void aRawOptionThatHasItsOwnSettingIsAUsageErrorBeforeAnythingIsMounted(@TempDir Path tmp) {
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = new picocli.CommandLine(new Main()).setErr(new java.io.PrintWriter(err))
+                .execute("hello", tmp.resolve("mnt").toString(), "-o", "umask=022,allow_other");
+        assertEquals(2, code);
+        assertTrue(err.toString().contains("-o allow_other has a typed setting"), err.toString());
+        assertFalse(Files.exists(tmp.resolve("mnt")), "nothing created");
+    }
+
+    @Test
     void sizesParseLikeMountOptions() {
         assertEquals(512L << 20, Main.parseSize("512M"));
         assertEquals(2L << 30, Main.parseSize("2g"));

@@ -176,17 +176,19 @@ class SemanticsThroughMountTest {
         assertThrows(IllegalStateException.class, FuseContext::current, "outside a call there is no caller");
     }
 
+    /** A capability bit no kernel defines (FUSE's capabilities end far below it). */
+    private static final long NO_KERNEL_OFFERS = 1L << 40;
+
     @Test
-    void initSeesTheConnectionAndItsSettingsApply() throws Exception {
+    void initSeesTheSettingsOfTheMountOptions() throws Exception {
         AtomicReference<String> seen = new AtomicReference<>();
         AtomicInteger largestWrite = new AtomicInteger();
         ScratchFileSystem fs = new ScratchFileSystem() {
             @Override
             public void init(ConnectionInfo c, FuseConfig config) {
-                seen.set(c.protocolMajor() + " " + c.isCapable(ConnectionInfo.CAP_ASYNC_READ) + " " + c.maxWrite()
-                        + " " + config.attrTimeout());
-                c.unwant(ConnectionInfo.CAP_ASYNC_READ);
-                assertTrue(!c.wants(ConnectionInfo.CAP_ASYNC_READ));
+                seen.set(c.protocolMajor() + " " + c.isCapable(ConnectionInfo.CAP_ASYNC_READ) + " " + c.wants(ConnectionInfo.CAP_ASYNC_READ)
+                        + " " + c.wants(ConnectionInfo.CAP_AUTO_INVAL_DATA) + " " + c.wants(NO_KERNEL_OFFERS) + " " + c.maxWrite()
+                        + " " + c.maxReadahead() + " " + config.attrTimeout() + " " + config.hardRemove());
             }
 
             @Override
@@ -195,9 +197,12 @@ class SemanticsThroughMountTest {
                 return super.write(path, buf, offset, fi);
             }
         };
-        MountOptions options = MountOptions.builder().maxWrite(128 * 1024).attrTimeout(2.5).build();
+        MountOptions options = MountOptions.builder().maxWrite(128 * 1024).maxReadahead(64 * 1024).attrTimeout(2.5)
+                .hardRemove(true).unwant(ConnectionInfo.CAP_ASYNC_READ).want(NO_KERNEL_OFFERS).build();
         try (TestMount m = TestMount.mount(fs, options)) {
-            assertEquals("7 true 131072 2.5", seen.get(), "protocol 7, options applied before init");
+            assertEquals("7 true false false false 131072 65536 2.5 true", seen.get(),
+                    "protocol 7; async reads offered but refused, auto_inval_data off by default, a capability the kernel"
+                    + " does not offer left off without failing the mount; the limits and timeouts applied before init");
             int fd = Os.open(m.path("f"), Posix.O_CREAT | Posix.O_WRONLY);
             assertEquals(1024 * 1024, Os.pwrite(fd, new byte[1024 * 1024], 0), "one 1 MiB write(2)");
             Os.close(fd);

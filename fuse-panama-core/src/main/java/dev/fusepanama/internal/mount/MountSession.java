@@ -1,6 +1,5 @@
 package dev.fusepanama.internal.mount;
 
-import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.FuseMount;
@@ -11,7 +10,7 @@ import dev.fusepanama.internal.bind.FuseLog;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseUnavailableException;
 import dev.fusepanama.internal.bind.LibFuseVersion;
-import dev.fusepanama.internal.bind.Libc;
+import dev.fusepanama.libc.Libc;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.fuse_args;
 import dev.fusepanama.internal.bind.fuse_loop_config_v1;
@@ -212,21 +211,8 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
 
     @Override
     public void configure(NativeConnectionInfo connection, NativeFuseConfig config) {
-        options.attrTimeout().ifPresent(config::setAttrTimeout);
-        options.entryTimeout().ifPresent(config::setEntryTimeout);
-        options.negativeTimeout().ifPresent(config::setNegativeTimeout);
-        if (options.directIo()) config.setDirectIo(true);
-        if (options.kernelCache()) config.setKernelCache(true);
-        if (options.autoCache()) config.setAutoCache(true);
-        if (options.hardRemove()) config.setHardRemove(true);
-        if (options.nullPathOk()) config.setNullPathOk(true);
-        if (options.useIno()) config.setUseIno(true);
-        if (options.maxWrite() > 0) connection.setMaxWrite(options.maxWrite());
-        if (options.autoInvalData()) {
-            connection.want(ConnectionInfo.CAP_AUTO_INVAL_DATA);
-        } else {
-            connection.unwant(ConnectionInfo.CAP_AUTO_INVAL_DATA);
-        }
+        config.apply(options);
+        connection.apply(options);
     }
 
     @Override

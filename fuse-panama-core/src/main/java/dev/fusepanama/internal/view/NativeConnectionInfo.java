@@ -1,6 +1,7 @@
 package dev.fusepanama.internal.view;
 
 import dev.fusepanama.ConnectionInfo;
+import dev.fusepanama.MountOptions;
 import dev.fusepanama.internal.bind.fuse_conn_info;
 
 /**
@@ -37,27 +38,26 @@ public final class NativeConnectionInfo implements ConnectionInfo {
     @Override public int protocolMinor() { return fuse_conn_info.proto_minor(a); }
     @Override public boolean isCapable(long capability) { return (capable() & capability) == capability; }
     @Override public boolean wants(long capability) { return (wanted() & capability) == capability; }
-
-    @Override
-    public boolean want(long capability) {
-        if (!isCapable(capability)) {
-            return false;
-        }
-        setWanted(wanted() | capability);
-        return true;
-    }
-
-    @Override public void unwant(long capability) { setWanted(wanted() & ~capability); }
     @Override public int maxWrite() { return fuse_conn_info.max_write(a); }
-    @Override public ConnectionInfo setMaxWrite(int v) { fuse_conn_info.max_write(a, v); return this; }
     @Override public int maxRead() { return fuse_conn_info.max_read(a); }
-    @Override public ConnectionInfo setMaxRead(int v) { fuse_conn_info.max_read(a, v); return this; }
     @Override public int maxReadahead() { return fuse_conn_info.max_readahead(a); }
-    @Override public ConnectionInfo setMaxReadahead(int v) { fuse_conn_info.max_readahead(a, v); return this; }
     @Override public int maxBackground() { return fuse_conn_info.max_background(a); }
-    @Override public ConnectionInfo setMaxBackground(int v) { fuse_conn_info.max_background(a, v); return this; }
     @Override public int congestionThreshold() { return fuse_conn_info.congestion_threshold(a); }
-    @Override public ConnectionInfo setCongestionThreshold(int v) { fuse_conn_info.congestion_threshold(a, v); return this; }
     @Override public int timeGranularity() { return fuse_conn_info.time_gran(a); }
-    @Override public ConnectionInfo setTimeGranularity(int v) { fuse_conn_info.time_gran(a, v); return this; }
+
+    /**
+     * Applies the mount's settings before the filesystem's init sees them: each wanted
+     * capability the kernel offers is turned on (one it does not offer is left off, never
+     * failing the mount), then the unwanted ones are turned off.
+     */
+    public void apply(MountOptions options) {
+        long want = wanted() | (capable() & options.wantedCapabilities());
+        setWanted(want & ~options.unwantedCapabilities());
+        if (options.maxWrite() > 0) fuse_conn_info.max_write(a, options.maxWrite());
+        if (options.maxRead() > 0) fuse_conn_info.max_read(a, options.maxRead());
+        if (options.maxReadahead() >= 0) fuse_conn_info.max_readahead(a, options.maxReadahead());
+        if (options.maxBackground() >= 0) fuse_conn_info.max_background(a, options.maxBackground());
+        if (options.congestionThreshold() >= 0) fuse_conn_info.congestion_threshold(a, options.congestionThreshold());
+        if (options.timeGranularity() > 0) fuse_conn_info.time_gran(a, options.timeGranularity());
+    }
 }

@@ -20,12 +20,10 @@ import static dev.fusepanama.Posix.S_IFREG;
 import static dev.fusepanama.Posix.S_ISGID;
 import static dev.fusepanama.Posix.S_ISUID;
 
-import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.DirFiller;
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.FileInfo;
 import dev.fusepanama.FileNames;
-import dev.fusepanama.FuseConfig;
 import dev.fusepanama.FuseContext;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.LinkTarget;
@@ -93,18 +91,13 @@ public final class MemoryFileSystem implements FuseFileSystem {
      * name of a hard-linked file its own kernel inode, so a cached st_nlink, st_mode or st_ctime
      * would go stale when the file changes through another name, and default_permissions would
      * check a stale mode. Names stay cached (entry_timeout 1 s); data reads need no extra
-     * getattr because {@link #init} turns off auto_inval_data.
+     * getattr: memfs is the only writer, so it keeps fuse-panama's default of no auto_inval_data.
      */
     public static MountOptions.Builder mountOptions() {
         return MountOptions.builder().defaultPermissions(true).hardRemove(true).nullPathOk(true).useIno(true)
                 .attrTimeout(0).entryTimeout(1).fsName("memfs").subtype("memfs");
     }
 
-    /** Data changes only through this mount, so the kernel need not re-check sizes before reads. */
-    @Override
-    public void init(ConnectionInfo connection, FuseConfig config) {
-        connection.unwant(ConnectionInfo.CAP_AUTO_INVAL_DATA);
-    }
 
     // ---- helpers ------------------------------------------------------------------------------
 

@@ -115,9 +115,10 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
      * inodes whose cached attributes could disagree); an unlinked open file stays usable through
      * its descriptor ({@code hard_remove}, {@code nullpath_ok}); inode numbers are the source's;
      * and a file changed in the source while a program keeps it open through the mirror is read
-     * fresh ({@code auto_inval_data}, off by default in fuse-panama, costs a getattr per read).
+     * fresh ({@code auto_inval_data}, off by default in fuse-panama, costs a getattr per read);
+     * {@code flock} locks are the source's.
      */
-    public static MountOptions.Builder mountOptions() {
+    public MountOptions.Builder mountOptions() {
         return MountOptions.builder()
                 .fsName("mirror")
                 .subtype("mirror")
@@ -128,7 +129,8 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
                 .hardRemove(true)
                 .nullPathOk(true)
                 .useIno(true)
-                .autoInvalData(true);
+                .autoInvalData(true)
+                .want(ConnectionInfo.CAP_FLOCK_LOCKS);
     }
 
     @Override
@@ -136,7 +138,6 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
         // With attributes cached for no time, readdirplus attributes would expire on arrival:
         // a stat per entry would buy nothing.
         attributesInReaddir = config.attrTimeout() > 0 && config.entryTimeout() > 0;
-        connection.want(ConnectionInfo.CAP_FLOCK_LOCKS);
     }
 
     /**
@@ -742,15 +743,15 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
             super(source);
         }
 
+        /**
+         * SPLICE_WRITE: libfuse may splice replies (our read_buf's file ranges) into /dev/fuse;
+         * SPLICE_MOVE: and move the pages rather than copy; SPLICE_READ: read requests (write
+         * data) from /dev/fuse into a pipe that write_buf splices into the file.
+         */
         @Override
-        public void init(ConnectionInfo connection, FuseConfig config) {
-            super.init(connection, config);
-            // SPLICE_WRITE: libfuse may splice replies (our read_buf's file ranges) into /dev/fuse;
-            // SPLICE_MOVE: and move the pages rather than copy; SPLICE_READ: read requests (write
-            // data) from /dev/fuse into a pipe that write_buf splices into the file.
-            connection.want(ConnectionInfo.CAP_SPLICE_WRITE);
-            connection.want(ConnectionInfo.CAP_SPLICE_MOVE);
-            connection.want(ConnectionInfo.CAP_SPLICE_READ);
+        public MountOptions.Builder mountOptions() {
+            return super.mountOptions().want(ConnectionInfo.CAP_SPLICE_WRITE | ConnectionInfo.CAP_SPLICE_MOVE
+                    | ConnectionInfo.CAP_SPLICE_READ);
         }
 
         @Override

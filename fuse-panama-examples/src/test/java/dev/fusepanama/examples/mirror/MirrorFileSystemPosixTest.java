@@ -34,6 +34,7 @@ class MirrorFileSystemPosixTest extends PosixSuite {
     protected TestMount mountFilesystem() throws Exception {
         Path source = Files.createTempDirectory(sources, "source-");
         Files.setPosixFilePermissions(source, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-        return TestMount.mount(MirrorFileSystem.zeroCopy(source, containment()), MirrorFileSystem.mountOptions().allowOther(true).build());
+        MirrorFileSystem fs = MirrorFileSystem.zeroCopy(source, containment());
+        return TestMount.mount(fs, fs.mountOptions().allowOther(true).build());
     }
 }

@@ -43,7 +43,7 @@ class MirrorFileSystemTest {
     private Path outside;
 
     private TestMount mount(MirrorFileSystem fs) throws IOException {
-        return TestMount.mount(fs, MirrorFileSystem.mountOptions().allowOther(true).build());
+        return TestMount.mount(fs, fs.mountOptions().allowOther(true).build());
     }
 
     private void sourceAndOutside() throws IOException {
@@ -85,7 +85,7 @@ class MirrorFileSystemTest {
         MirrorFileSystem fs = MirrorFileSystem.zeroCopy(source, containment);
         assertEquals(containment, fs.containment());
         int refused = containment == Containment.PER_COMPONENT ? Errno.ENOTDIR : Errno.ELOOP;
-        try (TestMount m = TestMount.mount(fs, MirrorFileSystem.mountOptions().allowOther(true)
+        try (TestMount m = TestMount.mount(fs, fs.mountOptions().allowOther(true)
                 .attrTimeout(3600).entryTimeout(3600).build())) {
             int dirFd = Os.open(Os.bytes(m.path("dir")), Posix.O_PATH | Posix.O_DIRECTORY, 0);
             assertTrue(dirFd >= 0, "open dir: " + dirFd);

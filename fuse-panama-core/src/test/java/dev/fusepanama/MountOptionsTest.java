@@ -1,0 +1,75 @@
+package dev.fusepanama;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class MountOptionsTest {
+
+    @ParameterizedTest
+    @CsvSource({"attr_timeout=1, attrTimeout", "allow_other, allowOther", "ro, readOnly", "max_write=65536, maxWrite",
+            "max_read=65536, maxRead", "hard_remove, hardRemove", "fsname=x, fsName", "auto_inval_data, autoInvalData",
+            "no_auto_inval_data, autoInvalData", "max_idle_threads=2, maxIdleThreads"})
+    void aRawOptionThatHasATypedSettingIsRefusedWithItsName(String option, String setting) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().option(option));
+        assertTrue(e.getMessage().contains("MountOptions.Builder." + setting), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"umask=022", "readdir_ino", "intr", "uid=1000", "max_readahead_x=1"})
+    void aRawOptionWithoutATypedSettingIsPassedOn(String option) {
+        assertTrue(MountOptions.builder().option(option).build().libfuseOptions().contains(option));
+    }
+
+    @Test
+    void autoInvalDataIsOffByDefaultAndIsTheSameSettingAsItsCapability() {
+        MountOptions defaults = MountOptions.defaults();
+        assertFalse(defaults.autoInvalData());
+        assertEquals(ConnectionInfo.CAP_AUTO_INVAL_DATA, defaults.unwantedCapabilities());
+        MountOptions on = MountOptions.builder().want(ConnectionInfo.CAP_AUTO_INVAL_DATA | ConnectionInfo.CAP_SPLICE_READ).build();
+        assertTrue(on.autoInvalData());
+        assertEquals(0, on.unwantedCapabilities());
+        MountOptions offAgain = on.toBuilder().autoInvalData(false).build();
+        assertEquals(ConnectionInfo.CAP_SPLICE_READ, offAgain.wantedCapabilities());
+        assertEquals(ConnectionInfo.CAP_AUTO_INVAL_DATA, offAgain.unwantedCapabilities());
+    }
+
+    @Test
+    void maxReadIsBothTheKernelsMountOptionAndTheConnectionsValue() {
+        MountOptions o = MountOptions.builder().maxRead(65536).build();
+        assertTrue(o.libfuseOptions().contains("max_read=65536"));
+        assertEquals(65536, o.maxRead());
+    }
+
+    @Test
+    void aBuiltOptionsObjectDoesNotChangeWithItsBuilder() {
+        MountOptions.Builder b = MountOptions.builder().option("umask=022").attrTimeout(1);
+        MountOptions first = b.build();
+        b.option("intr").attrTimeout(2);
+        MountOptions.Builder copy = first.toBuilder().option("readdir_ino");
+        assertEquals(List.of("umask=022"), first.rawOptions());
+        assertEquals(1.0, first.attrTimeout().orElseThrow());
+        assertEquals(List.of("umask=022", "readdir_ino"), copy.build().rawOptions());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 2, 15, 110, 2_000_000_000})
+    void timeGranularityMustBeAPowerOfTen(int nanos) {
+        assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().timeGranularity(nanos));
+    }
+
+    @Test
+    void timeGranularityAcceptsPowersOfTen() {
+        for (int n = 1; n <= 1_000_000_000; n *= 10) {
+            assertEquals(n, MountOptions.builder().timeGranularity(n).build().timeGranularity());
+            if (n == 1_000_000_000) break;
+        }
+    }
+}
