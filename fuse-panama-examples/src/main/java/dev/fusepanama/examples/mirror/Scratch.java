@@ -7,9 +7,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One libfuse worker thread's native memory, allocated on its first request and reused for every
- * later one: the errno capture segment, path buffers, small structs. Nothing on a request's path
- * allocates native memory.
+ * The mirror's own native memory per libfuse worker thread, allocated on its first request and
+ * reused for every later one: path buffers, small structs, a getdents batch. Nothing on a
+ * request's path allocates native memory. (The binding's per-thread memory, the views libfuse's
+ * structs are read through, is the core's; errno is captured into the thread's one
+ * {@link Libc#errno()} segment that the core and the mirror share.)
  */
 final class Scratch {
     private static final Logger LOG = LoggerFactory.getLogger(Scratch.class);
@@ -24,7 +26,7 @@ final class Scratch {
     private static final ThreadLocal<Scratch> PER_THREAD = ThreadLocal.withInitial(Scratch::new);
 
     private final Arena arena = Arena.ofAuto();
-    final MemorySegment errno = Libc.allocateErrno(arena);
+    final MemorySegment errno = Libc.errno();
     /** Paths of the first and second operand of a request (rename, link, symlink's target). */
     final MemorySegment path = arena.allocate(PATH_MAX);
     final MemorySegment path2 = arena.allocate(PATH_MAX);
