@@ -21,7 +21,11 @@ public interface FuseContext {
     /** Whether the caller has given up on the request (needs the {@code intr} option). */
     boolean interrupted();
 
-    /** The context of the request on this thread; reading it costs one short native call. */
+    /**
+     * The context of the request on this thread; reading it costs one short native call.
+     *
+     * @throws IllegalStateException when called outside a filesystem method (no request on this thread)
+     */
     static FuseContext current() {
         return RequestContext.current();
     }

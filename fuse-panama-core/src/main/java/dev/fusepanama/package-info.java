@@ -60,7 +60,9 @@
  * <h2>Names are bytes</h2>
  * Linux file names are byte strings. Valid UTF-8 arrives as the string you would expect; other
  * bytes arrive escaped (see {@link dev.fusepanama.FileNames}) and are restored exactly when the
- * string is handed back, so every name survives create, list, rename and delete.
+ * string is handed back, so every name survives create, list, rename and delete. The kernel
+ * passes names of up to 1024 bytes to FUSE; a filesystem that keeps the usual Linux limit of 255
+ * ({@code NAME_MAX}) answers longer ones with {@code -ENAMETOOLONG} itself.
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -77,7 +79,8 @@
  *         return 0;
  *     }
  *     public int read(String path, ByteBuffer buf, long offset, FileInfo fi) {
- *         int n = (int) Math.max(0, Math.min(buf.remaining(), text.length - offset));
+ *         if (offset >= text.length) return 0;
+ *         int n = (int) Math.min(buf.remaining(), text.length - offset);
  *         buf.put(text, (int) offset, n);
  *         return n;
  *     }

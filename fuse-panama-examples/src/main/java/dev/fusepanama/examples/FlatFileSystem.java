@@ -54,7 +54,8 @@ public final class FlatFileSystem implements FuseFileSystem {
     public int read(String path, ByteBuffer buffer, long offset, FileInfo fi) {
         byte[] data = files.get(path);
         if (data == null) return -Errno.ENOENT;
-        int n = (int) Math.max(0, Math.min(buffer.remaining(), data.length - offset));
+        if (offset >= data.length) return 0;
+        int n = (int) Math.min(buffer.remaining(), data.length - offset);
         buffer.put(data, (int) offset, n);
         return n;
     }

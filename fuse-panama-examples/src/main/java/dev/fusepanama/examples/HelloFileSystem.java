@@ -42,7 +42,8 @@ public final class HelloFileSystem implements FuseFileSystem {
 
     @Override
     public int read(String path, ByteBuffer buffer, long offset, FileInfo fi) {
-        int n = (int) Math.max(0, Math.min(buffer.remaining(), TEXT.length - offset));
+        if (offset >= TEXT.length) return 0;
+        int n = (int) Math.min(buffer.remaining(), TEXT.length - offset);
         buffer.put(TEXT, (int) offset, n);
         return n;
     }
