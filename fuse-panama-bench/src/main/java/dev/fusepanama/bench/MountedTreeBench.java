@@ -77,12 +77,12 @@ public class MountedTreeBench {
 
     @Benchmark
     public long listSmall() throws IOException {
-        return Compare.listDir(root.resolve("small"), 1);
+        return TreeWorkloads.listDir(root.resolve("small"), 1);
     }
 
     @Benchmark
     public long listBig() throws IOException {
-        return Compare.listDir(root.resolve("big"), 1);
+        return TreeWorkloads.listDir(root.resolve("big"), 1);
     }
 
     @Benchmark
@@ -108,6 +108,6 @@ public class MountedTreeBench {
     @Benchmark
     public void createWriteUnlink(Blackhole bh) throws IOException {
         // Distinct names across threads and iterations, as the other clients use.
-        bh.consume(Compare.createWriteUnlink(root.resolve("w"), 1, "jmh-" + names.incrementAndGet() + "-"));
+        bh.consume(TreeWorkloads.createWriteUnlink(root.resolve("w"), 1, "jmh-" + names.incrementAndGet() + "-"));
     }
 }

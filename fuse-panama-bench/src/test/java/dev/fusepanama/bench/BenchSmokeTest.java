@@ -3,14 +3,14 @@ package dev.fusepanama.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.fusepanama.Fuse;
 import dev.fusepanama.FuseMount;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -20,9 +20,10 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Proves every benchmark still runs: the comparison in smoke mode (all five filesystems, every
- * workload, one tiny round), each JMH benchmark of the binding for one short iteration, and the JMH
- * client against a mounted tree. Asserts no timing.
+ * Proves every benchmark still runs: both suites of the comparison in smoke mode (every
+ * filesystem, every workload, one tiny round; the mirror suite only as root), each JMH benchmark
+ * of the binding for one short iteration, and the JMH client against a mounted tree. Asserts no
+ * timing.
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BenchSmokeTest {
@@ -31,27 +32,52 @@ class BenchSmokeTest {
     }
 
     @Test
-    void theComparisonRunsOnEveryFilesystem() throws Exception {
+    void theTreeSuiteRunsOnEveryFilesystem() throws Exception {
+        buildNative();
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "tree", "--smoke"}));
+        System.out.println(section);
+        assertEveryRowMeasured(section, TreeSuite.METRICS);
+        assertTrue(section.contains("Heap allocated by the fuse-panama defaults filesystem per upcall"), "the allocation table");
+        assertNothingLeftMounted();
+    }
+
+    @Test
+    void theMirrorSuiteRunsEveryPair() throws Exception {
+        assumeTrue(new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim().equals("0"),
+                "the mirror suite mounts a tmpfs: root only");
+        buildNative();
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "mirror", "--smoke"}));
+        System.out.println(section);
+        assertEveryRowMeasured(section, MirrorSuite.METRICS);
+        assertNothingLeftMounted();
+    }
+
+    private static void buildNative() throws Exception {
         Process build = new ProcessBuilder(repo().resolve("native/build-bench.sh").toString()).redirectErrorStream(true).start();
         String built = new String(build.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, build.waitFor(), built);
+    }
 
-        PrintStream original = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            Compare.main(new String[] {"--smoke"});
-        } finally {
-            System.setOut(original);
+    /** Both tables have a row per metric, none with a missing value, and the table of the processes follows. */
+    private static void assertEveryRowMeasured(String section, List<Suite.Metric> metrics) {
+        int processes = section.indexOf("\n| filesystem process |");
+        assertTrue(processes > 0, section);
+        String tables = section.substring(0, processes);
+        for (Suite.Metric m : metrics) {
+            List<String> rows = tables.lines().filter(l -> l.startsWith("| " + m.name() + " |")).toList();
+            assertEquals(2, rows.size(), "a row in each table for " + m.name());
+            for (String row : rows) {
+                assertFalse(row.contains("NaN") || row.contains("Infinity") || row.contains("| - |"), row);
+            }
         }
-        String table = captured.toString(StandardCharsets.UTF_8);
-        original.println(table);
-        for (Compare.Metric m : Compare.metrics()) {
-            String row = table.lines().filter(l -> l.startsWith("| " + m.name() + " |")).findFirst().orElseThrow();
-            assertFalse(row.contains("NaN"), row);
+        for (String row : List.of("| peak RSS", "| libfuse workers at the end", "| JIT compiler threads' share")) {
+            assertTrue(section.contains(row), row);
         }
-        assertTrue(table.contains("Peak RSS"), table);
-        assertFalse(Files.readString(Path.of("/proc/self/mounts")).contains("benchfs"), "every bench filesystem unmounted");
+    }
+
+    private static void assertNothingLeftMounted() throws Exception {
+        String ours = " " + Path.of(System.getProperty("java.io.tmpdir")).toRealPath().resolve("bench-");
+        assertFalse(Files.readString(Path.of("/proc/self/mounts")).contains(ours), "every mount of the run is gone");
     }
 
     @Test

@@ -1,0 +1,34 @@
+package dev.fusepanama.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * native/build/fsclient (native/fsclient.c): a client without a JVM, so that nothing of the
+ * client's own is counted in what a row measures.
+ */
+final class FsClient {
+    private FsClient() {}
+
+    /**
+     * Runs {@code fsclient [--uncached] OP DIR N [NAME]} and returns {operations, nanoseconds}.
+     * {@code uncached} drops the kernel's cached pages of the file read first, so that the reads
+     * reach the filesystem whatever earlier runs left cached; {@code name} may be null.
+     */
+    static long[] run(boolean uncached, String op, Path dir, long n, String name) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(Compare.repo().resolve("native/build/fsclient").toString()));
+        if (uncached) cmd.add("--uncached");
+        cmd.addAll(List.of(op, dir.toString(), Long.toString(n)));
+        if (name != null) cmd.add(name);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (p.waitFor() != 0) throw new IOException(String.join(" ", cmd) + " failed: " + out);
+        // "OP N NANOS_PER_OP"
+        String[] f = out.split(" ");
+        long ops = Long.parseLong(f[1]);
+        return new long[] {ops, Math.round(Double.parseDouble(f[2]) * ops)};
+    }
+}

@@ -1,0 +1,187 @@
+package dev.fusepanama.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A filesystem under test, mounted by a process of its own (this JVM is only the client), and
+ * what the comparison reads of that process in /proc (proc(5)): CPU time, its JIT compiler
+ * threads' share, peak RSS, idle libfuse workers. Closing it ends the process and makes sure the
+ * mount is gone.
+ */
+final class FsProcess implements AutoCloseable {
+    private static final long MOUNT_TIMEOUT_SECONDS = 30;
+
+    private final Suite.Filesystem filesystem;
+    private final Path mountpoint;
+    private final Process process;
+    private final Path proc;
+
+    private FsProcess(Suite.Filesystem filesystem, Path mountpoint, Process process) {
+        this.filesystem = filesystem;
+        this.mountpoint = mountpoint;
+        this.process = process;
+        this.proc = Path.of("/proc", Long.toString(process.pid()));
+    }
+
+    /** Starts {@code fs} on a new mountpoint; {@link #awaitMount} waits for the mount. */
+    static FsProcess start(Suite.Filesystem fs) throws IOException {
+        Path mnt = Files.createTempDirectory("bench-" + fs.name().replaceAll("\\W", "") + "-");
+        List<String> cmd = new ArrayList<>(fs.command());
+        cmd.add(mnt.toString());
+        return new FsProcess(fs, mnt, new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log(mnt).toFile()).start());
+    }
+
+    /** Waits until the filesystem is mounted, at most 30 s; fails with its output if it exits or does not mount. */
+    void awaitMount() throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(MOUNT_TIMEOUT_SECONDS);
+        while (!mounted()) {
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                String why = process.isAlive() ? "did not mount within " + MOUNT_TIMEOUT_SECONDS + " s"
+                        : "exited with status " + process.exitValue() + " before mounting";
+                throw new IllegalStateException(name() + " " + why + " (" + String.join(" ", filesystem.command()) + " " + mountpoint
+                        + "); its output:\n" + Files.readString(log(mountpoint)));
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** The filesystem process's output, removed when it is closed. */
+    private static Path log(Path mountpoint) {
+        return mountpoint.resolveSibling(mountpoint.getFileName() + ".log");
+    }
+
+    Suite.Filesystem filesystem() {
+        return filesystem;
+    }
+
+    String name() {
+        return filesystem.name();
+    }
+
+    Path mountpoint() {
+        return mountpoint;
+    }
+
+    private boolean mounted() throws IOException {
+        return Files.readString(Path.of("/proc/self/mounts")).contains(" " + mountpoint + " ");
+    }
+
+    /**
+     * CPU time of every live thread, in ns (schedstat's first field). A thread that has exited is
+     * missing: {@link #processCpuNanos} is the check.
+     */
+    long cpuNanos() throws IOException {
+        return threadCpuNanos(false);
+    }
+
+    /** CPU time of the JIT compiler threads (HotSpot's "C1/C2 CompilerThreadN"), in ns; 0 without a JVM. */
+    long jitCpuNanos() throws IOException {
+        return threadCpuNanos(true);
+    }
+
+    boolean hasJit() throws IOException {
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(proc.resolve("task"))) {
+            for (Path t : tasks) if (isCompilerThread(t)) return true;
+        }
+        return false;
+    }
+
+    private static boolean isCompilerThread(Path task) {
+        try {
+            return Files.readString(task.resolve("comm")).matches("C[12] CompilerThre(?s).*");
+        } catch (IOException gone) {
+            return false;
+        }
+    }
+
+    private long threadCpuNanos(boolean jitOnly) throws IOException {
+        long total = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(proc.resolve("task"))) {
+            for (Path t : tasks) {
+                if (jitOnly && !isCompilerThread(t)) continue;
+                try {
+                    total += Long.parseLong(Files.readString(t.resolve("schedstat")).split(" ")[0]);
+                } catch (IOException | NumberFormatException gone) {
+                    // the thread ended between listing and reading
+                }
+            }
+        }
+        return total;
+    }
+
+    /**
+     * The process's own CPU count (utime + stime of /proc/PID/stat), which keeps exited threads'
+     * time, in ns. Its unit is USER_HZ, 100 per second on every architecture but alpha.
+     */
+    long processCpuNanos() throws IOException {
+        String stat = Files.readString(proc.resolve("stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
+    }
+
+    long peakRssKiB() throws IOException {
+        for (String l : Files.readAllLines(proc.resolve("status"))) {
+            if (l.startsWith("VmHWM:")) return Long.parseLong(l.replaceAll("\\D", ""));
+        }
+        return -1;
+    }
+
+    /**
+     * The libfuse worker threads waiting for a request: threads blocked in a system call (read or
+     * splice) whose first argument is a descriptor of /dev/fuse. libfuse starts a worker whenever
+     * a request is taken while no other waits, and the multi-threaded loop of both the C
+     * filesystems and fuse-panama keeps idle ones; between workloads every worker is idle, so
+     * this is their number. -1 if /proc does not tell (another user's process).
+     */
+    int idleWorkers() {
+        try {
+            Set<Long> fuseFds = new HashSet<>();
+            try (DirectoryStream<Path> fds = Files.newDirectoryStream(proc.resolve("fd"))) {
+                for (Path fd : fds) {
+                    try {
+                        if (Files.readSymbolicLink(fd).toString().equals("/dev/fuse")) fuseFds.add(Long.parseLong(fd.getFileName().toString()));
+                    } catch (IOException closed) {
+                        // closed between listing and reading
+                    }
+                }
+            }
+            int waiting = 0;
+            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(proc.resolve("task"))) {
+                for (Path t : tasks) {
+                    // "NR ARG0 ARG1 ...", or "running", or "-1 SP PC" outside a system call
+                    String[] f = Files.readString(t.resolve("syscall")).trim().split(" ");
+                    if (f.length > 2 && !f[0].equals("-1") && fuseFds.contains(Long.decode(f[1]))) waiting++;
+                }
+            }
+            return waiting;
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** Ends the process (SIGTERM, then SIGKILL after 20 s) and detaches the mount if it is still there. */
+    @Override
+    public void close() throws Exception {
+        process.destroy();
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+        if (mounted()) {
+            Process unmount = new ProcessBuilder("fusermount3", "-u", "-z", mountpoint.toString()).redirectErrorStream(true).start();
+            String out = new String(unmount.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (unmount.waitFor() != 0) throw new IOException("fusermount3 -u -z " + mountpoint + " failed: " + out);
+        }
+        Files.deleteIfExists(mountpoint);
+        Files.deleteIfExists(log(mountpoint));
+    }
+}

@@ -1,0 +1,84 @@
+package dev.fusepanama.bench;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What one comparison measures: the filesystems, each mounted by a process of its own; the
+ * workloads run on each of them; and the columns of its two tables. {@link Compare} runs every
+ * suite the same way ({@link TreeSuite}, {@link MirrorSuite}).
+ */
+interface Suite {
+    /** The heading of the suite's section of RESULTS.md; the section is found by it. */
+    String heading();
+
+    /** What is compared and with which settings: a paragraph of the section. */
+    String settings();
+
+    /**
+     * The filesystems, in groups: within a round the members of a group run back to back, so a
+     * ratio of two of them compares runs seconds apart (see {@link Compare#order}).
+     */
+    List<List<Filesystem>> groups();
+
+    List<Metric> metrics();
+
+    /** The table of results: filesystems' medians and ratios, in this order. */
+    List<Column> columns();
+
+    /** The table of the filesystem processes' CPU time per operation. */
+    List<Column> cpuColumns();
+
+    /**
+     * Runs after the timed rounds, every filesystem still mounted, and returns Markdown printed
+     * below the tables ("" for none).
+     */
+    default String afterRounds(List<FsProcess> running, double scale) throws Exception {
+        return "";
+    }
+
+    /**
+     * One filesystem under test: the command that mounts it when given a mountpoint, and its
+     * writable scratch directory relative to the mount.
+     */
+    record Filesystem(String name, List<String> command, String scratch) {}
+
+    /** Does {@code ops} operations in the mount {@code root}; returns {operations done, nanoseconds}. */
+    interface Work {
+        long[] run(Path root, Path scratch, long ops) throws Exception;
+    }
+
+    /**
+     * A workload and how it is reported: per-operation latency in us or ms (lower is better), or
+     * throughput (higher is better) in MB/s when {@code bytesPerOp > 0}, else in thousands of
+     * operations per second. {@code ops} is its count at scale 1.
+     */
+    record Metric(String name, String unit, boolean throughput, long bytesPerOp, long ops, Work work) {
+        long[] run(FsProcess fs, double scale) throws Exception {
+            return work.run(fs.mountpoint(), fs.mountpoint().resolve(fs.filesystem().scratch()), Math.max(1, Math.round(ops * scale)));
+        }
+
+        /** The value reported for {@code ops} operations done in {@code nanos}, in this metric's unit. */
+        double value(long done, long nanos) {
+            if (!throughput) return nanos / (double) done / (unit.startsWith("ms") ? 1e6 : 1e3);
+            double perSecond = done / (nanos / 1e9);
+            return bytesPerOp > 0 ? perSecond * bytesPerOp / 1e6 : perSecond / 1e3;
+        }
+    }
+
+    /** A column of a table: one filesystem's median, or a ratio of two filesystems' values paired per round. */
+    sealed interface Column {
+        record Median(String filesystem) implements Column {}
+
+        /**
+         * {@code numerator / denominator} per round; with several candidate denominators, the one
+         * with the better median on the row (not the better in each round, which would favour it
+         * by the noise: the best of two noisy timings is better than either's typical value).
+         */
+        record Ratio(String header, String numerator, List<String> denominators) implements Column {}
+
+        static Column ratio(String header, String numerator, String... denominators) {
+            return new Ratio(header, numerator, List.of(denominators));
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package dev.fusepanama.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The order of a round's runs. */
+class CompareTest {
+    @Test
+    void theTwoOfAPairAlternateWhichGoesFirstAndThePairsRotate() {
+        List<List<String>> pairs = List.of(List.of("a1", "a2"), List.of("b1", "b2"), List.of("c1", "c2"));
+        assertEquals(List.of("a1", "a2", "b2", "b1", "c1", "c2"), Compare.order(pairs, 0));
+        assertEquals(List.of("b1", "b2", "c2", "c1", "a2", "a1"), Compare.order(pairs, 1));
+    }
+
+    @Test
+    void oneGroupRotatesByOneEachRound() {
+        assertEquals(List.of("x2", "x3", "x1"), Compare.order(List.of(List.of("x1", "x2", "x3")), 1));
+    }
+}

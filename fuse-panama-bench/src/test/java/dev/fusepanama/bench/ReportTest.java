@@ -1,0 +1,59 @@
+package dev.fusepanama.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/** How a run's section lands in RESULTS.md. */
+class ReportTest {
+    private static final String RESULTS = """
+            # results
+
+            Intro.
+
+            ## Tree
+
+            Command: `old tree`
+
+            | old | table |
+
+            ### Analysis
+
+            Written by hand.
+
+            ## Mirror
+
+            Command: `old mirror`
+
+            ### Analysis
+
+            Also by hand.
+            """;
+
+    @Test
+    void aRunReplacesItsSectionUpToTheNextHeadingAndKeepsTheRest() {
+        String section = "## Tree\n\nCommand: `new tree`\n\n| new | table |\n";
+        assertEquals(RESULTS.replace("Command: `old tree`\n\n| old | table |\n", "Command: `new tree`\n\n| new | table |\n"),
+                Report.replaceSection(RESULTS, section));
+    }
+
+    @Test
+    void theLastSectionOfTheFileIsReplacedToItsEnd() {
+        String document = "# results\n\n## Mirror\n\nCommand: `old`\n";
+        assertEquals("# results\n\n## Mirror\n\nCommand: `new`\n", Report.replaceSection(document, "## Mirror\n\nCommand: `new`\n"));
+    }
+
+    @Test
+    void aSectionNotYetInTheFileIsAppended() {
+        assertEquals(RESULTS + "\n## Other\n\nCommand: `x`\n", Report.replaceSection(RESULTS, "## Other\n\nCommand: `x`\n"));
+    }
+
+    @Test
+    void numbersKeepThreeSignificantDigitsWithoutExponents() {
+        assertEquals("30002", Report.number(30002.4));
+        assertEquals("56.7", Report.number(56.74));
+        assertEquals("4.47", Report.number(4.4651));
+        assertEquals("0.00130", Report.number(0.0013));
+        assertEquals("-", Report.number(Double.NaN));
+    }
+}
