@@ -64,8 +64,13 @@ final class Directory extends Node {
         return e.node();
     }
 
-    /** Entries after cookie {@code offset}, in cookie order. */
-    NavigableMap<Long, Entry> after(long offset) {
-        return byCookie.tailMap(offset, false);
+    /** Entries after cookie {@code offset} and before cookie {@code end}, in cookie order. */
+    NavigableMap<Long, Entry> between(long offset, long end) {
+        return byCookie.subMap(offset, false, end, false);
+    }
+
+    /** The cookie the next entry will get: every entry made from now on has one at least as large. */
+    long nextCookie() {
+        return nextCookie;
     }
 }

@@ -70,7 +70,25 @@ public final class MemoryFileSystem implements FuseFileSystem {
     private final AtomicLong handles = new AtomicLong(1);
     private final Map<Long, Handle> open = new ConcurrentHashMap<>();
 
-    private record Handle(Node node, int flags) {}
+    /**
+     * An open file or directory. {@code listEnd} bounds a directory listing: entries whose cookie
+     * is at or past it were made after the listing began and are not listed, so a listing ends
+     * however fast entries are created (set at opendir and at every rewind to offset 0).
+     */
+    private static final class Handle {
+        final Node node;
+        final int flags;
+        volatile long listEnd = Long.MAX_VALUE;
+
+        Handle(Node node, int flags) {
+            this.node = node;
+            this.flags = flags;
+        }
+
+        Node node() { return node; }
+
+        int flags() { return flags; }
+    }
 
     /** A filesystem of at most {@code maxBytes} of data and {@code maxInodes} files. */
     public MemoryFileSystem(long maxBytes, long maxInodes) {
@@ -454,9 +472,12 @@ public final class MemoryFileSystem implements FuseFileSystem {
         l.lock();
         try {
             if (!(node(path, fi) instanceof Directory d)) throw new ErrnoException(ENOTDIR);
+            Handle h = fi == null ? null : open.get(fi.fh());
+            if (h != null && offset == 0) h.listEnd = d.nextCookie();
+            long end = h == null ? Long.MAX_VALUE : h.listEnd;
             if (offset < 1 && add(filler, ".", 1, d, plus)) return 0;
             if (offset < 2 && add(filler, "..", 2, d.parent, plus)) return 0;
-            for (Directory.Entry e : d.after(Math.max(offset, 2)).values()) {
+            for (Directory.Entry e : d.between(Math.max(offset, 2), end).values()) {
                 if (add(filler, e.name(), e.cookie(), e.node(), plus)) break;
             }
             synchronized (d) {
@@ -473,7 +494,15 @@ public final class MemoryFileSystem implements FuseFileSystem {
     @Override
     public int opendir(String path, FileInfo fi) throws ErrnoException {
         if (!(node(path, null) instanceof Directory d)) throw new ErrnoException(ENOTDIR);
-        return openHandle(d, fi);
+        openHandle(d, fi);
+        Lock l = tree.readLock();
+        l.lock();
+        try {
+            open.get(fi.fh()).listEnd = d.nextCookie();
+        } finally {
+            l.unlock();
+        }
+        return 0;
     }
 
     @Override
