@@ -40,6 +40,25 @@ public interface FuseMount extends AutoCloseable {
     /** Blocks until the mount ends. */
     void awaitUnmount() throws InterruptedException;
 
+    /**
+     * Tells the kernel that the file or directory at {@code path} changed behind its back: its
+     * cached attributes and data are dropped, and the next access asks the filesystem again
+     * ({@code fuse_invalidate_path}). With caching on (attribute timeouts, {@code kernelCache}),
+     * this is how a filesystem whose backing store changes underneath keeps what programs see
+     * current. Cached names are kept: a file replaced under the same name needs no more than
+     * this, one that appeared or disappeared is seen when its name's {@code entryTimeout} ends.
+     *
+     * <p>Call it from any thread of the application, not from inside one of this mount's
+     * filesystem methods (the kernel may be waiting for that method while it invalidates).
+     *
+     * @param path a path in the mount, "/" first, as the filesystem's methods receive it
+     * @return false if the kernel holds nothing for the path (never looked up, or forgotten): there was
+     *         nothing to invalidate
+     * @throws java.io.IOException if the kernel refused the notification (its errno in the message)
+     * @throws IllegalStateException if the mount has ended, or when called from inside one of its methods
+     */
+    boolean invalidate(String path) throws java.io.IOException;
+
     /** The mount's libfuse and session details, for logs. */
     String describe();
 }

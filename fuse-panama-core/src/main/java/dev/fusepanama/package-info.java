@@ -32,9 +32,11 @@
  *       (libfuse 3 sets it by default, fuse-panama does not: see
  *       {@link dev.fusepanama.MountOptions}).</li>
  * </ul>
- * libfuse's defaults are one second for names and attributes. If files change behind the
- * kernel's back (a network filesystem, a view of a database), use 0; if only programs going
- * through the mount change them, longer timeouts save round trips.
+ * libfuse's defaults are one second for names and attributes. If only programs going through the
+ * mount change files, longer timeouts save round trips. If files change behind the kernel's back
+ * (a sync client, a view of a database), either use 0, or keep the caches and call
+ * {@link dev.fusepanama.FuseMount#invalidate} for each path that changed: its cached attributes
+ * and data are dropped at once.
  *
  * <h2>Errors</h2>
  * Return {@code -Errno.ENOENT} (any negative {@link dev.fusepanama.Errno}) or throw: an

@@ -59,6 +59,7 @@ public final class LibFuse {
     public final MethodHandle getGroups;
     public final MethodHandle interrupted;
     public final MethodHandle notifyPoll;
+    public final MethodHandle invalidatePath;
     public final MethodHandle pollhandleDestroy;
     public final MethodHandle bufCopy;
     public final MethodHandle setLogFunc;
@@ -105,6 +106,7 @@ public final class LibFuse {
         this.getGroups = downcall(lookup, "fuse_getgroups", FunctionDescriptor.of(C_INT, C_INT, C_POINTER));
         this.interrupted = downcall(lookup, "fuse_interrupted", FunctionDescriptor.of(C_INT));
         this.notifyPoll = downcall(lookup, "fuse_notify_poll", FunctionDescriptor.of(C_INT, C_POINTER));
+        this.invalidatePath = downcall(lookup, "fuse_invalidate_path", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
         this.pollhandleDestroy = downcall(lookup, "fuse_pollhandle_destroy", FunctionDescriptor.ofVoid(C_POINTER));
         this.bufCopy = downcall(lookup, "fuse_buf_copy", FunctionDescriptor.of(C_LONG, C_POINTER, C_POINTER, C_INT));
         this.setLogFunc = downcall(lookup, "fuse_set_log_func", FunctionDescriptor.ofVoid(ADDRESS));

@@ -10,16 +10,18 @@ import dev.fusepanama.internal.bind.FuseLog;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseUnavailableException;
 import dev.fusepanama.internal.bind.LibFuseVersion;
-import dev.fusepanama.libc.Libc;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.fuse_args;
 import dev.fusepanama.internal.bind.fuse_loop_config_v1;
 import dev.fusepanama.internal.bind.fuse_operations;
+import dev.fusepanama.internal.codec.NameCodec;
 import dev.fusepanama.internal.dispatch.ErrorMapper;
 import dev.fusepanama.internal.dispatch.Operation;
 import dev.fusepanama.internal.dispatch.Upcalls;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
+import dev.fusepanama.libc.Libc;
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -34,6 +36,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +57,11 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
     private final CompletableFuture<Void> initialized = new CompletableFuture<>();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final ReentrantLock closing = new ReentrantLock();
+    /**
+     * Held to read {@link #fuse} for a notification; the loop thread takes the write lock to
+     * destroy it, so no notification ever reaches a freed session.
+     */
+    private final ReentrantReadWriteLock live = new ReentrantReadWriteLock();
     private final Set<Operation> operations;
     private long fuse;
     /** The FUSE connection's number (the mount's minor device), for aborting it; null if unknown. */
@@ -236,11 +244,15 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
         loopResult = rc;
         initialized.completeExceptionally(new MountException(Reason.MOUNT_FAILED, mountpoint,
                 "the session at " + mountpoint + " ended before the kernel initialised it (loop result " + rc + ")"));
+        live.writeLock().lock();
         try {
             lib.unmount.invokeExact(fuse);
             lib.destroy.invokeExact(fuse);
         } catch (Throwable t) {
             LOG.error("tearing down {} failed", mountpoint, t);
+        } finally {
+            fuse = 0;
+            live.writeLock().unlock();
         }
         arena.close();
         MountRegistry.remove(this);
@@ -384,6 +396,41 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
         }
         throw new MountException(Reason.UNMOUNT_FAILED, mountpoint,
                 "cannot unmount " + mountpoint + ": " + Errno.name(errno));
+    }
+
+    @Override
+    public boolean invalidate(String path) throws IOException {
+        if (path == null || !path.startsWith("/")) {
+            throw new IllegalArgumentException("a path in the mount starts with '/': " + path);
+        }
+        if (insideOwnRequest()) {
+            throw new IllegalStateException("invalidating " + path + " from inside one of the filesystem operations of "
+                    + mountpoint + " could wait for itself; call it from another thread");
+        }
+        int rc;
+        live.readLock().lock();
+        try (Arena a = Arena.ofConfined()) {
+            if (fuse == 0 || terminated.getCount() == 0) {
+                throw new IllegalStateException("the mount at " + mountpoint + " has ended");
+            }
+            byte[] bytes = NameCodec.encode(path);
+            MemorySegment cPath = a.allocate(bytes.length + 1L);
+            MemorySegment.copy(bytes, 0, cPath, ValueLayout.JAVA_BYTE, 0, bytes.length);
+            rc = (int) lib.invalidatePath.invokeExact(fuse, cPath.address());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        } finally {
+            live.readLock().unlock();
+        }
+        if (rc == -Errno.ENOENT) {
+            return false;
+        }
+        if (rc < 0) {
+            throw new IOException("invalidating " + path + " in " + mountpoint + " failed: " + Errno.name(-rc));
+        }
+        return true;
     }
 
     @Override
