@@ -3,8 +3,8 @@ package dev.fusepanama;
 /**
  * The settings of libfuse's path layer in effect for a mount ({@code struct fuse_config}), read
  * during {@link FuseFileSystem#init}. They are set through {@link MountOptions}: the typed
- * settings, or {@link MountOptions.Builder#option} for the few without one ({@code readdir_ino},
- * {@code intr}, {@code uid=}, {@code gid=}, {@code umask=}). Timeouts are seconds the kernel may
+ * settings, or {@link MountOptions.Builder#option} for the few without one ({@code uid=},
+ * {@code gid=}, {@code umask=}). Timeouts are seconds the kernel may
  * cache names ({@code entry}), missing names ({@code negative}) and attributes ({@code attr});
  * 0 disables that cache.
  */

@@ -18,7 +18,7 @@ public interface FuseContext {
     /** The caller's supplementary groups (read from /proc by libfuse; costs a file read). */
     int[] groups();
 
-    /** Whether the caller has given up on the request (needs the {@code intr} option). */
+    /** Whether the caller has given up on the request (needs {@link MountOptions.Builder#interrupts}). */
     boolean interrupted();
 
     /**

@@ -42,7 +42,8 @@ public final class MountOptions {
             Map.entry("max_background", "maxBackground"), Map.entry("congestion_threshold", "congestionThreshold"),
             Map.entry("time_gran", "timeGranularity"), Map.entry("max_threads", "maxThreads"),
             Map.entry("max_idle_threads", "maxIdleThreads"), Map.entry("auto_inval_data", "autoInvalData"),
-            Map.entry("no_auto_inval_data", "autoInvalData"));
+            Map.entry("no_auto_inval_data", "autoInvalData"), Map.entry("intr", "interrupts"),
+            Map.entry("readdir_ino", "readdirIno"));
 
     private final Builder s;
 
@@ -89,6 +90,8 @@ public final class MountOptions {
     public boolean hardRemove() { return s.hardRemove; }
     public boolean nullPathOk() { return s.nullPathOk; }
     public boolean useIno() { return s.useIno; }
+    public boolean readdirIno() { return s.readdirIno; }
+    public boolean interrupts() { return s.interrupts; }
     public boolean debug() { return s.debug; }
     public Duration mountTimeout() { return s.mountTimeout; }
     public Duration closeTimeout() { return s.closeTimeout; }
@@ -139,6 +142,8 @@ public final class MountOptions {
         private boolean hardRemove;
         private boolean nullPathOk;
         private boolean useIno;
+        private boolean readdirIno;
+        private boolean interrupts;
         private boolean debug;
         private Duration mountTimeout = Duration.ofSeconds(30);
         private Duration closeTimeout = Duration.ofSeconds(30);
@@ -270,6 +275,10 @@ public final class MountOptions {
         public Builder nullPathOk(boolean on) { nullPathOk = on; return this; }
         /** Report the filesystem's own inode numbers. */
         public Builder useIno(boolean on) { useIno = on; return this; }
+        /** Without {@code useIno}: report the filesystem's inode numbers in listings alone. */
+        public Builder readdirIno(boolean on) { readdirIno = on; return this; }
+        /** Deliver the kernel's interrupts to operations (see {@link FuseContext#interrupted()}). */
+        public Builder interrupts(boolean on) { interrupts = on; return this; }
         /** libfuse's per-request trace, logged through SLF4J (logger dev.fusepanama.libfuse, DEBUG). */
         public Builder debug(boolean on) { debug = on; return this; }
         /** How long {@code mount} waits for the kernel's INIT before giving up. */
@@ -282,7 +291,7 @@ public final class MountOptions {
 
         /**
          * Any other {@code -o} option libfuse or the kernel understands, e.g. {@code "umask=022"},
-         * {@code "readdir_ino"}, {@code "intr"}. An option that has a typed setting here is refused
+         * {@code "uid=1000"}, {@code "noforget"}. An option that has a typed setting here is refused
          * with the setting's name, so that no setting can be made two ways.
          */
         public Builder option(String option) {

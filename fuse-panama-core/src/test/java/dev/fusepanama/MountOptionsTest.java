@@ -16,14 +16,15 @@ class MountOptionsTest {
     @ParameterizedTest
     @CsvSource({"attr_timeout=1, attrTimeout", "allow_other, allowOther", "ro, readOnly", "max_write=65536, maxWrite",
             "max_read=65536, maxRead", "hard_remove, hardRemove", "fsname=x, fsName", "auto_inval_data, autoInvalData",
-            "no_auto_inval_data, autoInvalData", "max_idle_threads=2, maxIdleThreads"})
+            "no_auto_inval_data, autoInvalData", "max_idle_threads=2, maxIdleThreads", "intr, interrupts",
+            "readdir_ino, readdirIno"})
     void aRawOptionThatHasATypedSettingIsRefusedWithItsName(String option, String setting) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().option(option));
         assertTrue(e.getMessage().contains("MountOptions.Builder." + setting), e.getMessage());
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"umask=022", "readdir_ino", "intr", "uid=1000", "max_readahead_x=1"})
+    @ValueSource(strings = {"umask=022", "gid=100", "noforget", "uid=1000", "remember=5"})
     void aRawOptionWithoutATypedSettingIsPassedOn(String option) {
         assertTrue(MountOptions.builder().option(option).build().libfuseOptions().contains(option));
     }
@@ -52,11 +53,11 @@ class MountOptionsTest {
     void aBuiltOptionsObjectDoesNotChangeWithItsBuilder() {
         MountOptions.Builder b = MountOptions.builder().option("umask=022").attrTimeout(1);
         MountOptions first = b.build();
-        b.option("intr").attrTimeout(2);
-        MountOptions.Builder copy = first.toBuilder().option("readdir_ino");
+        b.option("noforget").attrTimeout(2);
+        MountOptions.Builder copy = first.toBuilder().option("remember=5");
         assertEquals(List.of("umask=022"), first.rawOptions());
         assertEquals(1.0, first.attrTimeout().orElseThrow());
-        assertEquals(List.of("umask=022", "readdir_ino"), copy.build().rawOptions());
+        assertEquals(List.of("umask=022", "remember=5"), copy.build().rawOptions());
     }
 
     @ParameterizedTest

@@ -188,7 +188,7 @@ class SemanticsThroughMountTest {
             public void init(ConnectionInfo c, FuseConfig config) {
                 seen.set(c.protocolMajor() + " " + c.isCapable(ConnectionInfo.CAP_ASYNC_READ) + " " + c.wants(ConnectionInfo.CAP_ASYNC_READ)
                         + " " + c.wants(ConnectionInfo.CAP_AUTO_INVAL_DATA) + " " + c.wants(NO_KERNEL_OFFERS) + " " + c.maxWrite()
-                        + " " + c.maxReadahead() + " " + config.attrTimeout() + " " + config.hardRemove());
+                        + " " + c.maxReadahead() + " " + config.attrTimeout() + " " + config.hardRemove() + " " + config.interrupts());
             }
 
             @Override
@@ -198,15 +198,24 @@ class SemanticsThroughMountTest {
             }
         };
         MountOptions options = MountOptions.builder().maxWrite(128 * 1024).maxReadahead(64 * 1024).attrTimeout(2.5)
-                .hardRemove(true).unwant(ConnectionInfo.CAP_ASYNC_READ).want(NO_KERNEL_OFFERS).build();
+                .hardRemove(true).interrupts(true).unwant(ConnectionInfo.CAP_ASYNC_READ).want(NO_KERNEL_OFFERS).build();
         try (TestMount m = TestMount.mount(fs, options)) {
-            assertEquals("7 true false false false 131072 65536 2.5 true", seen.get(),
+            assertEquals("7 true false false false 131072 65536 2.5 true true", seen.get(),
                     "protocol 7; async reads offered but refused, auto_inval_data off by default, a capability the kernel"
                     + " does not offer left off without failing the mount; the limits and timeouts applied before init");
             int fd = Os.open(m.path("f"), Posix.O_CREAT | Posix.O_WRONLY);
             assertEquals(1024 * 1024, Os.pwrite(fd, new byte[1024 * 1024], 0), "one 1 MiB write(2)");
             Os.close(fd);
             assertEquals(128 * 1024, largestWrite.get(), "max_write bounds write requests");
+        }
+    }
+
+    @Test
+    void aRawOptionReachesLibfuse() throws Exception {
+        try (TestMount m = TestMount.mount(new ScratchFileSystem(), MountOptions.builder().option("umask=077").build())) {
+            Files.writeString(m.path("f"), "x");
+            assertEquals(0700, Os.lstat(Os.bytes(m.path("f"))).mode() & 07777,
+                    "libfuse's umask= sets every file's permissions to 0777 & ~umask");
         }
     }
 

@@ -64,5 +64,7 @@ public final class NativeFuseConfig implements FuseConfig {
         set(HARD_REMOVE, options.hardRemove());
         set(nullpathOk, options.nullPathOk());
         set(USE_INO, options.useIno());
+        set(READDIR_INO, options.readdirIno());
+        set(INTR, options.interrupts());
     }
 }
