@@ -15,8 +15,11 @@ mnt="$work/mnt"
 log="$work/log"
 mkdir "$mnt"
 mounted() { grep -q " $mnt " /proc/mounts; }
+fuse_mode=
 cleanup() {
   mounted && fusermount3 -u -z "$mnt"
+  grep -q " $work/user " /proc/mounts && umount -l "$work/user"
+  [ -z "$fuse_mode" ] || chmod "$fuse_mode" /dev/fuse
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -115,7 +118,42 @@ mirror_inside_its_source() {
   grep -q "inside the source" "$log" || { echo "no explanation"; return 1; }
 }
 
+# memfs mounted by an ordinary user (through the setuid fusermount3): the root of the volume is
+# that user's, as every FUSE filesystem's root is. Run as root, which can become one. libfuse
+# opens /dev/fuse as the user before it asks fusermount3 to mount, so a /dev/fuse that only root
+# may open (some containers) is opened up for the check (0666, distributions' default) and put
+# back as it was afterwards.
+memfs_as_an_ordinary_user() {
+  local umnt="$work/user" owner
+  local as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
+  mkdir "$umnt" && chown 65534:65534 "$umnt" && chmod 711 "$work"
+  if [ "$(stat -c %a /dev/fuse)" != 666 ]; then
+    fuse_mode=$(stat -c %a /dev/fuse)
+    chmod 666 /dev/fuse
+  fi
+  set -m
+  "${as_nobody[@]}" ./fuse-panama memfs "$umnt" >"$log" 2>&1 &
+  pid=$!
+  set +m
+  for _ in $(seq 1 300); do grep -q " $umnt " /proc/mounts && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+  grep -q " $umnt " /proc/mounts || { echo "not mounted by user 65534"; return 1; }
+  owner=$("${as_nobody[@]}" stat -c %u:%g "$umnt")
+  "${as_nobody[@]}" fusermount3 -u "$umnt" || { echo "fusermount3 -u as the user failed"; return 1; }
+  await_exit
+  [ "$owner" = 65534:65534 ] || { echo "the volume's root belongs to $owner, not to the user who mounted it (65534:65534)"; return 1; }
+  [ "$rc" -eq 0 ] || { echo "exit status $rc after fusermount3 -u"; return 1; }
+}
+
+restore_fuse_mode() {
+  [ -z "$fuse_mode" ] || chmod "$fuse_mode" /dev/fuse
+  fuse_mode=
+}
+
 check memfs memfs
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+  check "memfs mounted by an ordinary user" memfs_as_an_ordinary_user
+  restore_fuse_mode
+fi
 check "memfs unmounted from outside" memfs_unmounted_from_outside
 check mirror mirror
 outer=$mnt

@@ -150,6 +150,7 @@ public final class Libc {
     private static final MethodHandle UMASK = bind("umask", i(JAVA_INT));
     private static final MethodHandle SETFSGID = bind("setfsgid", i(JAVA_INT));
     private static final MethodHandle GETEUID = bind("geteuid", i());
+    private static final MethodHandle GETEGID = bind("getegid", i());
     private static final MethodHandle MALLOC = bind("malloc", l(JAVA_LONG), Linker.Option.critical(false));
     private static final MethodHandle VSNPRINTF = bind("vsnprintf", i(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
 
@@ -434,6 +435,10 @@ public final class Libc {
 
     public static int geteuid() {
         try { return (int) GETEUID.invokeExact(); } catch (Throwable t) { throw broken(t); }
+    }
+
+    public static int getegid() {
+        try { return (int) GETEGID.invokeExact(); } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code malloc(3)}, for memory that libfuse will {@code free()} itself; 0 when out of memory. */

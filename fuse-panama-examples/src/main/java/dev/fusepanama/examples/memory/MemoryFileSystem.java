@@ -33,6 +33,7 @@ import dev.fusepanama.Stat;
 import dev.fusepanama.StatVfs;
 import dev.fusepanama.Timespec;
 import dev.fusepanama.XattrNames;
+import dev.fusepanama.libc.Libc;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Map;
@@ -90,11 +91,15 @@ public final class MemoryFileSystem implements FuseFileSystem {
         int flags() { return flags; }
     }
 
-    /** A filesystem of at most {@code maxBytes} of data and {@code maxInodes} files. */
+    /**
+     * A filesystem of at most {@code maxBytes} of data and {@code maxInodes} files. Its root
+     * directory belongs to the user and group this process runs as, who mount it (as tmpfs's root
+     * belongs to whoever mounted it, and with mode 1777 as tmpfs's).
+     */
     public MemoryFileSystem(long maxBytes, long maxInodes) {
         this.space = new Space(maxBytes, maxInodes);
         space.allocateInode();
-        this.root = new Directory(inodes.getAndIncrement(), S_IFDIR | 01777, 0, 0, now(), null);
+        this.root = new Directory(inodes.getAndIncrement(), S_IFDIR | 01777, Libc.geteuid(), Libc.getegid(), now(), null);
     }
 
     /** Half the JVM's maximum heap, and one inode per 4 KiB of it, as tmpfs sizes itself by RAM. */
