@@ -48,8 +48,10 @@ public interface FuseMount extends AutoCloseable {
      * current. Cached names are kept: a file replaced under the same name needs no more than
      * this, one that appeared or disappeared is seen when its name's {@code entryTimeout} ends.
      *
-     * <p>Call it from any thread of the application, not from inside one of this mount's
-     * filesystem methods (the kernel may be waiting for that method while it invalidates).
+     * <p>Call it from any thread of the application, but not from inside one of this mount's
+     * filesystem methods, and never while holding a lock that a filesystem method may need: the
+     * kernel drops the file's cached pages, and waits for reads and writes in flight on them to
+     * be answered first. A call stuck there also holds off {@link #close()}.
      *
      * @param path a path in the mount, "/" first, as the filesystem's methods receive it
      * @return false if the kernel holds nothing for the path (never looked up, or forgotten): there was

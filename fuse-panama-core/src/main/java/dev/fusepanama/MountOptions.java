@@ -36,7 +36,7 @@ public final class MountOptions {
             Map.entry("default_permissions", "defaultPermissions"), Map.entry("fsname", "fsName"),
             Map.entry("subtype", "subtype"), Map.entry("debug", "debug"), Map.entry("attr_timeout", "attrTimeout"),
             Map.entry("entry_timeout", "entryTimeout"), Map.entry("negative_timeout", "negativeTimeout"),
-            Map.entry("direct_io", "directIo"), Map.entry("kernel_cache", "kernelCache"), Map.entry("auto_cache", "autoCache"),
+            Map.entry("direct_io", "directIo"), Map.entry("kernel_cache", "kernelCache"), Map.entry("auto_cache", "autoCache"), Map.entry("noauto_cache", "autoCache"),
             Map.entry("hard_remove", "hardRemove"), Map.entry("nullpath_ok", "nullPathOk"), Map.entry("use_ino", "useIno"),
             Map.entry("max_write", "maxWrite"), Map.entry("max_read", "maxRead"), Map.entry("max_readahead", "maxReadahead"),
             Map.entry("max_background", "maxBackground"), Map.entry("congestion_threshold", "congestionThreshold"),
@@ -277,7 +277,12 @@ public final class MountOptions {
         public Builder useIno(boolean on) { useIno = on; return this; }
         /** Without {@code useIno}: report the filesystem's inode numbers in listings alone. */
         public Builder readdirIno(boolean on) { readdirIno = on; return this; }
-        /** Deliver the kernel's interrupts to operations (see {@link FuseContext#interrupted()}). */
+        /**
+         * Deliver the kernel's interrupts to operations (see {@link FuseContext#interrupted()}):
+         * from libfuse 3.17 the kernel sends them only with this set. Before 3.17 they reach
+         * {@code interrupted()} either way, and libfuse's interrupt signal (which it can install
+         * only for the {@code -o} option those releases lack) is left off: it would kill the JVM.
+         */
         public Builder interrupts(boolean on) { interrupts = on; return this; }
         /** libfuse's per-request trace, logged through SLF4J (logger dev.fusepanama.libfuse, DEBUG). */
         public Builder debug(boolean on) { debug = on; return this; }

@@ -11,7 +11,10 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
  * The libc calls, each bound once. See the package documentation for the conventions: the
@@ -77,6 +80,14 @@ public final class Libc {
     /** umount2(2): detach now, finish when no longer busy. */
     public static final int MNT_DETACH = 2;
 
+    private static final boolean AARCH64 = System.getProperty("os.arch").equals("aarch64");
+    /** For glibc before 2.33, whose fstatat, fstat and mknodat are inline wrappers, not symbols. */
+    private static final long SYS_NEWFSTATAT = AARCH64 ? 79 : 262;
+    private static final long SYS_FSTAT = AARCH64 ? 80 : 5;
+    private static final long SYS_MKNODAT = AARCH64 ? 33 : 259;
+    private static final boolean HAS_FSTATAT = has("fstatat");
+    private static final boolean HAS_FSTAT = has("fstat");
+    private static final boolean HAS_MKNODAT = has("mknodat");
     private static final long SYS_OPEN_TREE = 428;
     private static final long SYS_OPENAT2 = 437;
     private static final long SYS_MOUNT_SETATTR = 442;
@@ -86,9 +97,26 @@ public final class Libc {
     private static final long SYS_LISTXATTRAT = 465;
     private static final long SYS_REMOVEXATTRAT = 466;
 
+    /**
+     * The downcall for {@code name}; if this libc lacks it, a handle of the same type that throws
+     * {@link UnsatisfiedLinkError} when called, so that one missing function fails its callers
+     * only, never the class (the core's own calls need four of them).
+     */
     private static MethodHandle bind(String name, FunctionDescriptor fd, Linker.Option... options) {
-        return LINKER.downcallHandle(LINKER.defaultLookup().find(name)
-                .orElseThrow(() -> new UnsatisfiedLinkError("libc has no " + name)), fd, options);
+        return LINKER.defaultLookup().find(name).map(f -> LINKER.downcallHandle(f, fd, options)).orElseGet(() -> {
+            MethodType type = fd.toMethodType();
+            if (Arrays.asList(options).contains(CAPTURE)) {
+                type = type.insertParameterTypes(0, MemorySegment.class);
+            }
+            MethodHandle thrower = MethodHandles.throwException(type.returnType(), UnsatisfiedLinkError.class)
+                    .bindTo(new UnsatisfiedLinkError("this C library has no " + name));
+            return MethodHandles.dropArguments(thrower, 0, type.parameterList());
+        });
+    }
+
+    /** Whether this libc exports {@code name} (glibc before 2.33 has no fstatat, fstat, mknodat symbols). */
+    private static boolean has(String name) {
+        return LINKER.defaultLookup().find(name).isPresent();
     }
 
     private static FunctionDescriptor i(MemoryLayout... args) { return FunctionDescriptor.of(JAVA_INT, args); }
@@ -162,7 +190,10 @@ public final class Libc {
         return rc < 0 ? -(int) ERRNO.get(errno, 0L) : rc;
     }
 
-    private static IllegalStateException broken(Throwable t) {
+    private static RuntimeException broken(Throwable t) {
+        if (t instanceof UnsatisfiedLinkError missing) {
+            throw missing;
+        }
         return new IllegalStateException("libc downcall failed", t);
     }
 
@@ -204,11 +235,21 @@ public final class Libc {
     }
 
     public static int fstatat(MemorySegment e, int dirfd, MemorySegment path, MemorySegment stat, int flags) {
-        try { return r((int) FSTATAT.invokeExact(e, dirfd, path, stat, flags), e); } catch (Throwable t) { throw broken(t); }
+        try {
+            if (!HAS_FSTATAT) {
+                return (int) r((long) SYSCALL4.invokeExact(e, SYS_NEWFSTATAT, (long) dirfd, path.address(), stat.address(), (long) flags), e);
+            }
+            return r((int) FSTATAT.invokeExact(e, dirfd, path, stat, flags), e);
+        } catch (Throwable t) { throw broken(t); }
     }
 
     public static int fstat(MemorySegment e, int fd, MemorySegment stat) {
-        try { return r((int) FSTAT.invokeExact(e, fd, stat), e); } catch (Throwable t) { throw broken(t); }
+        try {
+            if (!HAS_FSTAT) {
+                return (int) r((long) SYSCALL4.invokeExact(e, SYS_FSTAT, (long) fd, stat.address(), 0L, 0L), e);
+            }
+            return r((int) FSTAT.invokeExact(e, fd, stat), e);
+        } catch (Throwable t) { throw broken(t); }
     }
 
     public static long write(MemorySegment e, int fd, MemorySegment buf, long size) {
@@ -240,7 +281,12 @@ public final class Libc {
     }
 
     public static int mknodat(MemorySegment e, int dirfd, MemorySegment path, int mode, long dev) {
-        try { return r((int) MKNODAT.invokeExact(e, dirfd, path, mode, dev), e); } catch (Throwable t) { throw broken(t); }
+        try {
+            if (!HAS_MKNODAT) {
+                return (int) r((long) SYSCALL4.invokeExact(e, SYS_MKNODAT, (long) dirfd, path.address(), (long) mode, dev), e);
+            }
+            return r((int) MKNODAT.invokeExact(e, dirfd, path, mode, dev), e);
+        } catch (Throwable t) { throw broken(t); }
     }
 
     public static int mkdirat(MemorySegment e, int dirfd, MemorySegment path, int mode) {

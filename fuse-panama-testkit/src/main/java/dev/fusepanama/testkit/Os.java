@@ -3,6 +3,7 @@ package dev.fusepanama.testkit;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.fusepanama.Posix;
 import dev.fusepanama.internal.bind.flock;
 import dev.fusepanama.internal.bind.stat;
 import dev.fusepanama.internal.bind.statvfs;
@@ -28,8 +29,6 @@ public final class Os {
 
     public static final int AT_FDCWD = Libc.AT_FDCWD;
     public static final int AT_SYMLINK_NOFOLLOW = Libc.AT_SYMLINK_NOFOLLOW;
-
-    private static final int F_GETLK = 5;
 
     public static byte[] bytes(Path p) {
         return p.toString().getBytes(StandardCharsets.UTF_8);
@@ -126,7 +125,7 @@ public final class Os {
             flock.l_start(addr, start);
             flock.l_len(addr, len);
             int rc = Libc.fcntl(e(), fd, cmd, fl);
-            return rc < 0 ? rc : (cmd == F_GETLK ? flock.l_type(addr) : rc);
+            return rc < 0 ? rc : (cmd == Posix.F_GETLK ? flock.l_type(addr) : rc);
         }
     }
 
@@ -342,7 +341,7 @@ public final class Os {
 
     /** The directory's entry names as raw bytes, in the order getdents64(2) returns them ("." and ".." included). */
     public static List<byte[]> listBytes(Path dir) {
-        int fd = open(bytes(dir), 0200000 /* O_DIRECTORY */ | 02000000 /* O_CLOEXEC */, 0);
+        int fd = open(bytes(dir), Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
         if (fd < 0) {
             throw new OsException("open " + dir, -fd);
         }

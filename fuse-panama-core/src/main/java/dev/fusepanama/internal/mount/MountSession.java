@@ -63,7 +63,7 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
      */
     private final ReentrantReadWriteLock live = new ReentrantReadWriteLock();
     private final Set<Operation> operations;
-    private long fuse;
+    private volatile long fuse;
     /** The FUSE connection's number (the mount's minor device), for aborting it; null if unknown. */
     private String connection;
     private volatile boolean closed;
@@ -219,7 +219,7 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
 
     @Override
     public void configure(NativeConnectionInfo connection, NativeFuseConfig config) {
-        config.apply(options);
+        config.apply(options, lib.version.atLeast(3, 17, 0));
         connection.apply(options);
     }
 

@@ -23,11 +23,15 @@ public final class NativeFuseConfig implements FuseConfig {
 
     private final long a;
     private final VarHandle nullpathOk;
+    private final VarHandle acAttrTimeoutSet;
+    private final VarHandle acAttrTimeout;
 
     /** @param layout the loaded release's {@code struct fuse_config} ({@link fuse_config#layout}) */
     public NativeFuseConfig(long address, StructLayout layout) {
         this.a = address;
         this.nullpathOk = fuse_config.intField(layout, "nullpath_ok");
+        this.acAttrTimeoutSet = fuse_config.intField(layout, "ac_attr_timeout_set");
+        this.acAttrTimeout = fuse_config.intField(layout, "ac_attr_timeout");
     }
 
     private boolean flag(VarHandle h) { return (int) h.get(ALL, a) != 0; }
@@ -53,9 +57,18 @@ public final class NativeFuseConfig implements FuseConfig {
     /**
      * Applies the mount's typed settings over what libfuse parsed from the {@code -o} options
      * (which hold none of them: {@link MountOptions} refuses those as raw options).
+     *
+     * @param interruptsAfterInit whether libfuse installs its interrupt signal after init
+     *        (3.17+); before, setting {@code intr} here would have it send a signal nobody handles
      */
-    public void apply(MountOptions options) {
-        options.attrTimeout().ifPresent(s -> fuse_config.attr_timeout(a, s));
+    public void apply(MountOptions options, boolean interruptsAfterInit) {
+        options.attrTimeout().ifPresent(s -> {
+            fuse_config.attr_timeout(a, s);
+            // fuse_new copied the default attr_timeout into ac_attr_timeout before this ran.
+            if ((int) acAttrTimeoutSet.get(ALL, a) == 0) {
+                acAttrTimeout.set(ALL, a, s);
+            }
+        });
         options.entryTimeout().ifPresent(s -> fuse_config.entry_timeout(a, s));
         options.negativeTimeout().ifPresent(s -> fuse_config.negative_timeout(a, s));
         set(DIRECT_IO, options.directIo());
@@ -65,6 +78,6 @@ public final class NativeFuseConfig implements FuseConfig {
         set(nullpathOk, options.nullPathOk());
         set(USE_INO, options.useIno());
         set(READDIR_INO, options.readdirIno());
-        set(INTR, options.interrupts());
+        set(INTR, options.interrupts() && interruptsAfterInit);
     }
 }
