@@ -11,12 +11,18 @@ import java.util.Deque;
 final class Cleanup implements AutoCloseable {
     private final Deque<AutoCloseable> steps = new ArrayDeque<>();
     private final Thread hook = new Thread(this::closeFromHook, "bench cleanup");
+    private boolean closed;
 
     Cleanup() {
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
-    synchronized <T extends AutoCloseable> T add(T step) {
+    /** Registers {@code step}; after {@link #close} (a run stopped while starting something), undoes it at once. */
+    synchronized <T extends AutoCloseable> T add(T step) throws Exception {
+        if (closed) {
+            step.close();
+            throw new IllegalStateException("the run is being stopped");
+        }
         steps.push(step);
         return step;
     }
@@ -24,6 +30,7 @@ final class Cleanup implements AutoCloseable {
     /** Runs every step, also after one fails; throws the first failure with the others suppressed. */
     @Override
     public synchronized void close() throws Exception {
+        closed = true;
         Exception failure = null;
         while (!steps.isEmpty()) {
             try {

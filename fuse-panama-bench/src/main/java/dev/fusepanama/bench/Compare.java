@@ -101,13 +101,13 @@ public final class Compare {
                 List<FsProcess> order = order(groups, round);
                 for (Suite.Metric m : suite.metrics()) {
                     for (FsProcess fs : order) {
-                        long cpu0 = fs.cpuNanos();
-                        long jit0 = fs.jitCpuNanos();
+                        Map<String, Long> cpu0 = fs.cpuReading();
+                        Map<String, Long> jit0 = fs.jitCpuReading();
                         long[] done = m.run(fs, o.scale());
-                        long cpuNanos = fs.cpuNanos() - cpu0;
+                        long cpuNanos = FsProcess.cpuBetween(cpu0, fs.cpuReading());
                         long[] t = totals.get(fs);
                         t[1] += cpuNanos;
-                        t[2] += fs.jitCpuNanos() - jit0;
+                        t[2] += FsProcess.cpuBetween(jit0, fs.jitCpuReading());
                         values.add(m.name(), fs.name(), m.value(done[0], done[1]));
                         cpu.add(m.name(), fs.name(), cpuNanos / 1000.0 / done[0]);
                     }
@@ -156,14 +156,14 @@ public final class Compare {
         List<FsProcess> jvms = new ArrayList<>();
         for (FsProcess fs : running) if (fs.hasJit()) jvms.add(fs);
         for (int pass = 1; ; pass++) {
-            Map<FsProcess, long[]> before = new LinkedHashMap<>();
-            for (FsProcess fs : jvms) before.put(fs, new long[] {fs.cpuNanos(), fs.jitCpuNanos()});
+            Map<FsProcess, List<Map<String, Long>>> before = new LinkedHashMap<>();
+            for (FsProcess fs : jvms) before.put(fs, List.of(fs.cpuReading(), fs.jitCpuReading()));
             for (Suite.Metric m : suite.metrics()) for (FsProcess fs : running) m.run(fs, o.scale());
             boolean quiet = true;
             List<String> shares = new ArrayList<>();
             for (FsProcess fs : jvms) {
-                long cpu = fs.cpuNanos() - before.get(fs)[0];
-                double share = cpu == 0 ? 0 : (fs.jitCpuNanos() - before.get(fs)[1]) / (double) cpu;
+                long cpu = FsProcess.cpuBetween(before.get(fs).get(0), fs.cpuReading());
+                double share = cpu == 0 ? 0 : FsProcess.cpuBetween(before.get(fs).get(1), fs.jitCpuReading()) / (double) cpu;
                 quiet &= share < QUIET_JIT_SHARE;
                 shares.add(String.format(Locale.ROOT, "%s %.1f %%", fs.name(), 100 * share));
             }

@@ -6,8 +6,10 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -37,7 +39,13 @@ final class FsProcess implements AutoCloseable {
         Path mnt = Files.createTempDirectory("bench-" + fs.name().replaceAll("\\W", "") + "-");
         List<String> cmd = new ArrayList<>(fs.command());
         cmd.add(mnt.toString());
-        return new FsProcess(fs, mnt, new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log(mnt).toFile()).start());
+        try {
+            return new FsProcess(fs, mnt, new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log(mnt).toFile()).start());
+        } catch (IOException e) {
+            Files.deleteIfExists(log(mnt));
+            Files.deleteIfExists(mnt);
+            throw e;
+        }
     }
 
     /** Waits until the filesystem is mounted, at most 30 s; fails with its output if it exits or does not mount. */
@@ -76,16 +84,30 @@ final class FsProcess implements AutoCloseable {
     }
 
     /**
-     * CPU time of every live thread, in ns (schedstat's first field). A thread that has exited is
-     * missing: {@link #processCpuNanos} is the check.
+     * CPU time of every live thread, in ns (schedstat's first field), by thread id: compare two
+     * readings with {@link #cpuBetween}. A thread that has exited is missing: {@link
+     * #processCpuNanos} is the check.
      */
-    long cpuNanos() throws IOException {
+    Map<String, Long> cpuReading() throws IOException {
         return threadCpuNanos(false);
     }
 
-    /** CPU time of the JIT compiler threads (HotSpot's "C1/C2 CompilerThreadN"), in ns; 0 without a JVM. */
-    long jitCpuNanos() throws IOException {
+    /** The same for the JIT compiler threads (HotSpot's "C1/C2 CompilerThreadN"); empty without a JVM. */
+    Map<String, Long> jitCpuReading() throws IOException {
         return threadCpuNanos(true);
+    }
+
+    /**
+     * CPU used between two readings: each thread's growth, a thread born meanwhile counted whole.
+     * A thread that exited meanwhile loses only its CPU since {@code before} (subtracting two
+     * sums would lose its whole life's).
+     */
+    static long cpuBetween(Map<String, Long> before, Map<String, Long> after) {
+        long total = 0;
+        for (Map.Entry<String, Long> t : after.entrySet()) {
+            total += Math.max(0, t.getValue() - before.getOrDefault(t.getKey(), 0L));
+        }
+        return total;
     }
 
     boolean hasJit() throws IOException {
@@ -103,19 +125,19 @@ final class FsProcess implements AutoCloseable {
         }
     }
 
-    private long threadCpuNanos(boolean jitOnly) throws IOException {
-        long total = 0;
+    private Map<String, Long> threadCpuNanos(boolean jitOnly) throws IOException {
+        Map<String, Long> cpu = new HashMap<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(proc.resolve("task"))) {
             for (Path t : tasks) {
                 if (jitOnly && !isCompilerThread(t)) continue;
                 try {
-                    total += Long.parseLong(Files.readString(t.resolve("schedstat")).split(" ")[0]);
+                    cpu.put(t.getFileName().toString(), Long.parseLong(Files.readString(t.resolve("schedstat")).split(" ")[0]));
                 } catch (IOException | NumberFormatException gone) {
                     // the thread ended between listing and reading
                 }
             }
         }
-        return total;
+        return cpu;
     }
 
     /**
@@ -159,13 +181,18 @@ final class FsProcess implements AutoCloseable {
                 for (Path t : tasks) {
                     // "NR ARG0 ARG1 ...", or "running", or "-1 SP PC" outside a system call
                     String[] f = Files.readString(t.resolve("syscall")).trim().split(" ");
-                    if (f.length > 2 && !f[0].equals("-1") && fuseFds.contains(Long.decode(f[1]))) waiting++;
+                    if (f.length > 2 && !f[0].equals("-1") && fuseFds.contains(argument(f[1]))) waiting++;
                 }
             }
             return waiting;
         } catch (IOException | NumberFormatException e) {
             return -1;
         }
+    }
+
+    /** A system call argument of /proc/PID/task/TID/syscall: hexadecimal, unsigned ("0xffffffffffffff9c"). */
+    private static long argument(String hex) {
+        return hex.startsWith("0x") ? Long.parseUnsignedLong(hex.substring(2), 16) : Long.parseLong(hex);
     }
 
     /** Ends the process (SIGTERM, then SIGKILL after 20 s) and detaches the mount if it is still there. */
