@@ -377,7 +377,13 @@ public final class Libc {
         try { return r((int) FSTATVFS.invokeExact(e, fd, buf), e); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code getdents64(2)}: {@code struct linux_dirent64} records (d_ino u64, d_off s64, d_reclen u16, d_type u8, d_name). */
+    /** Offsets in a {@code struct linux_dirent64} record of {@link #getdents64}: d_ino u64, d_reclen u16, d_type u8, d_name (NUL-terminated). */
+    public static final long DIRENT64_INO = 0;
+    public static final long DIRENT64_RECLEN = 16;
+    public static final long DIRENT64_TYPE = 18;
+    public static final long DIRENT64_NAME = 19;
+
+    /** {@code getdents64(2)}: {@code struct linux_dirent64} records (see {@link #DIRENT64_RECLEN} and its siblings). */
     public static long getdents64(MemorySegment e, int fd, MemorySegment buf, long size) {
         try { return r((long) GETDENTS64.invokeExact(e, fd, buf, size), e); } catch (Throwable t) { throw broken(t); }
     }

@@ -345,27 +345,39 @@ public final class Os {
         if (fd < 0) {
             throw new OsException("open " + dir, -fd);
         }
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment buf = a.allocate(32 * 1024, 8);
+        try {
             List<byte[]> names = new ArrayList<>();
-            long n;
-            while ((n = Libc.getdents64(e(), fd, buf, buf.byteSize())) > 0) {
-                // struct linux_dirent64: d_ino u64, d_off s64, d_reclen u16, d_type u8, d_name (NUL-terminated)
-                for (long at = 0; at < n; at += Short.toUnsignedInt(buf.get(ValueLayout.JAVA_SHORT_UNALIGNED, at + 16))) {
-                    long name = at + 19;
-                    long end = name;
-                    while (buf.get(ValueLayout.JAVA_BYTE, end) != 0) {
-                        end++;
-                    }
-                    names.add(buf.asSlice(name, end - name).toArray(ValueLayout.JAVA_BYTE));
-                }
-            }
-            if (n < 0) {
-                throw new OsException("getdents64 " + dir, (int) -n);
+            List<byte[]> batch;
+            while (!(batch = getdents(fd, 32 * 1024)).isEmpty()) {
+                names.addAll(batch);
             }
             return names;
         } finally {
             close(fd);
+        }
+    }
+
+    /**
+     * One getdents64(2) on the open directory {@code fd} with a buffer of {@code bufferSize}
+     * bytes: the names it returned, none at the end of the directory; throws {@link OsException}.
+     */
+    public static List<byte[]> getdents(int fd, int bufferSize) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment buf = a.allocate(bufferSize, 8);
+            long n = Libc.getdents64(e(), fd, buf, bufferSize);
+            if (n < 0) {
+                throw new OsException("getdents64", (int) -n);
+            }
+            List<byte[]> names = new ArrayList<>();
+            for (long at = 0; at < n; at += Short.toUnsignedInt(buf.get(ValueLayout.JAVA_SHORT_UNALIGNED, at + Libc.DIRENT64_RECLEN))) {
+                long name = at + Libc.DIRENT64_NAME;
+                long end = name;
+                while (buf.get(ValueLayout.JAVA_BYTE, end) != 0) {
+                    end++;
+                }
+                names.add(buf.asSlice(name, end - name).toArray(ValueLayout.JAVA_BYTE));
+            }
+            return names;
         }
     }
 

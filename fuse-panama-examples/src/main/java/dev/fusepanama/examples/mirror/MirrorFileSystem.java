@@ -573,12 +573,12 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
             long next = d.position;
             for (long p = 0; p < n; ) {
                 next = dents.get(JAVA_LONG, p + 8);
-                int length = Short.toUnsignedInt(dents.get(JAVA_SHORT, p + 16));
-                MemorySegment name = dents.asSlice(p + 19);
+                int length = Short.toUnsignedInt(dents.get(JAVA_SHORT, p + Libc.DIRENT64_RECLEN));
+                MemorySegment name = dents.asSlice(p + Libc.DIRENT64_NAME);
                 Stat st = filler.attributes();
                 if (!plus || dotOrDotDot(name)
                         || Libc.fstatat(s.errno, d.fd, name, st.segment(), Libc.AT_SYMLINK_NOFOLLOW) < 0) {
-                    st.setIno(dents.get(JAVA_LONG, p)).setMode((dents.get(JAVA_BYTE, p + 18) & 0xff) << 12);
+                    st.setIno(dents.get(JAVA_LONG, p + Libc.DIRENT64_INO)).setMode((dents.get(JAVA_BYTE, p + Libc.DIRENT64_TYPE) & 0xff) << 12);
                 }
                 if (filler.add(FileNames.fromNative(name), next, st)) {
                     d.position = -1;
