@@ -476,8 +476,8 @@ public final class MemoryFileSystem implements FuseFileSystem {
         Lock l = tree.readLock();
         l.lock();
         try {
-            if (!(node(path, fi) instanceof Directory d)) throw new ErrnoException(ENOTDIR);
             Handle h = fi == null ? null : open.get(fi.fh());
+            if (!((h != null ? h.node() : node(path, null)) instanceof Directory d)) throw new ErrnoException(ENOTDIR);
             if (h != null && offset == 0) h.listEnd = d.nextCookie();
             long end = h == null ? Long.MAX_VALUE : h.listEnd;
             if (offset < 1 && add(filler, ".", 1, d, plus)) return 0;
@@ -499,11 +499,11 @@ public final class MemoryFileSystem implements FuseFileSystem {
     @Override
     public int opendir(String path, FileInfo fi) throws ErrnoException {
         if (!(node(path, null) instanceof Directory d)) throw new ErrnoException(ENOTDIR);
-        openHandle(d, fi);
+        Handle h = openHandle(d, fi);
         Lock l = tree.readLock();
         l.lock();
         try {
-            open.get(fi.fh()).listEnd = d.nextCookie();
+            h.listEnd = d.nextCookie();
         } finally {
             l.unlock();
         }
@@ -532,7 +532,8 @@ public final class MemoryFileSystem implements FuseFileSystem {
     public int create(String path, int mode, FileInfo fi) throws ErrnoException {
         return modify(() -> {
             RegularFile f = add(path, new RegularFile(newInode(), S_IFREG | (mode & 07777), caller(false), caller(true), now()));
-            return openHandle(f, fi);
+            openHandle(f, fi);
+            return 0;
         });
     }
 
@@ -546,17 +547,19 @@ public final class MemoryFileSystem implements FuseFileSystem {
                 killSuid(f);
             }
         }
-        return openHandle(n, fi);
+        openHandle(n, fi);
+        return 0;
     }
 
-    private int openHandle(Node n, FileInfo fi) {
+    private Handle openHandle(Node n, FileInfo fi) {
         synchronized (n) {
             n.openCount++;
         }
         long fh = handles.getAndIncrement();
-        open.put(fh, new Handle(n, fi.flags()));
+        Handle h = new Handle(n, fi.flags());
+        open.put(fh, h);
         fi.setFh(fh);
-        return 0;
+        return h;
     }
 
     @Override
