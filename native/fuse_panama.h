@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 
 #include <fuse.h>
+#include <fuse_lowlevel.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -143,5 +143,36 @@ int main(void) {
 #if FUSE_VERSION >= 318
     OFF(fuse_operations, statx);
 #endif
+
+    SIZE(fuse_lowlevel_ops);
+    OFF(fuse_lowlevel_ops, init); OFF(fuse_lowlevel_ops, destroy); OFF(fuse_lowlevel_ops, lookup);
+    OFF(fuse_lowlevel_ops, forget); OFF(fuse_lowlevel_ops, getattr); OFF(fuse_lowlevel_ops, setattr);
+    OFF(fuse_lowlevel_ops, readlink); OFF(fuse_lowlevel_ops, mknod); OFF(fuse_lowlevel_ops, mkdir);
+    OFF(fuse_lowlevel_ops, unlink); OFF(fuse_lowlevel_ops, rmdir); OFF(fuse_lowlevel_ops, symlink);
+    OFF(fuse_lowlevel_ops, rename); OFF(fuse_lowlevel_ops, link); OFF(fuse_lowlevel_ops, open);
+    OFF(fuse_lowlevel_ops, read); OFF(fuse_lowlevel_ops, write); OFF(fuse_lowlevel_ops, flush);
+    OFF(fuse_lowlevel_ops, release); OFF(fuse_lowlevel_ops, fsync); OFF(fuse_lowlevel_ops, opendir);
+    OFF(fuse_lowlevel_ops, readdir); OFF(fuse_lowlevel_ops, releasedir); OFF(fuse_lowlevel_ops, fsyncdir);
+    OFF(fuse_lowlevel_ops, statfs); OFF(fuse_lowlevel_ops, setxattr); OFF(fuse_lowlevel_ops, getxattr);
+    OFF(fuse_lowlevel_ops, listxattr); OFF(fuse_lowlevel_ops, removexattr); OFF(fuse_lowlevel_ops, access);
+    OFF(fuse_lowlevel_ops, create); OFF(fuse_lowlevel_ops, getlk); OFF(fuse_lowlevel_ops, setlk);
+    OFF(fuse_lowlevel_ops, bmap); OFF(fuse_lowlevel_ops, ioctl); OFF(fuse_lowlevel_ops, poll);
+    OFF(fuse_lowlevel_ops, write_buf); OFF(fuse_lowlevel_ops, retrieve_reply); OFF(fuse_lowlevel_ops, forget_multi);
+    OFF(fuse_lowlevel_ops, flock); OFF(fuse_lowlevel_ops, fallocate); OFF(fuse_lowlevel_ops, readdirplus);
+    OFF(fuse_lowlevel_ops, copy_file_range); OFF(fuse_lowlevel_ops, lseek);
+#if FUSE_VERSION >= 317
+    OFF(fuse_lowlevel_ops, tmpfile);
+#endif
+#if FUSE_VERSION >= 318
+    OFF(fuse_lowlevel_ops, statx);
+#endif
+
+    SIZE(fuse_entry_param);
+    OFF(fuse_entry_param, ino); OFF(fuse_entry_param, generation); OFF(fuse_entry_param, attr);
+    OFF(fuse_entry_param, attr_timeout); OFF(fuse_entry_param, entry_timeout);
+    SIZE(fuse_ctx);
+    OFF(fuse_ctx, uid); OFF(fuse_ctx, gid); OFF(fuse_ctx, pid); OFF(fuse_ctx, umask);
+    SIZE(fuse_forget_data);
+    OFF(fuse_forget_data, ino); OFF(fuse_forget_data, nlookup);
     return 0;
 }

@@ -11,7 +11,8 @@ import java.util.Map;
  * the C compiler's, against the headers of the release actually loaded.
  */
 public record StructLayouts(StructLayout fuseConfig, StructLayout fileInfo, fuse_file_info.Bits fileInfoBits,
-                            StructLayout connInfo, StructLayout buf, StructLayout bufvec, StructLayout operations) {
+                            StructLayout connInfo, StructLayout buf, StructLayout bufvec, StructLayout operations,
+                            StructLayout lowlevelOps) {
 
     public static StructLayouts of(LibFuseVersion version) {
         StructLayout buf = fuse_buf.layout(version);
@@ -22,7 +23,8 @@ public record StructLayouts(StructLayout fuseConfig, StructLayout fileInfo, fuse
                 fuse_conn_info.layout(version),
                 buf,
                 fuse_bufvec.layout(buf),
-                fuse_operations.layout(version));
+                fuse_operations.layout(version),
+                fuse_lowlevel_ops.layout(version));
     }
 
     /** {@code sizeof(struct fuse_buf)}: the stride of a vector's buffers. */
@@ -51,6 +53,10 @@ public record StructLayouts(StructLayout fuseConfig, StructLayout fileInfo, fuse
         all.put("fuse_args", fuse_args.LAYOUT);
         all.put("fuse_loop_config_v1", fuse_loop_config_v1.LAYOUT);
         all.put("fuse_operations", operations);
+        all.put("fuse_lowlevel_ops", lowlevelOps);
+        all.put("fuse_entry_param", fuse_entry_param.LAYOUT);
+        all.put("fuse_ctx", fuse_ctx.LAYOUT);
+        all.put("fuse_forget_data", fuse_forget_data.LAYOUT);
         return all;
     }
 }
