@@ -63,6 +63,7 @@ public final class LibFuse {
     public final MethodHandle pollhandleDestroy;
     public final MethodHandle bufCopy;
     public final MethodHandle setLogFunc;
+    public final LibFuseLowLevel lowLevel;
 
     private LibFuse(String name, SymbolLookup lookup) {
         this.name = name;
@@ -110,6 +111,7 @@ public final class LibFuse {
         this.pollhandleDestroy = downcall(lookup, "fuse_pollhandle_destroy", FunctionDescriptor.ofVoid(C_POINTER));
         this.bufCopy = downcall(lookup, "fuse_buf_copy", FunctionDescriptor.of(C_LONG, C_POINTER, C_POINTER, C_INT));
         this.setLogFunc = downcall(lookup, "fuse_set_log_func", FunctionDescriptor.ofVoid(ADDRESS));
+        this.lowLevel = new LibFuseLowLevel(lookup, version);
     }
 
     /** The library named by the property or the environment, or the newest soname found; loaded once. */
@@ -167,7 +169,7 @@ public final class LibFuse {
                 String.join("; ", failures), PROPERTY, ENVIRONMENT), null);
     }
 
-    private static MethodHandle downcall(SymbolLookup lookup, String symbol, FunctionDescriptor fd, Linker.Option... options) {
+    static MethodHandle downcall(SymbolLookup lookup, String symbol, FunctionDescriptor fd, Linker.Option... options) {
         Optional<MemorySegment> address = lookup.find(symbol);
         if (address.isEmpty()) {
             throw new UnsupportedOperationException("libfuse3 has no symbol " + symbol);
