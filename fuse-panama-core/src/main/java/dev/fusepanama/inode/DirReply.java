@@ -1,0 +1,19 @@
+package dev.fusepanama.inode;
+
+/**
+ * A batch of directory entries: the answer of readdir. Add entries until {@link #add} returns
+ * false (the batch is full; that entry is not in it) or the directory ends, then {@link #send}.
+ * An empty batch means the end of the listing.
+ */
+public interface DirReply extends Reply {
+    /**
+     * Adds one entry.
+     *
+     * @param type the {@code S_IFMT} bits of the entry's mode
+     * @param nextOffset the offset a later readdir passes to continue after this entry (never 0)
+     * @return false if the batch has no room for it
+     */
+    boolean add(byte[] name, long ino, int type, long nextOffset);
+
+    void send();
+}

@@ -1,0 +1,28 @@
+package dev.fusepanama.inode;
+
+import dev.fusepanama.Stat;
+
+/**
+ * A name's inode: the answer of lookup, mknod, mkdir, symlink and link. A successful entry adds
+ * one to the inode's lookup count ({@link InodeFileSystem#forget} takes it back). Fill
+ * {@link #attributes()}, then send {@link #entry}.
+ */
+public interface EntryReply extends Reply {
+    /** The attributes to send with the entry; zeroed for each request. */
+    Stat attributes();
+
+    /**
+     * Sends the entry.
+     *
+     * @param generation with {@code ino}, unique for the life of the filesystem: a new one when a number is reused
+     * @param attrTimeout seconds the kernel may trust the attributes
+     * @param entryTimeout seconds the kernel may trust the name
+     */
+    void entry(long ino, long generation, double attrTimeout, double entryTimeout);
+
+    /**
+     * Answers that the name does not exist, and lets the kernel remember that for
+     * {@code negativeTimeout} seconds (an entry with inode 0); {@code error(ENOENT)} caches nothing.
+     */
+    void noEntry(double negativeTimeout);
+}
