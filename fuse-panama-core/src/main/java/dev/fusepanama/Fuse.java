@@ -2,7 +2,10 @@ package dev.fusepanama;
 
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseUnavailableException;
-import dev.fusepanama.internal.mount.MountSession;
+import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.InodeMount;
+import dev.fusepanama.internal.mount.InodeSession;
+import dev.fusepanama.internal.mount.PathSession;
 import java.nio.file.Path;
 
 /** Entry point: mounts {@link FuseFileSystem}s. */
@@ -18,10 +21,26 @@ public final class Fuse {
      *         missing or too old; options rejected; init failed)
      */
     public static FuseMount mount(FuseFileSystem fs, Path mountpoint, MountOptions options) throws MountException {
-        return MountSession.mount(fs, mountpoint, options);
+        return PathSession.mount(fs, mountpoint, options);
     }
 
     public static FuseMount mount(FuseFileSystem fs, Path mountpoint) throws MountException {
+        return mount(fs, mountpoint, MountOptions.defaults());
+    }
+
+    /**
+     * Mounts an inode-based filesystem at {@code mountpoint} through libfuse's low-level API.
+     * Returns once the kernel has initialised the connection. The path API's settings
+     * (timeouts, {@code directIo}, {@code kernelCache}, ...) are refused: an inode filesystem
+     * sends them with each reply.
+     *
+     * @throws MountException as {@link #mount(FuseFileSystem, Path, MountOptions)}
+     */
+    public static InodeMount mount(InodeFileSystem fs, Path mountpoint, MountOptions options) throws MountException {
+        return InodeSession.mount(fs, mountpoint, options);
+    }
+
+    public static InodeMount mount(InodeFileSystem fs, Path mountpoint) throws MountException {
         return mount(fs, mountpoint, MountOptions.defaults());
     }
 

@@ -7,13 +7,15 @@ package dev.fusepanama.inode;
  */
 public interface DirReply extends Reply {
     /**
-     * Adds one entry.
+     * Adds one entry; does not change the inode's lookup count.
      *
-     * @param type the {@code S_IFMT} bits of the entry's mode
+     * @param ino the entry's inode number, shown by readdir(3) (the kernel does not otherwise use it)
+     * @param type the {@code S_IFMT} bits of the entry's mode, or 0 if unknown
      * @param nextOffset the offset a later readdir passes to continue after this entry (never 0)
      * @return false if the batch has no room for it
      */
     boolean add(byte[] name, long ino, int type, long nextOffset);
 
+    /** Sends the batch. */
     void send();
 }

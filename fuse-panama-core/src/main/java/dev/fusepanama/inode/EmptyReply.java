@@ -1,6 +1,7 @@
 package dev.fusepanama.inode;
 
-/** The answer of operations whose success carries nothing (unlink, rename, release, fsync, ...). */
+/** The answer of operations whose success carries nothing (unlink, rename, setxattr, release, fsync, ...). */
 public interface EmptyReply extends Reply {
+    /** Answers success. */
     void ok();
 }

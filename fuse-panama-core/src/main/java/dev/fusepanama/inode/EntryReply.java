@@ -12,8 +12,9 @@ public interface EntryReply extends Reply {
     Stat attributes();
 
     /**
-     * Sends the entry.
+     * Sends the entry with {@link #attributes()}.
      *
+     * @param ino the inode number (not 0; {@link InodeFileSystem#ROOT} is the root)
      * @param generation with {@code ino}, unique for the life of the filesystem: a new one when a number is reused
      * @param attrTimeout seconds the kernel may trust the attributes
      * @param entryTimeout seconds the kernel may trust the name

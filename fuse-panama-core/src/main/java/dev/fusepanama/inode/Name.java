@@ -1,12 +1,13 @@
 package dev.fusepanama.inode;
 
 /**
- * A file name as the kernel sent it: bytes, not necessarily UTF-8, never containing '/' or NUL.
- * A view of the request's memory, valid only during the call that receives it (the object is
- * reused for the thread's next request): keep {@link #bytes()} or {@link #toString()}, not the
- * name.
+ * A name as the kernel sent it: bytes, not necessarily UTF-8, never containing NUL (a file name
+ * also never contains '/'; an extended attribute name may). A view of the request's memory,
+ * valid only during the call that receives it (the object is reused for the thread's next
+ * request): keep {@link #bytes()} or {@link #toString()}, not the name.
  */
 public interface Name {
+    /** The length in bytes. */
     int length();
 
     byte byteAt(int index);

@@ -2,11 +2,20 @@ package dev.fusepanama.inode;
 
 /** An open file or directory: the answer of open and opendir. */
 public interface OpenReply extends Reply {
+    /** Bypass the page cache for this open file: every read and write reaches the filesystem. */
+    int DIRECT_IO = 1;
+    /** Keep the data the kernel cached from earlier opens (the file did not change since). */
+    int KEEP_CACHE = 1 << 1;
+    /** The file is not seekable (a stream). */
+    int NONSEEKABLE = 1 << 2;
+    /** For opendir: keep the kernel's cached listing of the directory (needs the readdir cache capability). */
+    int CACHE_DIR = 1 << 3;
+
     /**
-     * Sends the handle; {@code fh} comes back with every later operation on this open file.
+     * Sends the handle.
      *
-     * @param keepCache keep the kernel's cached data of the file from earlier opens
-     * @param directIo bypass the page cache for this open file
+     * @param fh comes back with every later operation on this open file
+     * @param flags {@link #DIRECT_IO}, {@link #KEEP_CACHE}, {@link #NONSEEKABLE}, {@link #CACHE_DIR}, or 0
      */
-    void open(long fh, boolean keepCache, boolean directIo);
+    void open(long fh, int flags);
 }

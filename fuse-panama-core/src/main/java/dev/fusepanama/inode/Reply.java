@@ -2,21 +2,33 @@ package dev.fusepanama.inode;
 
 /**
  * The answer to one request, sent once. Every kind of reply can answer with an error; each
- * sub-interface adds the one successful answer its operation takes.
+ * sub-interface adds the successful answers its operations take, so a wrong kind of answer
+ * does not compile.
+ *
+ * <p>A reply belongs to its request, not to the thread that received it: after {@link #defer()}
+ * any thread may send it, once. A second answer throws {@link IllegalStateException}. An answer
+ * sent after the mount has ended is dropped (the kernel has already failed the request).
  */
 public interface Reply {
     /**
-     * Answers with {@code errno} (a positive {@link dev.fusepanama.Errno} constant).
+     * Answers with {@code errno}, a positive {@link dev.fusepanama.Errno} constant; 0 is success
+     * for the operations that answer with nothing else (an {@link EmptyReply}).
      *
      * @throws IllegalStateException if this request was already answered
      */
     void error(int errno);
 
     /**
-     * Lets the method return without replying: the reply is sent later, from any thread. Without
-     * this, a method that returns unanswered is answered with EIO.
+     * Lets the method return without answering: the answer is sent later, from any thread.
+     * Without this, a method that returns unanswered is answered with EIO and logged. Views the
+     * reply hands out ({@code attributes()}, {@code statvfs()}) move to memory of the reply's
+     * own, so call them again after deferring. The request's {@link Request} and {@link Name}
+     * arguments stay valid only until the method returns: copy what the answer needs.
      *
      * @return this reply
      */
     Reply defer();
+
+    /** Whether this request has been answered (by this object or because the mount ended). */
+    boolean isAnswered();
 }

@@ -2,9 +2,11 @@ package dev.fusepanama.inode;
 
 import dev.fusepanama.StatVfs;
 
-/** The filesystem's sizes: the answer of statfs. Fill {@link #statvfs()}, then {@link #send}. */
+/** The filesystem's sizes: the answer of statfs. Fill {@link #statvfs()}, then {@link #statfs()}. */
 public interface StatfsReply extends Reply {
+    /** The struct to fill; zeroed for each request. */
     StatVfs statvfs();
 
-    void send();
+    /** Sends {@link #statvfs()}. */
+    void statfs();
 }

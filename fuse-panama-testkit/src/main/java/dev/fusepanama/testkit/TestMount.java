@@ -4,6 +4,8 @@ import dev.fusepanama.Fuse;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.FuseMount;
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.InodeMount;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,11 +41,34 @@ public final class TestMount implements AutoCloseable {
         }
     }
 
+    /** Mounts an inode-based filesystem (see {@link dev.fusepanama.inode}) at a fresh temporary directory. */
+    public static TestMount mount(InodeFileSystem fs) throws IOException {
+        return mount(fs, MountOptions.defaults());
+    }
+
+    public static TestMount mount(InodeFileSystem fs, MountOptions options) throws IOException {
+        Path dir = Files.createTempDirectory("fuse-panama-test-");
+        try {
+            return new TestMount(dir, Fuse.mount(fs, dir, options));
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(dir);
+            throw e;
+        }
+    }
+
     public Path root() { return dir; }
 
     public Path path(String relative) { return dir.resolve(relative); }
 
     public FuseMount handle() { return mount; }
+
+    /** The mount of an inode-based filesystem, with its notifications. */
+    public InodeMount inodeHandle() {
+        if (!(mount instanceof InodeMount m)) {
+            throw new IllegalStateException("not an inode filesystem's mount: " + mount.describe());
+        }
+        return m;
+    }
 
     @Override
     public void close() throws Exception {

@@ -34,6 +34,7 @@ public final class LibFuseLowLevel {
     public final MethodHandle sessionDestroy;
     public final MethodHandle sessionExit;
     public final MethodHandle sessionLoopMt;
+    public final MethodHandle sessionLoop;
 
     public final MethodHandle reqCtx;
     public final MethodHandle reqUserdata;
@@ -76,6 +77,7 @@ public final class LibFuseLowLevel {
         this.sessionUnmount = d(lookup, "fuse_session_unmount", FunctionDescriptor.ofVoid(C_POINTER));
         this.sessionDestroy = d(lookup, "fuse_session_destroy", FunctionDescriptor.ofVoid(C_POINTER));
         this.sessionExit = d(lookup, "fuse_session_exit", FunctionDescriptor.ofVoid(C_POINTER));
+        this.sessionLoop = d(lookup, "fuse_session_loop", FunctionDescriptor.of(C_INT, C_POINTER));
         this.sessionLoopMt = d(lookup, loopConfigObject ? "fuse_session_loop_mt_312" : "fuse_session_loop_mt_32",
                 FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
 

@@ -72,7 +72,7 @@ public record Operation(String cName, Method upcall, Method authorMethod, Functi
     }
 
     /** {@code write_buf} → {@code writeBuf}. */
-    static String camelCase(String cName) {
+    public static String camelCase(String cName) {
         StringBuilder b = new StringBuilder(cName.length());
         boolean upper = false;
         for (char c : cName.toCharArray()) {
@@ -119,7 +119,7 @@ public record Operation(String cName, Method upcall, Method authorMethod, Functi
         return m;
     }
 
-    static FunctionDescriptor descriptorOf(Method upcall) {
+    public static FunctionDescriptor descriptorOf(Method upcall) {
         Class<?>[] params = upcall.getParameterTypes();
         MemoryLayout[] args = new MemoryLayout[params.length];
         for (int i = 0; i < params.length; i++) {

@@ -19,7 +19,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Everything an upcall needs that would otherwise be allocated per request: the typed views,
@@ -63,7 +62,7 @@ final class ThreadState {
     private final CachedBuffer writeData = new CachedBuffer(true);
 
     private ThreadState() {
-        nameWorker(Thread.currentThread());
+        ThreadNames.nameWorker(Thread.currentThread());
         LibFuse lib = LibFuse.get();
         // Freed by the GC when the thread and this state are gone.
         long bufvecSize = lib.layouts.bufvecSize();
@@ -78,19 +77,6 @@ final class ThreadState {
         this.dirFiller = new NativeDirFiller(base, NAME_CAPACITY, statAt);
         this.pollHandle = new NativePollHandle(lib);
         this.writeBuffer = new NativeWriteBuffer(lib, bufvecAt, bounceAt, BOUNCE_SIZE);
-    }
-
-    private static final AtomicInteger WORKERS = new AtomicInteger();
-
-    /**
-     * A libfuse worker is a native thread the JVM attached on its first upcall and named
-     * "Thread-N"; give it a name that says what it is in logs and thread dumps. A thread the
-     * application named (the single-threaded loop runs on ours) keeps its name.
-     */
-    static void nameWorker(Thread thread) {
-        if (thread.getName().matches("Thread-\\d+")) {
-            thread.setName("fuse-panama-worker-" + WORKERS.incrementAndGet());
-        }
     }
 
     static ThreadState get() {

@@ -41,79 +41,94 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One mount's life: {@code fuse_new} and {@code fuse_mount} on the caller's thread (so failures
- * surface there), the session loop on a thread of its own, and teardown on that same thread when
- * the loop ends, however it ends: {@code fuse_unmount}, {@code fuse_destroy} (which calls the
- * filesystem's destroy) and freeing the arena that holds the upcall stubs. {@link #close()}
- * unmounts through the kernel, which ends the loop, and waits for that teardown.
+ * One mount's life, for either API: the session is created and mounted on the caller's thread
+ * (so failures surface there), the session loop runs on a thread of its own, and teardown
+ * happens on that same thread when the loop ends, however it ends: unmount, destroy (which calls
+ * the filesystem's destroy) and freeing the arena that holds the upcall stubs. {@link #close()}
+ * unmounts through the kernel, which ends the loop, and waits for that teardown. The two APIs
+ * differ only in the libfuse calls that create, run and free a session: {@link PathSession}
+ * ({@code fuse_new}) and {@link InodeSession} ({@code fuse_session_new}).
  */
-public final class MountSession implements FuseMount, Upcalls.InitListener {
+public abstract class MountSession implements FuseMount {
     private static final Logger LOG = LoggerFactory.getLogger(MountSession.class);
 
-    private final LibFuse lib;
-    private final Path mountpoint;
-    private final MountOptions options;
-    private final Arena arena = Arena.ofShared();
+    protected final LibFuse lib;
+    protected final Path mountpoint;
+    protected final MountOptions options;
+    protected final Arena arena = Arena.ofShared();
     private final CompletableFuture<Void> initialized = new CompletableFuture<>();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final ReentrantLock closing = new ReentrantLock();
     /**
-     * Held to read {@link #fuse} for a notification; the loop thread takes the write lock to
+     * Held to read {@link #handle} for a notification; the loop thread takes the write lock to
      * destroy it, so no notification ever reaches a freed session.
      */
-    private final ReentrantReadWriteLock live = new ReentrantReadWriteLock();
-    private final Set<Operation> operations;
-    private volatile long fuse;
+    protected final ReentrantReadWriteLock live = new ReentrantReadWriteLock();
+    /** The {@code struct fuse} or {@code struct fuse_session}; 0 before it exists and after it is freed. */
+    protected volatile long handle;
     /** The FUSE connection's number (the mount's minor device), for aborting it; null if unknown. */
     private String connection;
     private volatile boolean closed;
     private volatile int loopResult;
 
-    private MountSession(LibFuse lib, Path mountpoint, MountOptions options, Set<Operation> operations) {
+    protected MountSession(LibFuse lib, Path mountpoint, MountOptions options) {
         this.lib = lib;
         this.mountpoint = mountpoint;
         this.options = options;
-        this.operations = operations;
     }
 
-    public static MountSession mount(FuseFileSystem fs, Path mountpoint, MountOptions options) throws MountException {
-        LibFuse lib;
+    /** The loaded libfuse and the checked mountpoint, or the MountException saying what is wrong. */
+    static LibFuse libfuse(Path mountpoint) throws MountException {
         try {
-            lib = LibFuse.get();
+            return LibFuse.get();
         } catch (LibFuseUnavailableException e) {
             throw new MountException(Reason.LIBFUSE_UNAVAILABLE, mountpoint, e.getMessage(), e);
         }
-        Path at = Preflight.checkMountpoint(mountpoint.toAbsolutePath().normalize(), MountTable.read());
-        boolean root = Libc.geteuid() == 0;
-        Preflight.checkDevice(root);
-        Set<Operation> ops = Operation.implementedBy(fs.getClass());
-        ops.add(Operation.named("init"));
-        MountSession session = new MountSession(lib, at, options, ops);
-        session.start(fs);
-        return session;
     }
 
-    private void start(FuseFileSystem fs) throws MountException {
+    static Path checkedMountpoint(Path mountpoint) throws MountException {
+        Path at = Preflight.checkMountpoint(mountpoint.toAbsolutePath().normalize(), MountTable.read());
+        Preflight.checkDevice(Libc.geteuid() == 0);
+        return at;
+    }
+
+    /** Creates the session from the command line {@code args} (its upcall stubs in {@link #arena}); 0 if libfuse rejected the options. */
+    protected abstract long create(MemorySegment args) throws Throwable;
+
+    /** Mounts the created session at {@code mountpoint}: 0 or libfuse's failure. */
+    protected abstract int mountAt(long handle, MemorySegment mountpoint) throws Throwable;
+
+    /** Frees a session that was created but never mounted. */
+    protected abstract void destroyUnmounted(long handle) throws Throwable;
+
+    /** The loop: single-threaded, or multi-threaded with {@code config} (a config object or a v1 struct). */
+    protected abstract int loop(long handle, long config, boolean singleThreaded) throws Throwable;
+
+    /** After the loop: unmount and free the session (the filesystem's destroy runs here). */
+    protected abstract void teardown(long handle) throws Throwable;
+
+    /** Whether the current thread is a libfuse worker serving a request of this mount. */
+    protected abstract boolean insideOwnRequest();
+
+    /** How many operations the filesystem registered, for {@link #describe()}. */
+    protected abstract int operationCount();
+
+    protected final void start() throws MountException {
         boolean mounted = false;
         try {
-            Upcalls upcalls = new Upcalls(fs, new ErrorMapper(mountpoint.toString()), this, operations);
-            MemorySegment table = arena.allocate(lib.layouts.operations());
-            for (Operation op : operations) {
-                table.set(ValueLayout.ADDRESS, fuse_operations.offset(op.cName()), upcalls.stub(op, arena));
-            }
             MemorySegment args = arguments();
             FuseLog.capture();
             try {
-                fuse = newFuse(args, table);
-                if (fuse == 0) {
+                handle = create(args);
+                if (handle == 0) {
                     throw new MountException(Reason.INVALID_OPTIONS, mountpoint, "libfuse rejected the options "
                             + options.libfuseOptions() + ": " + orUnknown(FuseLog.captured()));
                 }
-                int rc = (int) lib.mount.invokeExact(fuse, arena.allocateFrom(mountpoint.toString()));
+                int rc = mountAt(handle, arena.allocateFrom(mountpoint.toString()));
                 if (rc != 0) {
                     String why = FuseLog.captured();
-                    lib.destroy.invokeExact(fuse);
-                    fuse = 0;
+                    destroyUnmounted(handle);
+                    handle = 0;
                     throw mountFailed(why);
                 }
                 mounted = true;
@@ -126,7 +141,7 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
             loop.start();
             awaitInit();
             MountRegistry.add(this);
-            LOG.debug("mounted {} with {} operations", mountpoint, operations.size());
+            LOG.debug("mounted {} with {} operations", mountpoint, operationCount());
         } catch (MountException e) {
             abandon(mounted);
             throw e;
@@ -174,18 +189,17 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
         closed = true;
     }
 
-    private long newFuse(MemorySegment args, MemorySegment table) throws Throwable {
-        long size = lib.layouts.operations().byteSize();
-        if (lib.version.newSymbol() == LibFuseVersion.NewSymbol.FUSE_NEW_317) {
-            // struct libfuse_version {major, minor, hotfix, padding}: the release whose layouts we
-            // use, as fuse.h's inline fuse_new passes the release a program was compiled against.
-            MemorySegment v = arena.allocate(ValueLayout.JAVA_INT, 4);
-            v.setAtIndex(ValueLayout.JAVA_INT, 0, lib.version.major());
-            v.setAtIndex(ValueLayout.JAVA_INT, 1, lib.version.minor());
-            v.setAtIndex(ValueLayout.JAVA_INT, 2, lib.version.patch());
-            return (long) lib.fuseNew.invokeExact(args, table, size, v, 0L);
-        }
-        return (long) lib.fuseNew.invokeExact(args, table, size, 0L);
+    /**
+     * {@code struct libfuse_version {major, minor, hotfix, padding}} for 3.17's versioned
+     * constructors: the release whose layouts we use, as the inline wrappers in libfuse's
+     * headers pass the release a program was compiled against. Never NULL (3.17.x dereferences it).
+     */
+    protected final MemorySegment compiledVersion() {
+        MemorySegment v = arena.allocate(ValueLayout.JAVA_INT, 4);
+        v.setAtIndex(ValueLayout.JAVA_INT, 0, lib.version.major());
+        v.setAtIndex(ValueLayout.JAVA_INT, 1, lib.version.minor());
+        v.setAtIndex(ValueLayout.JAVA_INT, 2, lib.version.patch());
+        return v;
     }
 
     /** {@code fuse-panama -o opt,opt,...}, kept alive by the arena (libfuse may keep pointers into it). */
@@ -217,13 +231,7 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
         }
     }
 
-    @Override
-    public void configure(NativeConnectionInfo connection, NativeFuseConfig config) {
-        config.apply(options, lib.version.atLeast(3, 17, 0));
-        connection.apply(options);
-    }
-
-    @Override
+    /** Called once, from the session's init: {@code failure} is what the filesystem's init threw, or null. */
     public void initialized(Throwable failure) {
         if (failure == null) {
             initialized.complete(null);
@@ -246,12 +254,11 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
                 "the session at " + mountpoint + " ended before the kernel initialised it (loop result " + rc + ")"));
         live.writeLock().lock();
         try {
-            lib.unmount.invokeExact(fuse);
-            lib.destroy.invokeExact(fuse);
+            teardown(handle);
         } catch (Throwable t) {
             LOG.error("tearing down {} failed", mountpoint, t);
         } finally {
-            fuse = 0;
+            handle = 0;
             live.writeLock().unlock();
         }
         arena.close();
@@ -262,21 +269,21 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
 
     private int runLoop() throws Throwable {
         if (options.singleThreaded()) {
-            return (int) lib.loop.invokeExact(fuse);
+            return loop(handle, 0, true);
         }
         if (lib.version.loopSymbol().usesConfigObject()) {
             long config = (long) lib.loopCfgCreate.invokeExact();
             try {
                 lib.loopCfgSetMaxThreads.invokeExact(config, options.maxThreads());
                 lib.loopCfgSetIdleThreads.invokeExact(config, options.maxIdleThreads());
-                return (int) lib.loopMt.invokeExact(fuse, config);
+                return loop(handle, config, false);
             } finally {
                 lib.loopCfgDestroy.invokeExact(config);
             }
         }
         MemorySegment config = arena.allocate(fuse_loop_config_v1.LAYOUT);
         fuse_loop_config_v1.set(config, false, options.maxIdleThreads());
-        return (int) lib.loopMt.invokeExact(fuse, config.address());
+        return loop(handle, config.address(), false);
     }
 
     @Override
@@ -366,16 +373,6 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
         }
     }
 
-    /** Whether the current thread is a libfuse worker serving a request of this mount. */
-    private boolean insideOwnRequest() {
-        try {
-            long context = (long) lib.getContext.invokeExact();
-            return fuse != 0 && context != 0 && Native.getAddress(context) == fuse;
-        } catch (Throwable t) {
-            return false;
-        }
-    }
-
     /**
      * Unmounts through the kernel: the connection ends and the loop returns.
      *
@@ -399,41 +396,6 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
     }
 
     @Override
-    public boolean invalidate(String path) throws IOException {
-        if (path == null || !path.startsWith("/")) {
-            throw new IllegalArgumentException("a path in the mount starts with '/': " + path);
-        }
-        if (insideOwnRequest()) {
-            throw new IllegalStateException("invalidating " + path + " from inside one of the filesystem operations of "
-                    + mountpoint + " could wait for itself; call it from another thread");
-        }
-        int rc;
-        live.readLock().lock();
-        try (Arena a = Arena.ofConfined()) {
-            if (fuse == 0 || terminated.getCount() == 0) {
-                throw new IllegalStateException("the mount at " + mountpoint + " has ended");
-            }
-            byte[] bytes = NameCodec.encode(path);
-            MemorySegment cPath = a.allocate(bytes.length + 1L);
-            MemorySegment.copy(bytes, 0, cPath, ValueLayout.JAVA_BYTE, 0, bytes.length);
-            rc = (int) lib.invalidatePath.invokeExact(fuse, cPath.address());
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        } finally {
-            live.readLock().unlock();
-        }
-        if (rc == -Errno.ENOENT) {
-            return false;
-        }
-        if (rc < 0) {
-            throw new IOException("invalidating " + path + " in " + mountpoint + " failed: " + Errno.name(-rc));
-        }
-        return true;
-    }
-
-    @Override
     public boolean awaitUnmount(Duration timeout) throws InterruptedException {
         return terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
@@ -446,7 +408,7 @@ public final class MountSession implements FuseMount, Upcalls.InitListener {
     @Override
     public String describe() {
         return "fuse-panama mount at " + mountpoint + " (libfuse " + lib.packageVersion + ", "
-                + operations.size() + " operations, " + (isMounted() ? "mounted" : "ended, loop result " + loopResult) + ")";
+                + operationCount() + " operations, " + (isMounted() ? "mounted" : "ended, loop result " + loopResult) + ")";
     }
 
     @Override

@@ -1,0 +1,20 @@
+package dev.fusepanama.inode;
+
+import dev.fusepanama.Stat;
+
+/**
+ * A new file, open: the answer of create. Like an {@link EntryReply} it adds one to the inode's
+ * lookup count; like an {@link OpenReply} it hands the kernel a file handle.
+ */
+public interface CreateReply extends Reply {
+    /** The new file's attributes to send; zeroed for each request. */
+    Stat attributes();
+
+    /**
+     * Sends the entry with {@link #attributes()} and the open file.
+     *
+     * @param fh the handle that comes back with every later operation on this open file
+     * @param flags {@link OpenReply#KEEP_CACHE}, {@link OpenReply#DIRECT_IO}, ... or 0
+     */
+    void created(long ino, long generation, double attrTimeout, double entryTimeout, long fh, int flags);
+}

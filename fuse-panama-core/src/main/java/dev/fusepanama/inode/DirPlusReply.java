@@ -1,0 +1,25 @@
+package dev.fusepanama.inode;
+
+import dev.fusepanama.Stat;
+
+/**
+ * A batch of directory entries with their inodes and attributes: the answer of readdirplus,
+ * which saves the kernel a lookup per entry ({@code ls -l}). Each entry the batch takes (other
+ * than "." and "..") adds one to its inode's lookup count, exactly as a lookup would; an entry
+ * that did not fit adds nothing.
+ */
+public interface DirPlusReply extends Reply {
+    /** The attributes of the next entry to add; zeroed after each {@link #add}. */
+    Stat attributes();
+
+    /**
+     * Adds one entry with {@link #attributes()}.
+     *
+     * @param nextOffset the offset a later readdirplus passes to continue after this entry (never 0)
+     * @return false if the batch has no room for it (the lookup count is then unchanged)
+     */
+    boolean add(byte[] name, long ino, long generation, double attrTimeout, double entryTimeout, long nextOffset);
+
+    /** Sends the batch. */
+    void send();
+}

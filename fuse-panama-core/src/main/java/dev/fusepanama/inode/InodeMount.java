@@ -1,0 +1,56 @@
+package dev.fusepanama.inode;
+
+import dev.fusepanama.FuseMount;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * A live mount of an {@link InodeFileSystem}, with the notifications that tell the kernel what
+ * changed behind its back, so that caching can stay on for a filesystem whose store changes
+ * underneath (a sync client, another program writing the backing directory).
+ *
+ * <p>Call them from any thread of the application, not from inside one of this mount's
+ * operations (the kernel may wait for that very operation: libfuse documents a deadlock), and
+ * not while holding a lock an operation may need. Each returns false when the kernel holds
+ * nothing for the inode or name (never looked up, or forgotten): there was nothing to change.
+ *
+ * <p>Each method throws {@link IllegalStateException} if the mount has ended or when called from
+ * inside one of its operations, and {@link IOException} if the kernel refused the notification
+ * (its errno in the message). {@link #invalidate(String)} of the path API does not apply: files
+ * here are named by inode.
+ */
+public interface InodeMount extends FuseMount {
+    /**
+     * Drops the kernel's cached attributes of {@code ino} and, unless {@code offset} is negative,
+     * its cached data from {@code offset} for {@code length} bytes (0: to the end of the file).
+     * With writeback caching, dirty pages in the range are written first.
+     */
+    boolean invalidateInode(long ino, long offset, long length) throws IOException;
+
+    /** Drops the kernel's cached name {@code name} in directory {@code parent} (and the parent's attributes). */
+    boolean invalidateEntry(long parent, byte[] name) throws IOException;
+
+    /**
+     * Marks the cached name as expired without dropping it (libfuse 3.13+): the next lookup asks
+     * the filesystem, and until then a process that has it in use keeps it. Falls back to
+     * {@link #invalidateEntry} on older libfuse.
+     */
+    boolean expireEntry(long parent, byte[] name) throws IOException;
+
+    /**
+     * Tells the kernel that {@code name} in {@code parent}, which was inode {@code child}, is gone:
+     * as {@link #invalidateEntry}, and the kernel also stops showing the file at that name to
+     * processes that have it open as their working directory or below it.
+     */
+    boolean deleteEntry(long parent, long child, byte[] name) throws IOException;
+
+    /**
+     * Puts {@code data} into the kernel's page cache for {@code ino} at {@code offset} (growing
+     * the cached size if it ends past it), so the next reads are answered without asking.
+     */
+    boolean store(long ino, long offset, ByteBuffer data) throws IOException;
+
+    /** Not available on an inode mount: use {@link #invalidateInode} and {@link #invalidateEntry}. */
+    @Override
+    boolean invalidate(String path);
+}

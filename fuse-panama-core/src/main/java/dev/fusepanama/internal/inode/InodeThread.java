@@ -1,0 +1,89 @@
+package dev.fusepanama.internal.inode;
+
+import dev.fusepanama.internal.bind.LibFuse;
+import dev.fusepanama.internal.bind.Native;
+import dev.fusepanama.internal.view.NativeFlock;
+import dev.fusepanama.internal.view.NativeStat;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+
+/**
+ * What an inode upcall needs that would otherwise be allocated per request: the views of the
+ * request, its names and structs, re-pointed each time, and native scratch memory for the
+ * answer (an entry, a file info, a directory batch, a bounce area for heap data). Created on a
+ * thread's first upcall and kept for its life; libfuse's workers are long-lived. The reply
+ * object itself is the only allocation per request: it must outlive the call when deferred.
+ */
+final class InodeThread {
+    private static final ThreadLocal<InodeThread> STATE = ThreadLocal.withInitial(InodeThread::new);
+
+    final NativeRequest request;
+    final NativeName name = new NativeName();
+    final NativeName newName = new NativeName();
+    final NativeStat attributes = new NativeStat();
+    final NativeFlock flock = new NativeFlock();
+    /** The reply of the request this thread is serving, if it is an inode upcall; null between requests. */
+    NativeReply current;
+
+    /** Scratch for answers: the views hold raw addresses into it, so this reference keeps it alive. */
+    private MemorySegment area = MemorySegment.NULL;
+    private MemorySegment dir = MemorySegment.NULL;
+    private MemorySegment bounce = MemorySegment.NULL;
+    private long dataAddress;
+    private long dataSize = -1;
+    private ByteBuffer data;
+
+    private InodeThread() {
+        dev.fusepanama.internal.dispatch.ThreadNames.nameWorker(Thread.currentThread());
+        this.request = new NativeRequest(LibFuse.get().lowLevel);
+    }
+
+    static InodeThread get() {
+        return STATE.get();
+    }
+
+    /** Whether the current thread is serving a request whose replies are {@code replies}'s. */
+    static boolean serving(Replies replies) {
+        NativeReply r = STATE.get().current;
+        return r != null && r.replies == replies;
+    }
+
+    /** The reply of {@code req}, remembered as the one this thread serves. */
+    NativeReply reply(Replies replies, long req) {
+        if (area == MemorySegment.NULL) {
+            area = Arena.ofAuto().allocate(NativeReply.AREA_SIZE, 16);
+        }
+        NativeReply r = new NativeReply(replies, req, area.address());
+        current = r;
+        return r;
+    }
+
+    /** The reply of a readdir of at most {@code size} bytes, its batch built in this thread's buffer. */
+    NativeReply dirReply(Replies replies, long req, long size) {
+        int limit = (int) Math.min(size, 1 << 20);
+        if (dir.byteSize() < limit) {
+            dir = Arena.ofAuto().allocate(Math.max(limit, 4096), 16);
+        }
+        return reply(replies, req).directory(dir.address(), limit);
+    }
+
+    /** Native memory of at least {@code size} bytes, this thread's, for copying heap data into a reply. */
+    static long bounce(long size) {
+        InodeThread t = get();
+        if (t.bounce.byteSize() < size) {
+            t.bounce = Arena.ofAuto().allocate(Math.max(size, 64 * 1024), 16);
+        }
+        return t.bounce.address();
+    }
+
+    /** A read-only ByteBuffer over a write request's data, reused while libfuse hands out the same memory. */
+    ByteBuffer writeData(long address, long size) {
+        if (address != dataAddress || size != dataSize) {
+            data = Native.segment(address, size).asReadOnly().asByteBuffer();
+            dataAddress = address;
+            dataSize = size;
+        }
+        return data.clear();
+    }
+}

@@ -1,0 +1,400 @@
+package dev.fusepanama.internal.inode;
+
+import dev.fusepanama.Errno;
+import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.internal.bind.LibFuse;
+import dev.fusepanama.internal.bind.LibFuseLowLevel;
+import dev.fusepanama.internal.bind.Native;
+import dev.fusepanama.internal.bind.fuse_file_info;
+import dev.fusepanama.internal.bind.fuse_forget_data;
+import dev.fusepanama.internal.dispatch.ErrorMapper;
+import dev.fusepanama.internal.view.NativeConnectionInfo;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.Set;
+
+/**
+ * How a low-level request reaches an {@link InodeFileSystem}: libfuse calls one of these methods
+ * through an upcall stub; the method creates the request's reply, points this thread's views at
+ * the request's names and structs and calls the filesystem. Each package-private method is one
+ * operation, named like its {@code struct fuse_lowlevel_ops} slot, with the C signature in Java
+ * types ({@link InodeOperation} derives the rest).
+ *
+ * <p>{@link #stub} wraps each method so that nothing escapes into native code and no request
+ * goes unanswered: a method that returns leaving its reply open (neither answered nor deferred)
+ * is answered EIO and logged; one that throws is answered with the exception's errno
+ * ({@link ErrorMapper}), unless it already answered.
+ */
+public final class InodeUpcalls {
+
+    /** What the mount needs to know about init, which runs on a libfuse thread. */
+    public interface InitListener {
+        /** Before the filesystem's init: apply the mount options to the connection. */
+        void configure(NativeConnectionInfo connection);
+
+        /** After it: {@code failure} is what it threw, or null. */
+        void initialized(Throwable failure);
+    }
+
+    private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
+    private static final MethodHandle FINISHED = method("finished", MethodType.methodType(void.class, String.class));
+    private static final MethodHandle FAILED = method("failed",
+            MethodType.methodType(void.class, String.class, Throwable.class, long.class, long.class));
+    private static final MethodHandle FAILED_QUIETLY = method("failedQuietly",
+            MethodType.methodType(void.class, String.class, Throwable.class));
+
+    private static MethodHandle method(String name, MethodType type) {
+        try {
+            return LOOKUP.findVirtual(InodeUpcalls.class, name, type);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final InodeFileSystem fs;
+    private final Replies replies;
+    private final ErrorMapper errors;
+    private final InitListener initListener;
+    private final LibFuseLowLevel ll;
+    private final boolean extendedFlags;
+    private final boolean userInit;
+
+    public InodeUpcalls(InodeFileSystem fs, Replies replies, ErrorMapper errors, InitListener initListener,
+            Set<InodeOperation> implemented) {
+        this.fs = fs;
+        this.replies = replies;
+        this.errors = errors;
+        this.initListener = initListener;
+        LibFuse lib = LibFuse.get();
+        this.ll = lib.lowLevel;
+        this.extendedFlags = lib.version.wantExt();
+        this.userInit = implemented.stream().anyMatch(op -> op.cName().equals("init")) && implementsInit(fs);
+    }
+
+    private static boolean implementsInit(InodeFileSystem fs) {
+        try {
+            return fs.getClass().getMethod("init", dev.fusepanama.ConnectionInfo.class).getDeclaringClass() != InodeFileSystem.class;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    /** The upcall stub for {@code op}, valid as long as {@code arena}; nothing it calls can throw into native code. */
+    public MemorySegment stub(InodeOperation op, Arena arena) {
+        try {
+            MethodHandle target = LOOKUP.unreflect(op.upcall()).bindTo(this);
+            MethodHandle guarded;
+            if (op.replies()) {
+                target = MethodHandles.filterReturnValue(target, MethodHandles.insertArguments(FINISHED, 0, this, op.cName()));
+                guarded = MethodHandles.catchException(target, Throwable.class,
+                        MethodHandles.insertArguments(FAILED, 0, this, op.cName()));
+            } else {
+                guarded = MethodHandles.catchException(target, Throwable.class,
+                        MethodHandles.insertArguments(FAILED_QUIETLY, 0, this, op.cName()));
+            }
+            return Native.LINKER.upcallStub(guarded, op.descriptor(), arena);
+        } catch (IllegalAccessException e) {
+            throw new AssertionError("no upcall method for " + op.cName(), e);
+        }
+    }
+
+    /** After a method returned: a reply left open is a bug in the filesystem; answer EIO so the caller does not hang. */
+    private void finished(String op) {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.current;
+        t.current = null;
+        if (r != null && r.isOpen() && r.failIfOpen(Errno.EIO)) {
+            errors.fail(op, () -> "", new IllegalStateException(op + " returned without answering its reply or"
+                    + " deferring it; answered EIO"));
+        }
+    }
+
+    /** A method threw: answer with its errno unless it already answered (or deferred: then the answer is its own). */
+    private void failed(String op, Throwable thrown, long req, long ino) {
+        try {
+            InodeThread t = InodeThread.get();
+            NativeReply r = t.current;
+            t.current = null;
+            int errno = -errors.fail(op, () -> (op.equals("symlink") ? "" : "inode " + ino), thrown);
+            if (r == null || r.req != req) {
+                int rc = (int) ll.replyErr.invokeExact(req, errno); // thrown before its reply existed
+            } else {
+                r.failIfOpen(errno);
+            }
+        } catch (Throwable t) {
+            // nothing may reach native code; the failure was logged by errors.fail if it could be
+        }
+    }
+
+    private void failedQuietly(String op, Throwable thrown) {
+        try {
+            errors.fail(op, () -> "", thrown);
+        } catch (Throwable t) {
+            // as above
+        }
+    }
+
+    private static long fh(long fi) {
+        return fi == 0 ? InodeFileSystem.NO_HANDLE : fuse_file_info.fh(fi);
+    }
+
+    // ---- the operations, in struct order ----------------------------------------------------------
+
+    void init(long userdata, long conn) {
+        Throwable failure = null;
+        try {
+            NativeConnectionInfo connection = new NativeConnectionInfo(conn, extendedFlags);
+            initListener.configure(connection);
+            if (userInit) {
+                fs.init(connection);
+            }
+        } catch (Throwable e) {
+            failure = e;
+        }
+        initListener.initialized(failure);
+    }
+
+    void destroy(long userdata) throws IOException {
+        fs.destroy();
+    }
+
+    void lookup(long req, long parent, long name) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req).withAttributes();
+        fs.lookup(t.request.at(req), parent, t.name.at(name), r);
+    }
+
+    void forget(long req, long ino, long lookups) throws Throwable {
+        try {
+            fs.forget(ino, lookups);
+        } finally {
+            ll.replyNone.invokeExact(req);
+        }
+    }
+
+    void getattr(long req, long ino, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req).withAttributes();
+        fs.getattr(t.request.at(req), ino, fh(fi), r);
+    }
+
+    void setattr(long req, long ino, long attr, int toSet, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req).withAttributes();
+        fs.setattr(t.request.at(req), ino, t.attributes.at(attr), toSet, fh(fi), r);
+    }
+
+    void readlink(long req, long ino) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.readlink(t.request.at(req), ino, r);
+    }
+
+    void mknod(long req, long parent, long name, int mode, long rdev) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req).withAttributes();
+        fs.mknod(t.request.at(req), parent, t.name.at(name), mode, rdev, r);
+    }
+
+    void mkdir(long req, long parent, long name, int mode) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req).withAttributes();
+        fs.mkdir(t.request.at(req), parent, t.name.at(name), mode, r);
+    }
+
+    void unlink(long req, long parent, long name) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.unlink(t.request.at(req), parent, t.name.at(name), r);
+    }
+
+    void rmdir(long req, long parent, long name) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.rmdir(t.request.at(req), parent, t.name.at(name), r);
+    }
+
+    void symlink(long req, long target, long parent, long name) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req).withAttributes();
+        byte[] link = t.newName.at(target).bytes();
+        fs.symlink(t.request.at(req), parent, t.name.at(name), link, r);
+    }
+
+    void rename(long req, long parent, long name, long newParent, long newName, int flags) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.rename(t.request.at(req), parent, t.name.at(name), newParent, t.newName.at(newName), flags, r);
+    }
+
+    void link(long req, long ino, long newParent, long newName) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req).withAttributes();
+        fs.link(t.request.at(req), ino, newParent, t.newName.at(newName), r);
+    }
+
+    void open(long req, long ino, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.open(t.request.at(req), ino, fuse_file_info.flags(fi), r);
+    }
+
+    void read(long req, long ino, long size, long offset, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.read(t.request.at(req), ino, fh(fi), size, offset, r);
+    }
+
+    void write(long req, long ino, long buf, long size, long offset, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.write(t.request.at(req), ino, fh(fi), t.writeData(buf, size), offset, r);
+    }
+
+    void flush(long req, long ino, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.flush(t.request.at(req), ino, fh(fi), fuse_file_info.lock_owner(fi), r);
+    }
+
+    void release(long req, long ino, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.release(t.request.at(req), ino, fh(fi), fuse_file_info.flags(fi), r);
+    }
+
+    void fsync(long req, long ino, int dataOnly, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.fsync(t.request.at(req), ino, fh(fi), dataOnly != 0, r);
+    }
+
+    void opendir(long req, long ino, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.opendir(t.request.at(req), ino, fuse_file_info.flags(fi), r);
+    }
+
+    void readdir(long req, long ino, long size, long offset, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.dirReply(replies, req, size);
+        fs.readdir(t.request.at(req), ino, fh(fi), size, offset, r);
+    }
+
+    void releasedir(long req, long ino, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.releasedir(t.request.at(req), ino, fh(fi), r);
+    }
+
+    void fsyncdir(long req, long ino, int dataOnly, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.fsyncdir(t.request.at(req), ino, fh(fi), dataOnly != 0, r);
+    }
+
+    void statfs(long req, long ino) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req).withAttributes();
+        fs.statfs(t.request.at(req), ino, r);
+    }
+
+    void setxattr(long req, long ino, long name, long value, long size, int flags) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.setxattr(t.request.at(req), ino, t.name.at(name), t.writeData(value, size), flags, r);
+    }
+
+    void getxattr(long req, long ino, long name, long size) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.getxattr(t.request.at(req), ino, t.name.at(name), size, r);
+    }
+
+    void listxattr(long req, long ino, long size) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.listxattr(t.request.at(req), ino, size, r);
+    }
+
+    void removexattr(long req, long ino, long name) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.removexattr(t.request.at(req), ino, t.name.at(name), r);
+    }
+
+    void access(long req, long ino, int mask) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.access(t.request.at(req), ino, mask, r);
+    }
+
+    void create(long req, long parent, long name, int mode, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req).withAttributes();
+        fs.create(t.request.at(req), parent, t.name.at(name), mode, fuse_file_info.flags(fi), r);
+    }
+
+    void getlk(long req, long ino, long fi, long lock) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.getlk(t.request.at(req), ino, fh(fi), fuse_file_info.lock_owner(fi), t.flock.at(lock), r);
+    }
+
+    void setlk(long req, long ino, long fi, long lock, int sleep) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.setlk(t.request.at(req), ino, fh(fi), fuse_file_info.lock_owner(fi), t.flock.at(lock), sleep != 0, r);
+    }
+
+    void forget_multi(long req, long count, long forgets) throws Throwable {
+        try {
+            long size = fuse_forget_data.LAYOUT.byteSize();
+            for (long i = 0; i < count; i++) {
+                long f = forgets + i * size;
+                try {
+                    fs.forget(fuse_forget_data.ino(f), fuse_forget_data.nlookup(f));
+                } catch (Throwable t) {
+                    failedQuietly("forget", t);
+                }
+            }
+        } finally {
+            ll.replyNone.invokeExact(req);
+        }
+    }
+
+    void flock(long req, long ino, long fi, int operation) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.flock(t.request.at(req), ino, fh(fi), operation, r);
+    }
+
+    void fallocate(long req, long ino, int mode, long offset, long length, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.fallocate(t.request.at(req), ino, fh(fi), mode, offset, length, r);
+    }
+
+    void readdirplus(long req, long ino, long size, long offset, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.dirReply(replies, req, size).withAttributes();
+        fs.readdirplus(t.request.at(req), ino, fh(fi), size, offset, r);
+    }
+
+    void copy_file_range(long req, long inoIn, long offsetIn, long fiIn, long inoOut, long offsetOut, long fiOut,
+            long length, int flags) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.copyFileRange(t.request.at(req), inoIn, fh(fiIn), offsetIn, inoOut, fh(fiOut), offsetOut, length, flags, r);
+    }
+
+    void lseek(long req, long ino, long offset, int whence, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.lseek(t.request.at(req), ino, fh(fi), offset, whence, r);
+    }
+}

@@ -1,0 +1,226 @@
+package dev.fusepanama.internal.mount;
+
+import dev.fusepanama.Errno;
+import dev.fusepanama.MountException;
+import dev.fusepanama.MountException.Reason;
+import dev.fusepanama.MountOptions;
+import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.InodeMount;
+import dev.fusepanama.internal.bind.LibFuse;
+import dev.fusepanama.internal.bind.LibFuseLowLevel;
+import dev.fusepanama.internal.bind.fuse_buf;
+import dev.fusepanama.internal.bind.fuse_bufvec;
+import dev.fusepanama.internal.bind.fuse_lowlevel_ops;
+import dev.fusepanama.internal.dispatch.ErrorMapper;
+import dev.fusepanama.internal.inode.InodeOperation;
+import dev.fusepanama.internal.inode.InodeUpcalls;
+import dev.fusepanama.internal.inode.Replies;
+import dev.fusepanama.internal.view.NativeConnectionInfo;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * An {@link InodeFileSystem} mounted through libfuse's low-level API: {@code fuse_session_new},
+ * {@code fuse_session_loop_mt}, the notifications. Teardown answers deferred replies still
+ * open before the session is freed ({@link Replies#dropAll}).
+ */
+public final class InodeSession extends MountSession implements InodeMount, InodeUpcalls.InitListener {
+    private final InodeFileSystem fs;
+    private final Set<InodeOperation> operations;
+    private final LibFuseLowLevel ll;
+    private final Replies replies;
+
+    private InodeSession(LibFuse lib, Path mountpoint, MountOptions options, InodeFileSystem fs, Set<InodeOperation> operations) {
+        super(lib, mountpoint, options);
+        this.fs = fs;
+        this.operations = operations;
+        this.ll = lib.lowLevel;
+        this.replies = new Replies(lib, live, this);
+    }
+
+    public static InodeSession mount(InodeFileSystem fs, Path mountpoint, MountOptions options) throws MountException {
+        LibFuse lib = libfuse(mountpoint);
+        List<String> pathOnly = pathApiSettings(options);
+        if (!pathOnly.isEmpty()) {
+            throw new MountException(Reason.INVALID_OPTIONS, mountpoint, "these settings belong to the path API and do "
+                    + "nothing on an inode filesystem, which sends its timeouts and open flags with each reply: " + pathOnly);
+        }
+        Path at = checkedMountpoint(mountpoint);
+        InodeSession session = new InodeSession(lib, at, options, fs, InodeOperation.implementedBy(fs.getClass()));
+        session.start();
+        return session;
+    }
+
+    /** The typed settings that only libfuse's high-level API reads (fuse_config), set to anything but their default. */
+    static List<String> pathApiSettings(MountOptions o) {
+        List<String> s = new ArrayList<>();
+        if (o.attrTimeout().isPresent()) s.add("attrTimeout");
+        if (o.entryTimeout().isPresent()) s.add("entryTimeout");
+        if (o.negativeTimeout().isPresent()) s.add("negativeTimeout");
+        if (o.directIo()) s.add("directIo");
+        if (o.kernelCache()) s.add("kernelCache");
+        if (o.autoCache()) s.add("autoCache");
+        if (o.hardRemove()) s.add("hardRemove");
+        if (o.nullPathOk()) s.add("nullPathOk");
+        if (o.useIno()) s.add("useIno");
+        if (o.readdirIno()) s.add("readdirIno");
+        return s;
+    }
+
+    @Override
+    protected long create(MemorySegment args) throws Throwable {
+        InodeUpcalls upcalls = new InodeUpcalls(fs, replies, new ErrorMapper(mountpoint.toString()), this, operations);
+        var layout = fuse_lowlevel_ops.layout(lib.version);
+        MemorySegment table = arena.allocate(layout);
+        for (InodeOperation op : operations) {
+            table.set(ValueLayout.ADDRESS, fuse_lowlevel_ops.offset(op.cName()), upcalls.stub(op, arena));
+        }
+        if (ll.versionedNew) {
+            return (long) ll.sessionNew.invokeExact(args.address(), table.address(), layout.byteSize(),
+                    compiledVersion().address(), 0L);
+        }
+        return (long) ll.sessionNew.invokeExact(args.address(), table.address(), layout.byteSize(), 0L);
+    }
+
+    @Override
+    protected int mountAt(long se, MemorySegment at) throws Throwable {
+        return (int) ll.sessionMount.invokeExact(se, at.address());
+    }
+
+    @Override
+    protected void destroyUnmounted(long se) throws Throwable {
+        ll.sessionDestroy.invokeExact(se);
+    }
+
+    @Override
+    protected int loop(long se, long config, boolean singleThreaded) throws Throwable {
+        return singleThreaded ? (int) ll.sessionLoop.invokeExact(se) : (int) ll.sessionLoopMt.invokeExact(se, config);
+    }
+
+    @Override
+    protected void teardown(long se) throws Throwable {
+        replies.dropAll();
+        ll.sessionUnmount.invokeExact(se);
+        ll.sessionDestroy.invokeExact(se);
+    }
+
+    @Override
+    protected boolean insideOwnRequest() {
+        return Replies.serving(replies);
+    }
+
+    @Override
+    protected int operationCount() {
+        return operations.size();
+    }
+
+    @Override
+    public void configure(NativeConnectionInfo connection) {
+        connection.apply(options);
+    }
+
+    // ---- notifications ------------------------------------------------------------------------------
+
+    @Override
+    public boolean invalidate(String path) {
+        throw new UnsupportedOperationException("an inode mount names files by inode: use invalidateInode or invalidateEntry");
+    }
+
+    @Override
+    public boolean invalidateInode(long ino, long offset, long length) throws IOException {
+        return notify("invalidating inode " + ino, Kind.INVAL_INODE, ino, offset, length, null, null);
+    }
+
+    @Override
+    public boolean invalidateEntry(long parent, byte[] name) throws IOException {
+        return notify("invalidating a name in inode " + parent, Kind.INVAL_ENTRY, parent, 0, 0, name, null);
+    }
+
+    @Override
+    public boolean expireEntry(long parent, byte[] name) throws IOException {
+        Kind kind = ll.notifyExpireEntry == null ? Kind.INVAL_ENTRY : Kind.EXPIRE_ENTRY;
+        return notify("expiring a name in inode " + parent, kind, parent, 0, 0, name, null);
+    }
+
+    @Override
+    public boolean deleteEntry(long parent, long child, byte[] name) throws IOException {
+        return notify("deleting a name in inode " + parent, Kind.DELETE, parent, child, 0, name, null);
+    }
+
+    @Override
+    public boolean store(long ino, long offset, ByteBuffer data) throws IOException {
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset " + offset);
+        }
+        return notify("storing data of inode " + ino, Kind.STORE, ino, offset, 0, null, data);
+    }
+
+    private enum Kind { INVAL_INODE, INVAL_ENTRY, EXPIRE_ENTRY, DELETE, STORE }
+
+    private boolean notify(String what, Kind kind, long ino, long a, long b, byte[] name, ByteBuffer data) throws IOException {
+        if (name != null && (name.length == 0 || name.length > 255)) {
+            throw new IllegalArgumentException("a name has 1 to 255 bytes, not " + name.length);
+        }
+        if (insideOwnRequest()) {
+            throw new IllegalStateException(what + " from inside one of the operations of " + mountpoint
+                    + " could wait for itself; call it from another thread");
+        }
+        int rc;
+        live.readLock().lock();
+        try (Arena a1 = Arena.ofConfined()) {
+            long se = handle;
+            if (se == 0 || !isMounted()) {
+                throw new IllegalStateException("the mount at " + mountpoint + " has ended");
+            }
+            long cName = 0;
+            if (name != null) {
+                MemorySegment n = a1.allocate(name.length + 1L);
+                MemorySegment.copy(name, 0, n, ValueLayout.JAVA_BYTE, 0, name.length);
+                cName = n.address();
+            }
+            rc = switch (kind) {
+                case INVAL_INODE -> (int) ll.notifyInvalInode.invokeExact(se, ino, a, b);
+                case INVAL_ENTRY -> (int) ll.notifyInvalEntry.invokeExact(se, ino, cName, (long) name.length);
+                case EXPIRE_ENTRY -> (int) ll.notifyExpireEntry.invokeExact(se, ino, cName, (long) name.length);
+                case DELETE -> (int) ll.notifyDelete.invokeExact(se, ino, a, cName, (long) name.length);
+                case STORE -> store(se, ino, a, data, a1);
+            };
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        } finally {
+            live.readLock().unlock();
+        }
+        if (rc == -Errno.ENOENT) {
+            return false;
+        }
+        if (rc < 0) {
+            throw new IOException(what + " in " + mountpoint + " failed: " + Errno.name(-rc));
+        }
+        return true;
+    }
+
+    private int store(long se, long ino, long offset, ByteBuffer data, Arena arena) throws Throwable {
+        int n = data.remaining();
+        MemorySegment bytes = arena.allocate(Math.max(n, 1));
+        MemorySegment.copy(MemorySegment.ofBuffer(data), 0, bytes, 0, n);
+        long vecSize = replies.bufvecSize();
+        MemorySegment vec = arena.allocate(vecSize, 8);
+        fuse_bufvec.init(vec.address(), vecSize, n);
+        fuse_buf.mem(vec.address() + fuse_bufvec.BUF, bytes.address());
+        return (int) ll.notifyStore.invokeExact(se, ino, offset, vec.address(), 0);
+    }
+
+    @Override
+    public String describe() {
+        return super.describe().replace("fuse-panama mount", "fuse-panama inode mount");
+    }
+}

@@ -1,0 +1,138 @@
+package dev.fusepanama.internal.mount;
+
+import dev.fusepanama.Errno;
+import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.MountException;
+import dev.fusepanama.MountOptions;
+import dev.fusepanama.internal.bind.LibFuse;
+import dev.fusepanama.internal.bind.LibFuseVersion;
+import dev.fusepanama.internal.bind.Native;
+import dev.fusepanama.internal.bind.fuse_operations;
+import dev.fusepanama.internal.codec.NameCodec;
+import dev.fusepanama.internal.dispatch.ErrorMapper;
+import dev.fusepanama.internal.dispatch.Operation;
+import dev.fusepanama.internal.dispatch.Upcalls;
+import dev.fusepanama.internal.view.NativeConnectionInfo;
+import dev.fusepanama.internal.view.NativeFuseConfig;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.Set;
+
+/** A {@link FuseFileSystem} mounted through libfuse's high-level (path) API: {@code fuse_new}, {@code fuse_loop_mt}. */
+public final class PathSession extends MountSession implements Upcalls.InitListener {
+    private final FuseFileSystem fs;
+    private final Set<Operation> operations;
+
+    private PathSession(LibFuse lib, Path mountpoint, MountOptions options, FuseFileSystem fs, Set<Operation> operations) {
+        super(lib, mountpoint, options);
+        this.fs = fs;
+        this.operations = operations;
+    }
+
+    public static PathSession mount(FuseFileSystem fs, Path mountpoint, MountOptions options) throws MountException {
+        LibFuse lib = libfuse(mountpoint);
+        Path at = checkedMountpoint(mountpoint);
+        Set<Operation> ops = Operation.implementedBy(fs.getClass());
+        ops.add(Operation.named("init"));
+        PathSession session = new PathSession(lib, at, options, fs, ops);
+        session.start();
+        return session;
+    }
+
+    @Override
+    protected long create(MemorySegment args) throws Throwable {
+        Upcalls upcalls = new Upcalls(fs, new ErrorMapper(mountpoint.toString()), this, operations);
+        MemorySegment table = arena.allocate(lib.layouts.operations());
+        for (Operation op : operations) {
+            table.set(ValueLayout.ADDRESS, fuse_operations.offset(op.cName()), upcalls.stub(op, arena));
+        }
+        long size = lib.layouts.operations().byteSize();
+        if (lib.version.newSymbol() == LibFuseVersion.NewSymbol.FUSE_NEW_317) {
+            // struct libfuse_version {major, minor, hotfix, padding}: the release whose layouts we
+            // use, as fuse.h's inline fuse_new passes the release a program was compiled against.
+            return (long) lib.fuseNew.invokeExact(args, table, size, compiledVersion(), 0L);
+        }
+        return (long) lib.fuseNew.invokeExact(args, table, size, 0L);
+    }
+
+    @Override
+    protected int mountAt(long fuse, MemorySegment at) throws Throwable {
+        return (int) lib.mount.invokeExact(fuse, at);
+    }
+
+    @Override
+    protected void destroyUnmounted(long fuse) throws Throwable {
+        lib.destroy.invokeExact(fuse);
+    }
+
+    @Override
+    protected int loop(long fuse, long config, boolean singleThreaded) throws Throwable {
+        return singleThreaded ? (int) lib.loop.invokeExact(fuse) : (int) lib.loopMt.invokeExact(fuse, config);
+    }
+
+    @Override
+    protected void teardown(long fuse) throws Throwable {
+        lib.unmount.invokeExact(fuse);
+        lib.destroy.invokeExact(fuse);
+    }
+
+    @Override
+    protected boolean insideOwnRequest() {
+        try {
+            long context = (long) lib.getContext.invokeExact();
+            return handle != 0 && context != 0 && Native.getAddress(context) == handle;
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    @Override
+    protected int operationCount() {
+        return operations.size();
+    }
+
+    @Override
+    public void configure(NativeConnectionInfo connection, NativeFuseConfig config) {
+        config.apply(options, lib.version.atLeast(3, 17, 0));
+        connection.apply(options);
+    }
+
+    @Override
+    public boolean invalidate(String path) throws IOException {
+        if (path == null || !path.startsWith("/")) {
+            throw new IllegalArgumentException("a path in the mount starts with '/': " + path);
+        }
+        if (insideOwnRequest()) {
+            throw new IllegalStateException("invalidating " + path + " from inside one of the filesystem operations of "
+                    + mountpoint + " could wait for itself; call it from another thread");
+        }
+        int rc;
+        live.readLock().lock();
+        try (Arena a = Arena.ofConfined()) {
+            if (handle == 0 || !isMounted()) {
+                throw new IllegalStateException("the mount at " + mountpoint + " has ended");
+            }
+            byte[] bytes = NameCodec.encode(path);
+            MemorySegment cPath = a.allocate(bytes.length + 1L);
+            MemorySegment.copy(bytes, 0, cPath, ValueLayout.JAVA_BYTE, 0, bytes.length);
+            rc = (int) lib.invalidatePath.invokeExact(handle, cPath.address());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        } finally {
+            live.readLock().unlock();
+        }
+        if (rc == -Errno.ENOENT) {
+            return false;
+        }
+        if (rc < 0) {
+            throw new IOException("invalidating " + path + " in " + mountpoint + " failed: " + Errno.name(-rc));
+        }
+        return true;
+    }
+
+}
