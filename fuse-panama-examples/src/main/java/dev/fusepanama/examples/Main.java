@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.fusepanama.Fuse;
 import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.FuseMount;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
@@ -185,6 +186,19 @@ public final class Main {
 
     /** Mounts, logs where, serves until a signal or an external unmount; 0 on a clean stop. */
     static int serve(String name, FuseFileSystem fs, MountOptions.Builder options, Common common) throws Exception {
+        return serve(name, at -> Fuse.mount(fs, at, options.build()), common);
+    }
+
+    /** As above, for a filesystem on the inode API. */
+    static int serve(String name, InodeFileSystem fs, MountOptions.Builder options, Common common) throws Exception {
+        return serve(name, at -> Fuse.mount(fs, at, options.build()), common);
+    }
+
+    private interface Mounter {
+        FuseMount mount(Path at) throws MountException;
+    }
+
+    private static int serve(String name, Mounter mounter, Common common) throws Exception {
         if (common.debug) {
             ((Logger) LoggerFactory.getLogger("dev.fusepanama.libfuse")).setLevel(Level.DEBUG);
         }
@@ -196,7 +210,7 @@ public final class Main {
         try {
             FuseMount mount;
             try {
-                mount = Fuse.mount(fs, mountpoint, options.build());
+                mount = mounter.mount(mountpoint);
             } catch (MountException e) {
                 LOG.error("{}", e.getMessage());
                 return 2;

@@ -112,7 +112,15 @@ public abstract class PosixSuite {
          * {@code .fuse_hidden*} name that keeps the directory non-empty) and serve reads, writes
          * and attributes from the file handle, since such calls arrive without a path.
          */
-        UNLINKED_OPEN_FILES
+        UNLINKED_OPEN_FILES,
+        /**
+         * {@code fstat(2)} of an open file whose name is gone (unlinked, renamed over, or one of
+         * its hard links removed) answers as on tmpfs. The kernel asks for such a file's
+         * attributes by inode, without the file handle: libfuse's path API has no name left to
+         * ask with and answers ESTALE, so a {@link dev.fusepanama.FuseFileSystem} declares this
+         * unsupported; an {@link dev.fusepanama.inode.InodeFileSystem} answers by inode.
+         */
+        FSTAT_OF_REMOVED_FILES
     }
 
     /** The features this filesystem does not support; none by default. */
@@ -202,6 +210,16 @@ public abstract class PosixSuite {
                 boolean dir = (st.mode() & Posix.S_IFMT) == Posix.S_IFDIR;
                 lines.add(what + " = mode " + Integer.toOctalString(st.mode()) + " nlink " + st.nlink()
                         + (dir ? "" : " size " + st.size()));
+            } catch (Os.OsException e) {
+                lines.add(what + " -> " + Errno.name(e.errno));
+            }
+        }
+
+        /** fstat's comparable fields, as {@link #stat}. */
+        void fstat(String what, int fd) {
+            try {
+                Os.StatResult st = Os.fstat(fd);
+                lines.add(what + " = mode " + Integer.toOctalString(st.mode()) + " nlink " + st.nlink() + " size " + st.size());
             } catch (Os.OsException e) {
                 lines.add(what + " -> " + Errno.name(e.errno));
             }
@@ -351,6 +369,41 @@ public abstract class PosixSuite {
     }
 
     @Test
+    void fstatAnswersForOpenFilesWhoseNameIsGone() throws Exception {
+        requires(Feature.FSTAT_OF_REMOVED_FILES, Feature.UNLINKED_OPEN_FILES, Feature.HARD_LINKS);
+        same((b, log) -> {
+            byte[] unlinked = p(b, "unlinked");
+            int a = Os.open(unlinked, Posix.O_CREAT | Posix.O_RDWR, 0640);
+            Os.pwrite(a, "12345".getBytes(), 0);
+            log.rc("unlink", Os.unlink(unlinked));
+            log.fstat("fstat of the unlinked file", a);
+            Os.pwrite(a, "678".getBytes(), 5);
+            log.fstat("fstat after writing to it", a);
+
+            byte[] replaced = p(b, "replaced");
+            int r = Os.open(replaced, Posix.O_CREAT | Posix.O_RDWR, 0600);
+            Os.pwrite(r, "old".getBytes(), 0);
+            byte[] newer = p(b, "newer");
+            Os.close(Os.open(newer, Posix.O_CREAT | Posix.O_WRONLY, 0644));
+            log.rc("rename over it", Os.renameat2(newer, replaced, 0));
+            log.fstat("fstat of the renamed-over file", r);
+            log.stat("the new file at its name", replaced);
+
+            byte[] one = p(b, "one");
+            byte[] two = p(b, "two");
+            int l = Os.open(one, Posix.O_CREAT | Posix.O_RDWR, 0644);
+            log.rc("link", Os.link(one, two));
+            log.fstat("fstat with two names", l);
+            log.rc("unlink one name", Os.unlink(one));
+            log.fstat("fstat with one name left", l);
+            log.stat("the other name", two);
+            Os.close(a);
+            Os.close(r);
+            Os.close(l);
+        });
+    }
+
+    @Test
     void fallocateKeepSizeAndPunchHole() throws Exception {
         requires(Feature.FALLOCATE);
         same((b, log) -> {
@@ -468,6 +521,68 @@ public abstract class PosixSuite {
             byte[] utf8max = "é".repeat(127).getBytes(StandardCharsets.UTF_8); // 254 bytes
             log.rc("multi-byte name", Os.mkdir(Os.child(b, utf8max), 0755));
         });
+    }
+
+    /** Every call that takes a name answers ENAMETOOLONG for one over 255 bytes, as tmpfs does (pjdfstest checks each). */
+    @Test
+    void everyCallTakingAnOverlongNameAnswersEnametoolong() throws Exception {
+        same((b, log) -> {
+            byte[] longName = Os.child(b, "x".repeat(256).getBytes());
+            byte[] file = p(b, "file");
+            Os.close(Os.open(file, Posix.O_CREAT | Posix.O_WRONLY, 0644));
+            Files.createDirectory(b.resolve("dir"));
+            log.rc("open", Os.open(longName, Posix.O_RDONLY, 0));
+            log.rc("create", Os.open(longName, Posix.O_CREAT | Posix.O_WRONLY, 0644));
+            log.stat("stat", longName);
+            log.rc("chmod", Os.chmod(longName, 0600));
+            log.rc("chown", Os.chown(longName, 0, 0));
+            log.rc("truncate", Os.truncate(longName, 0));
+            log.rc("unlink", Os.unlink(longName));
+            log.rc("rmdir", Os.rmdir(longName));
+            log.rc("mkdir", Os.mkdir(longName, 0755));
+            log.rc("mknod", Os.mknod(longName, Posix.S_IFIFO | 0644, 0));
+            log.rc("link to it", Os.link(file, longName));
+            log.rc("symlink to it", Os.symlink("file".getBytes(), longName));
+            log.rc("rename to it", Os.renameat2(file, longName, 0));
+            log.rc("rename from it", Os.renameat2(longName, file, 0));
+            log.rc("access", Os.access(longName, 0));
+            log.stat("the file is untouched", file);
+        });
+    }
+
+    /**
+     * A listing ends even while entries are created faster than it reads, and lists every entry
+     * that existed when it started exactly once (tmpfs's behaviour; POSIX leaves open only whether
+     * entries created meanwhile appear). Each small getdents(2) is one readdir, and 30 entries are
+     * created after each: a listing that chased new entries would never end.
+     */
+    @Test
+    void aListingEndsWhileEntriesAreCreatedFasterThanItReads() throws Exception {
+        Path dir = Files.createDirectory(fs.resolve("busy"));
+        for (int i = 0; i < 200; i++) Os.close(Os.open(p(dir, "old-" + i), Posix.O_CREAT | Posix.O_WRONLY, 0644));
+        int fd = Os.open(Os.bytes(dir), Posix.O_RDONLY | Posix.O_DIRECTORY, 0);
+        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        int created = 0;
+        int calls = 0;
+        List<byte[]> batch;
+        try {
+            while (!(batch = Os.getdents(fd, 512)).isEmpty() && ++calls < 1_000) {
+                for (byte[] name : batch) seen.merge(new String(name, StandardCharsets.UTF_8), 1, Integer::sum);
+                for (int k = 0; k < 30; k++) Os.close(Os.open(p(dir, "new-" + created++), Posix.O_CREAT | Posix.O_WRONLY, 0644));
+            }
+        } finally {
+            Os.close(fd);
+        }
+        assertTrue(batch.isEmpty(), "the listing ended (" + calls + " getdents calls, " + created + " entries created meanwhile)");
+        for (int i = 0; i < 200; i++) assertEquals(1, seen.get("old-" + i), "old-" + i + " listed once");
+    }
+
+    /** The root directory belongs to whoever mounted the filesystem, as every FUSE filesystem's and tmpfs's root does. */
+    @Test
+    void theRootBelongsToWhoeverMounted() throws Exception {
+        Os.StatResult st = Os.lstat(Os.bytes(fs));
+        assertEquals(dev.fusepanama.libc.Libc.geteuid(), st.uid(), "owner of the root");
+        assertEquals(dev.fusepanama.libc.Libc.getegid(), st.gid(), "group of the root");
     }
 
     @Test

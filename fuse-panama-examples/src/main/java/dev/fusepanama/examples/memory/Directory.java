@@ -9,12 +9,14 @@ import java.util.TreeMap;
  * A directory. Entries are found by name, and listed in the order of a cookie given at
  * insertion and never reused: a listing resumed at an offset (the last cookie returned)
  * continues correctly however the directory changed meanwhile, and resuming costs O(log n).
- * Cookies 1 and 2 are "." and "..". Guarded by the filesystem's namespace lock.
+ * Cookies 1 and 2 are "." and "..". Names are bytes, held as ISO-8859-1 strings (one char per
+ * byte, so any byte string is a key and compares as bytes). Guarded by the filesystem's
+ * namespace lock.
  */
 final class Directory extends Node {
     static final long FIRST_COOKIE = 3;
 
-    record Entry(String name, Node node, long cookie) {}
+    record Entry(String name, byte[] bytes, Node node, long cookie) {}
 
     private final Map<String, Entry> byName = new HashMap<>();
     private final TreeMap<Long, Entry> byCookie = new TreeMap<>();
@@ -50,7 +52,7 @@ final class Directory extends Node {
         if (old != null) {
             byCookie.remove(old.cookie());
         }
-        Entry e = new Entry(name, node, nextCookie++);
+        Entry e = new Entry(name, name.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), node, nextCookie++);
         byName.put(name, e);
         byCookie.put(e.cookie(), e);
     }

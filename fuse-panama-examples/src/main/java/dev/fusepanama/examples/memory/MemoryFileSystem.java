@@ -20,21 +20,30 @@ import static dev.fusepanama.Posix.S_IFREG;
 import static dev.fusepanama.Posix.S_ISGID;
 import static dev.fusepanama.Posix.S_ISUID;
 
-import dev.fusepanama.DirFiller;
 import dev.fusepanama.ErrnoException;
-import dev.fusepanama.FileInfo;
-import dev.fusepanama.FileNames;
-import dev.fusepanama.FuseContext;
-import dev.fusepanama.FuseFileSystem;
-import dev.fusepanama.LinkTarget;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
-import dev.fusepanama.StatVfs;
-import dev.fusepanama.Timespec;
-import dev.fusepanama.XattrNames;
+import dev.fusepanama.inode.AttrReply;
+import dev.fusepanama.inode.CreateReply;
+import dev.fusepanama.inode.DataReply;
+import dev.fusepanama.inode.DirPlusReply;
+import dev.fusepanama.inode.DirReply;
+import dev.fusepanama.inode.EmptyReply;
+import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.LseekReply;
+import dev.fusepanama.inode.Name;
+import dev.fusepanama.inode.OpenReply;
+import dev.fusepanama.inode.ReadlinkReply;
+import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.StatfsReply;
+import dev.fusepanama.inode.WriteReply;
+import dev.fusepanama.inode.XattrReply;
 import dev.fusepanama.libc.Libc;
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,33 +52,45 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * An in-memory filesystem with the semantics of tmpfs: sparse files, hard links, symlinks,
- * FIFOs and device nodes, extended attributes, stable directory offsets, unlink while open,
- * fallocate/punch hole, SEEK_DATA/SEEK_HOLE, copy_file_range, and a capacity limit.
+ * An in-memory filesystem with the semantics of tmpfs, on the inode API: sparse files, hard
+ * links, symlinks, FIFOs and device nodes, extended attributes, stable directory offsets,
+ * unlink and rename-over while open (fstat of such a file still answers), fallocate/punch
+ * hole, SEEK_DATA/SEEK_HOLE, copy_file_range, and a capacity limit.
  *
- * <p>Mount it with {@link #mountOptions()}: the kernel then checks permissions from the modes
- * (default_permissions), files unlinked while open vanish at once (hard_remove) and are served
- * by handle, and the inode numbers reported here are the ones programs see (use_ino).
+ * <p>Caching: memfs is the only writer of its files, so the kernel may keep names and
+ * attributes as long as it likes ({@link #TIMEOUT}); it learns of every change from the
+ * requests it sends itself. Inode numbers are never reused (generation 0 throughout). An inode
+ * lives while it has a name, an open handle or a lookup count the kernel has not forgotten.
  *
  * <p>Concurrency: one read/write lock guards the namespace (lookups share it; create, unlink,
- * rename take it exclusively). File data is guarded by each file's own monitor, so reads and
- * writes of different files run in parallel, and I/O through an open handle takes no namespace
- * lock at all. Locks ({@code flock}, {@code fcntl}) are left to the kernel, which keeps them for
- * every process on this machine when the filesystem does not implement them.
+ * rename take it exclusively). File data and an inode's attributes are guarded by the inode's
+ * own monitor, so reads and writes of different files run in parallel, and I/O through an open
+ * handle takes no namespace lock at all. Locks ({@code flock}, {@code fcntl}) are left to the
+ * kernel, which keeps them for every process on this machine when the filesystem does not
+ * implement them.
  */
-public final class MemoryFileSystem implements FuseFileSystem {
+public final class MemoryFileSystem implements InodeFileSystem {
     static final int PAGE = 4096;
+    /** Seconds the kernel may trust a name or attributes: memfs changes nothing behind its back. */
+    public static final double TIMEOUT = 3600;
     private static final int NAME_MAX = 255;
     private static final int XATTR_NAME_MAX = 255;
     private static final int XATTR_SIZE_MAX = 65536;
     private static final long DAY_NANOS = 86_400L * 1_000_000_000L;
+    private static final byte[] DOT = {'.'};
+    private static final byte[] DOT_DOT = {'.', '.'};
+    private static final int READ_BUFFER = 1 << 20;
 
     private final ReentrantReadWriteLock tree = new ReentrantReadWriteLock();
     private final Directory root;
     private final Space space;
-    private final AtomicLong inodes = new AtomicLong(1);
+    private final AtomicLong inodes = new AtomicLong(ROOT);
     private final AtomicLong handles = new AtomicLong(1);
+    /** Every live inode by number: named, open, or still known to the kernel. */
+    private final Map<Long, Node> nodes = new ConcurrentHashMap<>();
     private final Map<Long, Handle> open = new ConcurrentHashMap<>();
+    /** A direct buffer per worker thread that reads are copied into and answered from. */
+    private final ThreadLocal<ByteBuffer> readBuffers = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(READ_BUFFER));
 
     /**
      * An open file or directory. {@code listEnd} bounds a directory listing: entries whose cookie
@@ -85,10 +106,6 @@ public final class MemoryFileSystem implements FuseFileSystem {
             this.node = node;
             this.flags = flags;
         }
-
-        Node node() { return node; }
-
-        int flags() { return flags; }
     }
 
     /**
@@ -100,6 +117,7 @@ public final class MemoryFileSystem implements FuseFileSystem {
         this.space = new Space(maxBytes, maxInodes);
         space.allocateInode();
         this.root = new Directory(inodes.getAndIncrement(), S_IFDIR | 01777, Libc.geteuid(), Libc.getegid(), now(), null);
+        nodes.put(root.ino, root);
     }
 
     /** Half the JVM's maximum heap, and one inode per 4 KiB of it, as tmpfs sizes itself by RAM. */
@@ -108,19 +126,12 @@ public final class MemoryFileSystem implements FuseFileSystem {
     }
 
     /**
-     * The options this filesystem is meant to be mounted with; add your own to the builder.
-     *
-     * <p>Attributes are not cached ({@code attr_timeout=0}): libfuse's high-level API gives each
-     * name of a hard-linked file its own kernel inode, so a cached st_nlink, st_mode or st_ctime
-     * would go stale when the file changes through another name, and default_permissions would
-     * check a stale mode. Names stay cached (entry_timeout 1 s); data reads need no extra
-     * getattr: memfs is the only writer, so it keeps fuse-panama's default of no auto_inval_data.
+     * The options this filesystem is meant to be mounted with; add your own to the builder. The
+     * kernel checks permissions from the modes ({@code default_permissions}), as for tmpfs.
      */
     public static MountOptions.Builder mountOptions() {
-        return MountOptions.builder().defaultPermissions(true).hardRemove(true).nullPathOk(true).useIno(true)
-                .attrTimeout(0).entryTimeout(1).fsName("memfs").subtype("memfs");
+        return MountOptions.builder().defaultPermissions(true).fsName("memfs").subtype("memfs");
     }
-
 
     // ---- helpers ------------------------------------------------------------------------------
 
@@ -129,56 +140,35 @@ public final class MemoryFileSystem implements FuseFileSystem {
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 
-    private static int caller(boolean gid) {
-        FuseContext c = FuseContext.current();
-        return gid ? c.gid() : c.uid();
-    }
-
-    private Node lookup(String path) throws ErrnoException {
-        Node n = root;
-        int start = 1;
-        while (start < path.length()) {
-            int end = path.indexOf('/', start);
-            if (end < 0) end = path.length();
-            if (!(n instanceof Directory d)) throw new ErrnoException(ENOTDIR);
-            n = d.get(path.substring(start, end));
-            if (n == null) throw new ErrnoException(ENOENT);
-            start = end + 1;
-        }
+    /** The live inode {@code ino}; ESTALE-like ENOENT for a number the kernel should not hold. */
+    private Node node(long ino) throws ErrnoException {
+        Node n = nodes.get(ino);
+        if (n == null) throw new ErrnoException(ENOENT);
         return n;
     }
 
-    private Directory parent(String path) throws ErrnoException {
-        Node p = lookup(path.substring(0, Math.max(1, path.lastIndexOf('/'))));
-        if (!(p instanceof Directory d)) throw new ErrnoException(ENOTDIR);
+    private Directory directory(long ino) throws ErrnoException {
+        if (!(node(ino) instanceof Directory d)) throw new ErrnoException(ENOTDIR);
         return d;
     }
 
-    private static String name(String path) throws ErrnoException {
-        String name = path.substring(path.lastIndexOf('/') + 1);
-        if (FileNames.toBytes(name).length > NAME_MAX) throw new ErrnoException(ENAMETOOLONG);
-        return name;
+    /** The key of a name in a directory; ENAMETOOLONG past NAME_MAX, as tmpfs answers every call taking one. */
+    private static String key(Name name) throws ErrnoException {
+        if (name.length() > NAME_MAX) throw new ErrnoException(ENAMETOOLONG);
+        return new String(name.bytes(), StandardCharsets.ISO_8859_1);
     }
 
-    /** The node of an open handle, or of {@code path}; reads the namespace. */
-    private Node node(String path, FileInfo fi) throws ErrnoException {
-        if (fi != null) {
-            Handle h = open.get(fi.fh());
-            if (h != null) return h.node();
+    /** Answers with {@code n} as an entry: one more lookup the kernel will forget. */
+    private static void entry(Node n, EntryReply reply) {
+        synchronized (n) {
+            n.lookups++;
+            n.fill(reply.attributes());
         }
-        if (path == null) throw new ErrnoException(ENOENT);
-        Lock l = tree.readLock();
-        l.lock();
-        try {
-            return lookup(path);
-        } finally {
-            l.unlock();
-        }
+        reply.entry(n.ino, 0, TIMEOUT, TIMEOUT);
     }
 
-    private <T extends Node> T add(String path, T node) throws ErrnoException {
-        Directory dir = parent(path);
-        String name = name(path);
+    private <T extends Node> T add(Directory dir, String name, T node) throws ErrnoException {
+        if (dir.nlink == 0) throw new ErrnoException(ENOENT); // removed while we looked at it
         if (dir.get(name) != null) throw new ErrnoException(EEXIST);
         synchronized (dir) {
             if ((dir.mode & S_ISGID) != 0) {
@@ -192,6 +182,7 @@ public final class MemoryFileSystem implements FuseFileSystem {
             }
             dir.mtime = dir.ctime = node.ctime;
         }
+        nodes.put(node.ino, node);
         return node;
     }
 
@@ -200,7 +191,7 @@ public final class MemoryFileSystem implements FuseFileSystem {
         return inodes.getAndIncrement();
     }
 
-    /** One link fewer; the node's storage goes once no name and no open handle is left. */
+    /** One link fewer; the inode goes once no name, open handle or lookup is left. */
     private void dropLink(Node node) {
         synchronized (node) {
             node.nlink -= node instanceof Directory ? 2 : 1;
@@ -209,201 +200,212 @@ public final class MemoryFileSystem implements FuseFileSystem {
         }
     }
 
+    /** Called holding the node's monitor. */
     private void freeIfUnused(Node node) {
-        if (node.nlink <= 0 && node.openCount == 0) {
+        if (node.nlink <= 0 && node.openCount == 0 && node.lookups <= 0 && node != root) {
             if (node instanceof RegularFile f) f.free(space);
             space.freeInode();
             node.nlink = 0;
             node.openCount = -1; // freed: never twice
+            nodes.remove(node.ino);
         }
     }
 
-    private static void killSuid(Node n) {
-        if ((n.mode & (S_ISUID | S_ISGID)) != 0 && FuseContext.current().uid() != 0) {
+    private static void killSuid(Node n, Request request) {
+        if ((n.mode & (S_ISUID | S_ISGID)) != 0 && request.uid() != 0) {
             n.mode &= ~S_ISUID;
             if ((n.mode & 0010) != 0) n.mode &= ~S_ISGID;
         }
     }
 
-    // ---- attributes -----------------------------------------------------------------------------
-
-    @Override
-    public int getattr(String path, Stat stat, FileInfo fi) throws ErrnoException {
-        node(path, fi).fill(stat);
-        return 0;
+    private interface Op {
+        void run() throws ErrnoException;
     }
 
-    @Override
-    public int chmod(String path, int mode, FileInfo fi) throws ErrnoException {
-        Node n = node(path, fi);
-        synchronized (n) {
-            n.mode = (n.mode & S_IFMT) | (mode & 07777);
-            n.ctime = now();
-        }
-        return 0;
-    }
-
-    @Override
-    public int chown(String path, int uid, int gid, FileInfo fi) throws ErrnoException {
-        Node n = node(path, fi);
-        synchronized (n) {
-            if (uid != -1) n.uid = uid;
-            if (gid != -1) n.gid = gid;
-            if ((uid != -1 || gid != -1) && !(n instanceof Directory)) {
-                n.mode &= ~S_ISUID;
-                if ((n.mode & 0010) != 0) n.mode &= ~S_ISGID;
-            }
-            n.ctime = now();
-        }
-        return 0;
-    }
-
-    @Override
-    public int utimens(String path, Timespec atime, Timespec mtime, FileInfo fi) throws ErrnoException {
-        Node n = node(path, fi);
-        long now = now();
-        synchronized (n) {
-            if (!atime.isOmit()) n.atime = atime.isNow() ? now : atime.seconds() * 1_000_000_000L + atime.nanos();
-            if (!mtime.isOmit()) n.mtime = mtime.isNow() ? now : mtime.seconds() * 1_000_000_000L + mtime.nanos();
-            n.ctime = now;
-        }
-        return 0;
-    }
-
-    @Override
-    public int truncate(String path, long size, FileInfo fi) throws ErrnoException {
-        if (!(node(path, fi) instanceof RegularFile f)) throw new ErrnoException(EISDIR);
-        synchronized (f) {
-            f.truncate(size, space);
-            f.mtime = f.ctime = now();
-            killSuid(f);
-        }
-        return 0;
-    }
-
-    @Override
-    public int statfs(String path, StatVfs st) {
-        long freePages = Math.max(0, space.maxPages - space.pagesUsed());
-        long freeInodes = Math.max(0, space.maxInodes - space.inodesUsed());
-        st.setBlockSize(PAGE).setFragmentSize(PAGE).setBlocks(space.maxPages).setBlocksFree(freePages)
-                .setBlocksAvailable(freePages).setFiles(space.maxInodes).setFilesFree(freeInodes)
-                .setFilesAvailable(freeInodes).setNameMax(NAME_MAX);
-        return 0;
-    }
-
-    // ---- namespace ----------------------------------------------------------------------------
-
-    private int modify(Op op) throws ErrnoException {
+    private void modify(Op op) throws ErrnoException {
         Lock l = tree.writeLock();
         l.lock();
         try {
-            return op.run();
+            op.run();
         } finally {
             l.unlock();
         }
     }
 
-    private interface Op {
-        int run() throws ErrnoException;
+    // ---- lookups and attributes -----------------------------------------------------------------
+
+    @Override
+    public void lookup(Request request, long parent, Name name, EntryReply reply) throws ErrnoException {
+        String key = key(name);
+        Lock l = tree.readLock();
+        l.lock();
+        try {
+            Node n = directory(parent).get(key);
+            if (n == null) throw new ErrnoException(ENOENT);
+            entry(n, reply);
+        } finally {
+            l.unlock();
+        }
     }
 
     @Override
-    public int mkdir(String path, int mode) throws ErrnoException {
-        return modify(() -> {
-            add(path, new Directory(newInode(), S_IFDIR | (mode & 07777), caller(false), caller(true), now(), null));
-            return 0;
-        });
+    public void forget(long ino, long lookups) {
+        Node n = nodes.get(ino);
+        if (n != null) {
+            synchronized (n) {
+                n.lookups -= lookups;
+                freeIfUnused(n);
+            }
+        }
     }
 
     @Override
-    public int mknod(String path, int mode, long rdev) throws ErrnoException {
-        return modify(() -> {
+    public void getattr(Request request, long ino, long fh, AttrReply reply) throws ErrnoException {
+        node(ino).fill(reply.attributes());
+        reply.attributes(TIMEOUT);
+    }
+
+    @Override
+    public void setattr(Request request, long ino, Stat in, int toSet, long fh, AttrReply reply) throws ErrnoException {
+        Node n = node(ino);
+        long now = now();
+        synchronized (n) {
+            if ((toSet & SET_SIZE) != 0) {
+                if (!(n instanceof RegularFile f)) throw new ErrnoException(EISDIR);
+                f.truncate(in.size(), space);
+                f.mtime = now;
+                killSuid(f, request);
+            }
+            if ((toSet & SET_MODE) != 0) {
+                n.mode = (n.mode & S_IFMT) | (in.mode() & 07777);
+            }
+            if ((toSet & (SET_UID | SET_GID)) != 0) {
+                if ((toSet & SET_UID) != 0) n.uid = in.uid();
+                if ((toSet & SET_GID) != 0) n.gid = in.gid();
+                if (!(n instanceof Directory)) {
+                    n.mode &= ~S_ISUID;
+                    if ((n.mode & 0010) != 0) n.mode &= ~S_ISGID;
+                }
+            }
+            if ((toSet & SET_ATIME) != 0) {
+                n.atime = (toSet & SET_ATIME_NOW) != 0 ? now : in.atimeSeconds() * 1_000_000_000L + in.atimeNanos();
+            }
+            if ((toSet & SET_MTIME) != 0) {
+                n.mtime = (toSet & SET_MTIME_NOW) != 0 ? now : in.mtimeSeconds() * 1_000_000_000L + in.mtimeNanos();
+            }
+            n.ctime = (toSet & SET_CTIME) != 0 ? in.ctimeSeconds() * 1_000_000_000L + in.ctimeNanos() : now;
+            n.fill(reply.attributes());
+        }
+        reply.attributes(TIMEOUT);
+    }
+
+    @Override
+    public void statfs(Request request, long ino, StatfsReply reply) {
+        long freePages = Math.max(0, space.maxPages - space.pagesUsed());
+        long freeInodes = Math.max(0, space.maxInodes - space.inodesUsed());
+        reply.statvfs().setBlockSize(PAGE).setFragmentSize(PAGE).setBlocks(space.maxPages).setBlocksFree(freePages)
+                .setBlocksAvailable(freePages).setFiles(space.maxInodes).setFilesFree(freeInodes)
+                .setFilesAvailable(freeInodes).setNameMax(NAME_MAX);
+        reply.statfs();
+    }
+
+    // ---- namespace ----------------------------------------------------------------------------
+
+    @Override
+    public void mkdir(Request request, long parent, Name name, int mode, EntryReply reply) throws ErrnoException {
+        String key = key(name);
+        modify(() -> entry(add(directory(parent), key,
+                new Directory(newInode(), S_IFDIR | (mode & 07777), request.uid(), request.gid(), now(), null)), reply));
+    }
+
+    @Override
+    public void mknod(Request request, long parent, Name name, int mode, long rdev, EntryReply reply) throws ErrnoException {
+        String key = key(name);
+        modify(() -> {
             long ino = newInode();
             Node n = (mode & S_IFMT) == S_IFREG
-                    ? new RegularFile(ino, mode, caller(false), caller(true), now())
-                    : new Special(ino, mode, caller(false), caller(true), now(), rdev);
-            add(path, n);
-            return 0;
+                    ? new RegularFile(ino, mode, request.uid(), request.gid(), now())
+                    : new Special(ino, mode, request.uid(), request.gid(), now(), rdev);
+            entry(add(directory(parent), key, n), reply);
         });
     }
 
     @Override
-    public int symlink(String target, String linkPath) throws ErrnoException {
-        return modify(() -> {
-            add(linkPath, new Symlink(newInode(), caller(false), caller(true), now(), target));
-            return 0;
-        });
+    public void symlink(Request request, long parent, Name name, byte[] target, EntryReply reply) throws ErrnoException {
+        String key = key(name);
+        modify(() -> entry(add(directory(parent), key, new Symlink(newInode(), request.uid(), request.gid(), now(), target)), reply));
     }
 
     @Override
-    public int readlink(String path, LinkTarget target) throws ErrnoException {
-        if (!(node(path, null) instanceof Symlink s)) throw new ErrnoException(EINVAL);
-        target.set(s.target);
-        return 0;
+    public void readlink(Request request, long ino, ReadlinkReply reply) throws ErrnoException {
+        if (!(node(ino) instanceof Symlink s)) throw new ErrnoException(EINVAL);
+        reply.target(s.target);
     }
 
     @Override
-    public int link(String from, String to) throws ErrnoException {
-        return modify(() -> {
-            Node n = lookup(from);
+    public void link(Request request, long ino, long newParent, Name newName, EntryReply reply) throws ErrnoException {
+        String key = key(newName);
+        modify(() -> {
+            Node n = node(ino);
             if (n instanceof Directory) throw new ErrnoException(EPERM);
-            Directory dir = parent(to);
-            String name = name(to);
-            if (dir.get(name) != null) throw new ErrnoException(EEXIST);
+            Directory dir = directory(newParent);
+            if (dir.get(key) != null) throw new ErrnoException(EEXIST);
             synchronized (n) {
+                if (n.nlink == 0) throw new ErrnoException(ENOENT); // linkat of an unlinked file
                 n.nlink++;
                 n.ctime = now();
             }
-            dir.put(name, n);
+            dir.put(key, n);
             dir.mtime = dir.ctime = n.ctime;
-            return 0;
+            entry(n, reply);
         });
     }
 
     @Override
-    public int unlink(String path) throws ErrnoException {
-        return modify(() -> {
-            Directory dir = parent(path);
-            String name = name(path);
-            Node n = dir.get(name);
+    public void unlink(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
+        String key = key(name);
+        modify(() -> {
+            Directory dir = directory(parent);
+            Node n = dir.get(key);
             if (n == null) throw new ErrnoException(ENOENT);
             if (n instanceof Directory) throw new ErrnoException(EISDIR);
-            dir.remove(name);
+            dir.remove(key);
             dir.mtime = dir.ctime = now();
             dropLink(n);
-            return 0;
         });
+        reply.ok();
     }
 
     @Override
-    public int rmdir(String path) throws ErrnoException {
-        return modify(() -> {
-            Directory dir = parent(path);
-            String name = name(path);
-            Node n = dir.get(name);
+    public void rmdir(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
+        String key = key(name);
+        modify(() -> {
+            Directory dir = directory(parent);
+            Node n = dir.get(key);
             if (n == null) throw new ErrnoException(ENOENT);
             if (!(n instanceof Directory d)) throw new ErrnoException(ENOTDIR);
             if (!d.isEmpty()) throw new ErrnoException(ENOTEMPTY);
-            dir.remove(name);
+            dir.remove(key);
             dir.nlink--;
             dir.mtime = dir.ctime = now();
             dropLink(d);
-            return 0;
         });
+        reply.ok();
     }
 
     @Override
-    public int rename(String from, String to, int flags) throws ErrnoException {
+    public void rename(Request request, long parent, Name name, long newParent, Name newName, int flags, EmptyReply reply)
+            throws ErrnoException {
         boolean exchange = (flags & Posix.RENAME_EXCHANGE) != 0;
         boolean noReplace = (flags & Posix.RENAME_NOREPLACE) != 0;
         if ((flags & ~(Posix.RENAME_EXCHANGE | Posix.RENAME_NOREPLACE)) != 0 || (exchange && noReplace)) {
             throw new ErrnoException(EINVAL);
         }
-        return modify(() -> {
-            Directory fromDir = parent(from);
-            String fromName = name(from);
-            Directory toDir = parent(to);
-            String toName = name(to);
+        String fromName = key(name);
+        String toName = key(newName);
+        modify(() -> {
+            Directory fromDir = directory(parent);
+            Directory toDir = directory(newParent);
             Node moving = fromDir.get(fromName);
             if (moving == null) throw new ErrnoException(ENOENT);
             Node existing = toDir.get(toName);
@@ -416,9 +418,9 @@ public final class MemoryFileSystem implements FuseFileSystem {
                 reparent(moving, fromDir, toDir);
                 reparent(existing, toDir, fromDir);
                 touch(fromDir, toDir, moving, existing);
-                return 0;
+                return;
             }
-            if (existing == moving) return 0; // hard links of one inode: nothing to do
+            if (existing == moving) return; // hard links of one inode: nothing to do
             if (existing != null) {
                 if (noReplace) throw new ErrnoException(EEXIST);
                 if (moving instanceof Directory) {
@@ -435,8 +437,8 @@ public final class MemoryFileSystem implements FuseFileSystem {
             toDir.put(toName, moving);
             reparent(moving, fromDir, toDir);
             touch(fromDir, toDir, moving, null);
-            return 0;
         });
+        reply.ok();
     }
 
     /** Whether {@code dir} is {@code ancestor} or below it. */
@@ -471,137 +473,176 @@ public final class MemoryFileSystem implements FuseFileSystem {
     // ---- directories --------------------------------------------------------------------------
 
     @Override
-    public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) throws ErrnoException {
-        boolean plus = (flags & DirFiller.READDIR_PLUS) != 0;
+    public void opendir(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
+        Directory d = directory(ino);
         Lock l = tree.readLock();
         l.lock();
         try {
-            Handle h = fi == null ? null : open.get(fi.fh());
-            if (!((h != null ? h.node() : node(path, null)) instanceof Directory d)) throw new ErrnoException(ENOTDIR);
-            if (h != null && offset == 0) h.listEnd = d.nextCookie();
-            long end = h == null ? Long.MAX_VALUE : h.listEnd;
-            if (offset < 1 && add(filler, ".", 1, d, plus)) return 0;
-            if (offset < 2 && add(filler, "..", 2, d.parent, plus)) return 0;
-            for (Directory.Entry e : d.between(Math.max(offset, 2), end).values()) {
-                if (add(filler, e.name(), e.cookie(), e.node(), plus)) break;
+            Handle h = openHandle(d, flags);
+            h.listEnd = d.nextCookie();
+            reply.open(handleNumber(h), 0);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    @Override
+    public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws ErrnoException {
+        list(fh, offset, reply, null);
+        reply.send();
+    }
+
+    @Override
+    public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws ErrnoException {
+        list(fh, offset, null, reply);
+        reply.send();
+    }
+
+    /** One batch of the listing of the open directory {@code fh}, into whichever reply is given. */
+    private void list(long fh, long offset, DirReply plain, DirPlusReply plus) throws ErrnoException {
+        Handle h = open.get(fh);
+        if (h == null || !(h.node instanceof Directory d)) throw new ErrnoException(ENOTDIR);
+        Lock l = tree.readLock();
+        l.lock();
+        try {
+            if (offset == 0) h.listEnd = d.nextCookie();
+            if (offset < 1 && !add(plain, plus, DOT, 1, d, false)) return;
+            if (offset < 2 && !add(plain, plus, DOT_DOT, 2, d.parent, false)) return;
+            for (Directory.Entry e : d.between(Math.max(offset, 2), h.listEnd).values()) {
+                if (!add(plain, plus, e.bytes(), e.cookie(), e.node(), true)) break;
             }
             synchronized (d) {
                 long now = now();
                 if (d.atime <= d.mtime || d.atime <= d.ctime || now - d.atime > DAY_NANOS) d.atime = now;
             }
-            return 0;
         } finally {
             l.unlock();
         }
     }
 
-    /** With nullpath_ok, readdir of an open directory gets no path: it is found by this handle. */
-    @Override
-    public int opendir(String path, FileInfo fi) throws ErrnoException {
-        if (!(node(path, null) instanceof Directory d)) throw new ErrnoException(ENOTDIR);
-        Handle h = openHandle(d, fi);
-        Lock l = tree.readLock();
-        l.lock();
-        try {
-            h.listEnd = d.nextCookie();
-        } finally {
-            l.unlock();
+    /** Adds one entry; with readdirplus a taken entry (not "." or "..") is one more lookup. */
+    private static boolean add(DirReply plain, DirPlusReply plus, byte[] name, long cookie, Node n, boolean counted) {
+        if (plain != null) {
+            return plain.add(name, n.ino, n.mode & S_IFMT, cookie);
         }
-        return 0;
+        synchronized (n) {
+            n.fill(plus.attributes());
+            if (!plus.add(name, n.ino, 0, TIMEOUT, TIMEOUT, cookie)) return false;
+            if (counted) n.lookups++;
+            return true;
+        }
     }
 
     @Override
-    public int releasedir(String path, FileInfo fi) {
-        return release(path, fi);
-    }
-
-    private static boolean add(DirFiller filler, String name, long cookie, Node n, boolean plus) {
-        if (!plus) {
-            Stat st = filler.attributes();
-            st.setIno(n.ino).setMode(n.mode & S_IFMT);
-            return filler.add(name, cookie, st);
-        }
-        Stat st = filler.attributes();
-        n.fill(st);
-        return filler.add(name, cookie, st);
+    public void releasedir(Request request, long ino, long fh, EmptyReply reply) {
+        closeHandle(fh);
+        reply.ok();
     }
 
     // ---- files --------------------------------------------------------------------------------
 
     @Override
-    public int create(String path, int mode, FileInfo fi) throws ErrnoException {
-        return modify(() -> {
-            RegularFile f = add(path, new RegularFile(newInode(), S_IFREG | (mode & 07777), caller(false), caller(true), now()));
-            openHandle(f, fi);
-            return 0;
+    public void create(Request request, long parent, Name name, int mode, int flags, CreateReply reply) throws ErrnoException {
+        String key = key(name);
+        modify(() -> {
+            RegularFile f = add(directory(parent), key,
+                    new RegularFile(newInode(), S_IFREG | (mode & 07777), request.uid(), request.gid(), now()));
+            Handle h = openHandle(f, flags);
+            synchronized (f) {
+                f.lookups++;
+                f.fill(reply.attributes());
+            }
+            reply.created(f.ino, 0, TIMEOUT, TIMEOUT, handleNumber(h), 0);
         });
     }
 
     @Override
-    public int open(String path, FileInfo fi) throws ErrnoException {
-        Node n = node(path, null);
-        if ((fi.flags() & Posix.O_TRUNC) != 0 && n instanceof RegularFile f) {
+    public void open(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
+        Node n = node(ino);
+        if ((flags & Posix.O_TRUNC) != 0 && n instanceof RegularFile f) {
             synchronized (f) {
                 f.truncate(0, space);
                 f.mtime = f.ctime = now();
-                killSuid(f);
+                killSuid(f, request);
             }
         }
-        openHandle(n, fi);
-        return 0;
+        reply.open(handleNumber(openHandle(n, flags)), 0);
     }
 
-    private Handle openHandle(Node n, FileInfo fi) {
+    private Handle openHandle(Node n, int flags) throws ErrnoException {
         synchronized (n) {
+            if (n.openCount < 0) throw new ErrnoException(ENOENT);
             n.openCount++;
         }
-        long fh = handles.getAndIncrement();
-        Handle h = new Handle(n, fi.flags());
-        open.put(fh, h);
-        fi.setFh(fh);
-        return h;
+        return new Handle(n, flags);
     }
 
-    @Override
-    public int release(String path, FileInfo fi) {
-        Handle h = open.remove(fi.fh());
+    private long handleNumber(Handle h) {
+        long fh = handles.getAndIncrement();
+        open.put(fh, h);
+        return fh;
+    }
+
+    private void closeHandle(long fh) {
+        Handle h = open.remove(fh);
         if (h != null) {
-            synchronized (h.node()) {
-                h.node().openCount--;
-                freeIfUnused(h.node());
+            synchronized (h.node) {
+                h.node.openCount--;
+                freeIfUnused(h.node);
             }
         }
-        return 0;
     }
 
     @Override
-    public int read(String path, ByteBuffer buffer, long offset, FileInfo fi) throws ErrnoException {
-        if (!(node(path, fi) instanceof RegularFile f)) throw new ErrnoException(EISDIR);
+    public void release(Request request, long ino, long fh, int flags, EmptyReply reply) {
+        closeHandle(fh);
+        reply.ok();
+    }
+
+    private RegularFile file(long fh) throws ErrnoException {
+        Handle h = open.get(fh);
+        if (h == null) throw new ErrnoException(dev.fusepanama.Errno.EBADF);
+        if (!(h.node instanceof RegularFile f)) throw new ErrnoException(EISDIR);
+        return f;
+    }
+
+    @Override
+    public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws ErrnoException {
+        RegularFile f = file(fh);
+        ByteBuffer buffer = readBuffers.get().clear();
+        buffer.limit((int) Math.min(size, buffer.capacity()));
         synchronized (f) {
-            int n = f.read(buffer, offset);
+            f.read(buffer, offset);
             long now = now();
             if (f.atime <= f.mtime || f.atime <= f.ctime || now - f.atime > DAY_NANOS) f.atime = now;
-            return n;
         }
+        reply.data(buffer.flip());
     }
 
     @Override
-    public int write(String path, ByteBuffer buffer, long offset, FileInfo fi) throws ErrnoException {
-        Handle h = fi == null ? null : open.get(fi.fh());
-        if (!((h != null ? h.node() : node(path, fi)) instanceof RegularFile f)) throw new ErrnoException(EISDIR);
+    public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws ErrnoException {
+        Handle h = open.get(fh);
+        RegularFile f = file(fh);
+        int n;
         synchronized (f) {
-            long at = h != null && (h.flags() & Posix.O_APPEND) != 0 ? f.size : offset;
-            int n = f.write(buffer, at, space);
+            long at = (h.flags & Posix.O_APPEND) != 0 ? f.size : offset;
+            n = f.write(data, at, space);
             if (n < 0) throw new ErrnoException(ENOSPC);
             f.mtime = f.ctime = now();
-            killSuid(f);
-            return n;
+            killSuid(f, request);
         }
+        reply.written(n);
     }
 
     @Override
-    public int fallocate(String path, int mode, long offset, long length, FileInfo fi) throws ErrnoException {
-        if (!(node(path, fi) instanceof RegularFile f)) throw new ErrnoException(EISDIR);
+    public void fsync(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) {
+        reply.ok(); // in memory: nothing to make durable
+    }
+
+    @Override
+    public void fallocate(Request request, long ino, long fh, int mode, long offset, long length, EmptyReply reply)
+            throws ErrnoException {
+        if (!(node(ino) instanceof RegularFile f)) throw new ErrnoException(EISDIR);
         if (offset < 0 || length <= 0) throw new ErrnoException(EINVAL);
         boolean keepSize = (mode & Posix.FALLOC_FL_KEEP_SIZE) != 0;
         boolean punch = (mode & Posix.FALLOC_FL_PUNCH_HOLE) != 0;
@@ -617,33 +658,34 @@ public final class MemoryFileSystem implements FuseFileSystem {
             }
             f.mtime = f.ctime = now();
         }
-        return 0;
+        reply.ok();
     }
 
     @Override
-    public long lseek(String path, long offset, int whence, FileInfo fi) throws ErrnoException {
-        if (!(node(path, fi) instanceof RegularFile f)) throw new ErrnoException(EINVAL);
+    public void lseek(Request request, long ino, long fh, long offset, int whence, LseekReply reply) throws ErrnoException {
+        if (!(node(ino) instanceof RegularFile f)) throw new ErrnoException(EINVAL);
+        long r;
         synchronized (f) {
-            long r = switch (whence) {
+            r = switch (whence) {
                 case Posix.SEEK_DATA -> f.nextData(offset);
                 case Posix.SEEK_HOLE -> f.nextHole(offset);
                 default -> throw new ErrnoException(EINVAL);
             };
-            if (r < 0) throw new ErrnoException(ENXIO);
-            return r;
         }
+        if (r < 0) throw new ErrnoException(ENXIO);
+        reply.offset(r);
     }
 
     @Override
-    public long copyFileRange(String pathIn, FileInfo fiIn, long offsetIn, String pathOut, FileInfo fiOut,
-                              long offsetOut, long size, int flags) throws ErrnoException {
-        if (!(node(pathIn, fiIn) instanceof RegularFile in) || !(node(pathOut, fiOut) instanceof RegularFile out)) {
+    public void copyFileRange(Request request, long inoIn, long fhIn, long offsetIn, long inoOut, long fhOut,
+            long offsetOut, long length, int flags, WriteReply reply) throws ErrnoException {
+        if (!(node(inoIn) instanceof RegularFile in) || !(node(inoOut) instanceof RegularFile out)) {
             throw new ErrnoException(EISDIR);
         }
-        ByteBuffer chunk = ByteBuffer.allocate((int) Math.min(size, 1 << 20));
+        ByteBuffer chunk = ByteBuffer.allocate((int) Math.min(length, 1 << 20));
         long done = 0;
-        while (done < size) {
-            chunk.clear().limit((int) Math.min(chunk.capacity(), size - done));
+        while (done < length) {
+            chunk.clear().limit((int) Math.min(chunk.capacity(), length - done));
             int n;
             synchronized (in) {
                 n = in.read(chunk, offsetIn + done);
@@ -661,64 +703,83 @@ public final class MemoryFileSystem implements FuseFileSystem {
                 if (w < n) break;
             }
         }
-        return done;
+        reply.written(done);
     }
 
     // ---- extended attributes ------------------------------------------------------------------
 
-    private static void checkName(String name) throws ErrnoException {
-        if (FileNames.toBytes(name).length > XATTR_NAME_MAX || name.isEmpty()) throw new ErrnoException(ERANGE);
-        if (!(name.startsWith("user.") || name.startsWith("trusted.") || name.startsWith("security."))) {
+    private static String xattrName(Name name) throws ErrnoException {
+        if (name.length() > XATTR_NAME_MAX || name.length() == 0) throw new ErrnoException(ERANGE);
+        String s = name.toString();
+        if (!(s.startsWith("user.") || s.startsWith("trusted.") || s.startsWith("security."))) {
             throw new ErrnoException(EOPNOTSUPP);
         }
+        return s;
     }
 
     @Override
-    public int setxattr(String path, String name, ByteBuffer value, int flags) throws ErrnoException {
-        checkName(name);
+    public void setxattr(Request request, long ino, Name name, ByteBuffer value, int flags, EmptyReply reply) throws ErrnoException {
+        String key = xattrName(name);
         if (value.remaining() > XATTR_SIZE_MAX) throw new ErrnoException(E2BIG);
-        Node n = node(path, null);
+        Node n = node(ino);
         synchronized (n) {
-            boolean exists = n.hasXattrs() && n.xattrs().containsKey(name);
+            boolean exists = n.hasXattrs() && n.xattrs().containsKey(key);
             if ((flags & Posix.XATTR_CREATE) != 0 && exists) throw new ErrnoException(EEXIST);
             if ((flags & Posix.XATTR_REPLACE) != 0 && !exists) throw new ErrnoException(ENODATA);
             byte[] v = new byte[value.remaining()];
             value.get(v);
-            n.xattrs().put(name, v);
+            n.xattrs().put(key, v);
             n.ctime = now();
         }
-        return 0;
+        reply.ok();
     }
 
     @Override
-    public int getxattr(String path, String name, ByteBuffer value) throws ErrnoException {
-        Node n = node(path, null);
+    public void getxattr(Request request, long ino, Name name, long size, XattrReply reply) throws ErrnoException {
+        Node n = node(ino);
+        String key = name.toString();
+        byte[] v;
         synchronized (n) {
-            byte[] v = n.hasXattrs() ? n.xattrs().get(name) : null;
-            if (v == null) throw new ErrnoException(ENODATA);
-            if (value.capacity() == 0) return v.length;
-            if (value.capacity() < v.length) throw new ErrnoException(ERANGE);
-            value.put(v);
-            return v.length;
+            v = n.hasXattrs() ? n.xattrs().get(key) : null;
+        }
+        if (v == null) throw new ErrnoException(ENODATA);
+        if (size == 0) {
+            reply.size(v.length);
+        } else if (size < v.length) {
+            throw new ErrnoException(ERANGE);
+        } else {
+            reply.data(v, 0, v.length);
         }
     }
 
     @Override
-    public int listxattr(String path, XattrNames names) throws ErrnoException {
-        Node n = node(path, null);
+    public void listxattr(Request request, long ino, long size, XattrReply reply) throws ErrnoException {
+        Node n = node(ino);
+        ByteArrayOutputStream names = new ByteArrayOutputStream();
         synchronized (n) {
-            if (n.hasXattrs()) n.xattrs().keySet().forEach(names::add);
+            if (n.hasXattrs()) {
+                for (String key : n.xattrs().keySet()) {
+                    names.writeBytes(dev.fusepanama.FileNames.toBytes(key));
+                    names.write(0);
+                }
+            }
         }
-        return 0;
+        if (size == 0) {
+            reply.size(names.size());
+        } else if (size < names.size()) {
+            throw new ErrnoException(ERANGE);
+        } else {
+            reply.data(names.toByteArray(), 0, names.size());
+        }
     }
 
     @Override
-    public int removexattr(String path, String name) throws ErrnoException {
-        Node n = node(path, null);
+    public void removexattr(Request request, long ino, Name name, EmptyReply reply) throws ErrnoException {
+        Node n = node(ino);
         synchronized (n) {
-            if (!n.hasXattrs() || n.xattrs().remove(name) == null) throw new ErrnoException(ENODATA);
+            if (!n.hasXattrs() || n.xattrs().remove(name.toString()) == null) throw new ErrnoException(ENODATA);
             n.ctime = now();
         }
-        return 0;
+        reply.ok();
     }
 }

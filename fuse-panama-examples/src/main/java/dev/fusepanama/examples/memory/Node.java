@@ -19,6 +19,8 @@ abstract class Node {
     long ctime;
     /** Open file handles: the data of an unlinked file lives until the last one is released. */
     int openCount;
+    /** The kernel's lookup count: entries sent naming this inode, minus what it forgot. */
+    long lookups;
     private Map<String, byte[]> xattrs;
 
     Node(long ino, int mode, int uid, int gid, long now) {

@@ -1,18 +1,16 @@
 package dev.fusepanama.examples.memory;
 
-/** A symbolic link: its target, as the string the caller gave. */
+/** A symbolic link: its target, the bytes the caller gave. */
 final class Symlink extends Node {
-    final String target;
-    private final long length;
+    final byte[] target;
 
-    Symlink(long ino, int uid, int gid, long now, String target) {
+    Symlink(long ino, int uid, int gid, long now, byte[] target) {
         super(ino, dev.fusepanama.Posix.S_IFLNK | 0777, uid, gid, now);
         this.target = target;
-        this.length = dev.fusepanama.FileNames.toBytes(target).length;
     }
 
     @Override
     long size() {
-        return length;
+        return target.length;
     }
 }
