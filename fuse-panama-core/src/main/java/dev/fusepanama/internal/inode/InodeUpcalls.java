@@ -108,7 +108,7 @@ public final class InodeUpcalls {
         NativeReply r = t.current;
         t.current = null;
         if (r != null && r.isOpen() && r.failIfOpen(Errno.EIO)) {
-            errors.fail(op, () -> "", new IllegalStateException(op + " returned without answering its reply or"
+            errors.fail(op, () -> "request", new IllegalStateException(op + " returned without answering its reply or"
                     + " deferring it; answered EIO"));
         }
     }
@@ -119,7 +119,7 @@ public final class InodeUpcalls {
             InodeThread t = InodeThread.get();
             NativeReply r = t.current;
             t.current = null;
-            int errno = -errors.fail(op, () -> (op.equals("symlink") ? "" : "inode " + ino), thrown);
+            int errno = -errors.fail(op, () -> (op.equals("symlink") ? "request" : "of inode " + ino), thrown);
             if (r == null || r.req != req) {
                 int rc = (int) ll.replyErr.invokeExact(req, errno); // thrown before its reply existed
             } else {
@@ -132,7 +132,7 @@ public final class InodeUpcalls {
 
     private void failedQuietly(String op, Throwable thrown) {
         try {
-            errors.fail(op, () -> "", thrown);
+            errors.fail(op, () -> "request", thrown);
         } catch (Throwable t) {
             // as above
         }

@@ -1,0 +1,182 @@
+package dev.fusepanama.throughmount;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fusepanama.Errno;
+import dev.fusepanama.ErrnoException;
+import dev.fusepanama.MountOptions;
+import dev.fusepanama.MountException;
+import dev.fusepanama.Posix;
+import dev.fusepanama.inode.AttrReply;
+import dev.fusepanama.inode.DataReply;
+import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.Name;
+import dev.fusepanama.inode.Reply;
+import dev.fusepanama.inode.Request;
+import dev.fusepanama.libc.Libc;
+import dev.fusepanama.testing.FlatInodeFileSystem;
+import dev.fusepanama.testkit.Os;
+import dev.fusepanama.testkit.TestMount;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The inode API's promise about replies, through a mount: each request is answered exactly
+ * once whatever the filesystem does (answers twice, forgets to answer, throws, answers later
+ * from another thread, or never, until the mount ends).
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class InodeRepliesThroughMountTest {
+
+    /** Each name's lookup misbehaves in its own way. */
+    static final class Misbehaving extends FlatInodeFileSystem {
+        final AtomicReference<Throwable> secondAnswer = new AtomicReference<>();
+        final AtomicReference<int[]> caller = new AtomicReference<>();
+        final ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
+        final AtomicReference<Reply> parked = new AtomicReference<>();
+        final CountDownLatch parkedNow = new CountDownLatch(1);
+
+        @Override
+        public void lookup(Request request, long parent, Name name, EntryReply reply) throws java.io.IOException {
+            switch (name.toString()) {
+                case "forgets" -> { /* returns without answering */ }
+                case "twice" -> {
+                    reply.error(Errno.EACCES);
+                    try {
+                        reply.error(Errno.EPERM);
+                    } catch (Throwable t) {
+                        secondAnswer.set(t);
+                    }
+                }
+                case "throws-errno" -> throw new ErrnoException(Errno.ENOTDIR);
+                case "throws-bug" -> throw new IllegalStateException("a bug in the filesystem");
+                case "throws-after-answer" -> {
+                    reply.error(Errno.ENAMETOOLONG);
+                    throw new IllegalStateException("thrown after answering");
+                }
+                case "later" -> {
+                    EntryReply deferred = (EntryReply) reply.defer();
+                    byte[] bytes = name.bytes();
+                    later.schedule(() -> {
+                        deferred.attributes().setMode(Posix.S_IFREG | 0600).setNlink(1).setSize(bytes.length * 1000L);
+                        deferred.entry(77, 0, 0, 0);
+                    }, 200, TimeUnit.MILLISECONDS);
+                }
+                case "never" -> {
+                    parked.set(reply.defer());
+                    parkedNow.countDown();
+                }
+                case "who" -> {
+                    caller.set(new int[] {request.uid(), request.gid(), request.pid()});
+                    reply.error(Errno.ENOENT);
+                }
+                default -> super.lookup(request, parent, name, reply);
+            }
+        }
+
+        @Override
+        public void getattr(Request request, long ino, long fh, AttrReply reply) {
+            if (ino == 77) {
+                reply.attributes().setIno(77).setMode(Posix.S_IFREG | 0600).setNlink(1).setSize(5000);
+                reply.attributes(0);
+                return;
+            }
+            super.getattr(request, ino, fh, reply);
+        }
+
+        @Override
+        public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) {
+            super.read(request, ino, fh, size, offset, reply);
+        }
+    }
+
+    private static int lstatErrno(Path p) {
+        try {
+            Os.lstat(Os.bytes(p));
+            return 0;
+        } catch (Os.OsException e) {
+            return e.errno;
+        }
+    }
+
+    @Test
+    void everyRequestIsAnsweredOnceWhateverTheMethodDoes() throws Exception {
+        Misbehaving fs = new Misbehaving();
+        fs.put("fine", "ok");
+        try (TestMount m = TestMount.mount(fs)) {
+            assertEquals(Errno.EIO, lstatErrno(m.path("forgets")), "returned without answering: EIO");
+            assertEquals(Errno.EACCES, lstatErrno(m.path("twice")), "the first answer counts");
+            assertTrue(fs.secondAnswer.get() instanceof IllegalStateException, "the second one throws: " + fs.secondAnswer.get());
+            assertEquals(Errno.ENOTDIR, lstatErrno(m.path("throws-errno")));
+            assertEquals(Errno.EIO, lstatErrno(m.path("throws-bug")));
+            assertEquals(Errno.ENAMETOOLONG, lstatErrno(m.path("throws-after-answer")), "the answer stands");
+            assertEquals("ok", Files.readString(m.path("fine")), "and the mount still serves");
+        } finally {
+            fs.later.shutdownNow();
+        }
+    }
+
+    @Test
+    void aDeferredReplyIsSentFromAnotherThread() throws Exception {
+        Misbehaving fs = new Misbehaving();
+        try (TestMount m = TestMount.mount(fs)) {
+            long start = System.nanoTime();
+            assertEquals(5000, Files.size(m.path("later")));
+            assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(150), "answered when the other thread did");
+        } finally {
+            fs.later.shutdownNow();
+        }
+    }
+
+    @Test
+    void theRequestShowsItsCaller() throws Exception {
+        Misbehaving fs = new Misbehaving();
+        try (TestMount m = TestMount.mount(fs)) {
+            assertEquals(Errno.ENOENT, lstatErrno(m.path("who")));
+            assertEquals(Libc.geteuid(), fs.caller.get()[0]);
+            assertEquals(Libc.getegid(), fs.caller.get()[1]);
+            // The kernel sends the calling thread's id; its thread group is this process.
+            String status = Files.readString(Path.of("/proc", Integer.toString(fs.caller.get()[2]), "status"));
+            assertTrue(status.contains("\nTgid:\t" + ProcessHandle.current().pid() + "\n"), "a thread of this process asked");
+        } finally {
+            fs.later.shutdownNow();
+        }
+    }
+
+    /**
+     * A reply deferred and never sent: the mount cannot be unmounted while the caller waits for
+     * it; when the connection ends the session answers it before freeing itself, and the late
+     * answer is dropped (it must not reach freed memory).
+     */
+    @Test
+    void aReplyStillDeferredWhenTheMountEndsIsAnsweredByTheSession() throws Exception {
+        TestMount.ensureFusectl();
+        Misbehaving fs = new Misbehaving();
+        TestMount m = TestMount.mount(fs);
+        CompletableFuture<Integer> waiting = CompletableFuture.supplyAsync(() -> lstatErrno(m.path("never")));
+        try {
+            assertTrue(fs.parkedNow.await(10, TimeUnit.SECONDS));
+            assertFalse(waiting.isDone(), "the caller waits for the answer");
+            assertThrows(MountException.class, () -> m.handle().close(), "busy while a caller waits");
+        } finally {
+            m.close(); // aborts the connection: the waiting call fails, the loop ends, the session is freed
+        }
+        int errno = waiting.get(10, TimeUnit.SECONDS);
+        assertTrue(errno == Errno.ECONNABORTED || errno == Errno.ENOTCONN, "the caller got an error: " + Errno.name(errno));
+        assertTrue(fs.parked.get().isAnswered(), "answered by the session");
+        ((EntryReply) fs.parked.get()).entry(5, 0, 0, 0); // dropped: no crash, no exception
+        fs.later.shutdownNow();
+    }
+}
