@@ -15,6 +15,9 @@ public interface CreateReply extends Reply {
      *
      * @param fh the handle that comes back with every later operation on this open file
      * @param flags {@link OpenReply#KEEP_CACHE}, {@link OpenReply#DIRECT_IO}, ... or 0
+     * @return false if the caller no longer waits (its system call was interrupted) or the mount
+     *         has ended: the kernel did not take the answer, so undo what it would have counted
+     *         (libfuse's own path layer forgets the lookup, or releases the handle, in that case)
      */
-    void created(long ino, long generation, double attrTimeout, double entryTimeout, long fh, int flags);
+    boolean created(long ino, long generation, double attrTimeout, double entryTimeout, long fh, int flags);
 }

@@ -20,6 +20,12 @@ public interface DirPlusReply extends Reply {
      */
     boolean add(byte[] name, long ino, long generation, double attrTimeout, double entryTimeout, long nextOffset);
 
-    /** Sends the batch. */
-    void send();
+    /**
+     * Sends the batch.
+     *
+     * @return false if the caller no longer waits (its system call was interrupted) or the mount
+     *         has ended: the kernel did not take the answer, so forget the lookups its entries
+     *         would have added
+     */
+    boolean send();
 }

@@ -3,7 +3,7 @@ package dev.fusepanama.inode;
 /**
  * A batch of directory entries: the answer of readdir. Add entries until {@link #add} returns
  * false (the batch is full; that entry is not in it) or the directory ends, then {@link #send}.
- * An empty batch means the end of the listing.
+ * An empty batch means the end of the listing. A name has 1 to 255 bytes, none of them NUL or '/'.
  */
 public interface DirReply extends Reply {
     /**
@@ -16,6 +16,10 @@ public interface DirReply extends Reply {
      */
     boolean add(byte[] name, long ino, int type, long nextOffset);
 
-    /** Sends the batch. */
-    void send();
+    /**
+     * Sends the batch.
+     *
+     * @return false if the caller no longer waits or the mount has ended
+     */
+    boolean send();
 }

@@ -18,8 +18,11 @@ public interface EntryReply extends Reply {
      * @param generation with {@code ino}, unique for the life of the filesystem: a new one when a number is reused
      * @param attrTimeout seconds the kernel may trust the attributes
      * @param entryTimeout seconds the kernel may trust the name
+     * @return false if the caller no longer waits (its system call was interrupted) or the mount
+     *         has ended: the kernel did not take the answer, so undo what it would have counted
+     *         (libfuse's own path layer forgets the lookup, or releases the handle, in that case)
      */
-    void entry(long ino, long generation, double attrTimeout, double entryTimeout);
+    boolean entry(long ino, long generation, double attrTimeout, double entryTimeout);
 
     /**
      * Answers that the name does not exist, and lets the kernel remember that for

@@ -16,6 +16,9 @@ public interface OpenReply extends Reply {
      *
      * @param fh comes back with every later operation on this open file
      * @param flags {@link #DIRECT_IO}, {@link #KEEP_CACHE}, {@link #NONSEEKABLE}, {@link #CACHE_DIR}, or 0
+     * @return false if the caller no longer waits (its system call was interrupted) or the mount
+     *         has ended: the kernel did not take the answer, so undo what it would have counted
+     *         (libfuse's own path layer forgets the lookup, or releases the handle, in that case)
      */
-    void open(long fh, int flags);
+    boolean open(long fh, int flags);
 }

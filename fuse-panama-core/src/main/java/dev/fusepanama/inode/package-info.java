@@ -1,29 +1,50 @@
 /**
  * The inode API: a filesystem served through libfuse's low-level API, which names every file by
- * an inode number instead of a path (work in progress on this branch; not exported yet).
+ * an inode number instead of a path. Mount one with {@link dev.fusepanama.Fuse#mount(InodeFileSystem,
+ * java.nio.file.Path, dev.fusepanama.MountOptions)}; the mount ({@link InodeMount}) adds the
+ * notifications.
+ *
+ * <h2>Which API to choose</h2>
+ * {@link dev.fusepanama.FuseFileSystem} (paths) is the shorter way to a filesystem that mirrors
+ * or presents something path-shaped: libfuse keeps the table from kernel inodes to paths, and a
+ * method gets "/dir/file". Choose this API instead when the filesystem has inodes of its own (an
+ * in-memory or database-backed tree, a vault), when it must behave exactly like a kernel
+ * filesystem, or when it should be fast:
+ * <ul>
+ *   <li>{@code fstat} of an open file whose name is gone (unlinked, renamed over, one hard link
+ *       removed) answers; the path API answers ESTALE, having no name left to ask with.</li>
+ *   <li>Timeouts travel with each reply, so names and attributes can be cached by the kernel for
+ *       as long as they stay true, hard links included (the path API must turn attribute
+ *       caching off for them).</li>
+ *   <li>{@link InodeMount} tells the kernel what changed behind its back: an inode's attributes
+ *       and data, a name, data to put straight into the page cache.</li>
+ *   <li>Nothing is allocated per request but the reply object (no path strings), and
+ *       {@code readdirplus} answers {@code ls -l} without a lookup per entry.</li>
+ * </ul>
  *
  * <h2>Inodes and lookups</h2>
- * The kernel learns a file's inode number from a reply that names it ({@link
- * dev.fusepanama.inode.EntryReply}: lookup, mknod, mkdir, symlink, link, create) and from then
- * on uses the number alone. Each such reply adds one to the inode's <em>lookup count</em>;
- * {@link dev.fusepanama.inode.InodeFileSystem#forget} takes them away again. A filesystem must
+ * The kernel learns a file's inode number from a reply that names it ({@link EntryReply}:
+ * lookup, mknod, mkdir, symlink, link; {@link CreateReply}; each entry a {@link DirPlusReply}
+ * takes) and from then on uses the number alone. Each such reply adds one to the inode's
+ * <em>lookup count</em>; {@link InodeFileSystem#forget} takes them away again. A filesystem must
  * keep an inode answerable while its lookup count is above zero, even after its last name is
- * gone: this is what lets {@code fstat} of an unlinked open file work, which the path API
- * cannot do. Inode 1 is the root, and is never forgotten. An inode number reused for another
- * file must come with a new generation number.
+ * gone. Inode 1 is the root, and is never forgotten. An inode number reused for another file
+ * must come with a new generation number.
  *
  * <h2>Replies</h2>
  * Every operation but forget receives a reply object of the one kind its answer takes, so a
- * wrong kind of answer does not compile. A reply is sent once: a second send throws. A method
- * may return without replying only after calling {@code defer()}: it then replies later, from
- * any thread. A method that returns without either, or throws before replying, is answered
- * with an error ({@code EIO}, or the exception's errno) and logged once. Closing the mount waits
- * for deferred replies, then answers the rest with an error, before the session is freed.
+ * wrong kind of answer does not compile. A reply is sent once: a second answer throws. A method
+ * may return without answering only after {@link Reply#defer()}: it then answers later, from
+ * any thread. A method that returns without either is answered EIO and logged; one that throws
+ * before answering is answered with the exception's errno ({@link dev.fusepanama.ErrnoException},
+ * the {@code java.nio.file} exceptions, else EIO). When the mount ends, replies still deferred
+ * are answered with an error before the session is freed, and answers sent after that are
+ * dropped.
  *
- * <h2>Caching</h2>
- * Timeouts travel with each reply ({@link dev.fusepanama.inode.EntryReply#entry}, {@link
- * dev.fusepanama.inode.AttrReply#attributes}); a filesystem that is the only writer can cache
- * for as long as it likes, and one whose store changes underneath tells the kernel through the
- * mount's notifications.
+ * <h2>Settings</h2>
+ * {@link dev.fusepanama.MountOptions} applies as for the path API, except the settings that
+ * only libfuse's path layer reads (timeouts, {@code directIo}, {@code kernelCache},
+ * {@code hardRemove}, ...): mounting refuses them, since here they travel with each reply
+ * ({@link OpenReply#DIRECT_IO}, {@link OpenReply#KEEP_CACHE}, the timeouts of an entry).
  */
 package dev.fusepanama.inode;

@@ -20,7 +20,8 @@ import java.lang.invoke.MethodHandle;
  *       releases with {@code fuse_session_new}.</li>
  *   <li>{@code fuse_session_loop_mt} resolves to different ABIs (the v1 config struct on 3.10 and
  *       3.11, the config object from 3.12), so the versions are bound by their own names.</li>
- *   <li>{@code fuse_lowlevel_notify_expire_entry} exists from 3.13 (null before).</li>
+ *   <li>{@code fuse_lowlevel_notify_expire_entry} exists from 3.13 (null before); 3.13 to 3.15
+ *       take flags ({@code FUSE_LL_EXPIRE_ONLY}), 3.16 dropped them.</li>
  * </ul>
  * Replies may be sent from any thread, once per request; the request is freed by its reply.
  */
@@ -62,8 +63,9 @@ public final class LibFuseLowLevel {
 
     public final MethodHandle notifyInvalInode;
     public final MethodHandle notifyInvalEntry;
-    /** Null before 3.13. */
+    /** Null before 3.13; takes a fifth argument, {@code enum fuse_expire_flags}, before 3.16 ({@link #expireTakesFlags}). */
     public final MethodHandle notifyExpireEntry;
+    public final boolean expireTakesFlags;
     public final MethodHandle notifyDelete;
     public final MethodHandle notifyStore;
 
@@ -110,9 +112,10 @@ public final class LibFuseLowLevel {
 
         this.notifyInvalInode = d(lookup, "fuse_lowlevel_notify_inval_inode", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_LONG, C_LONG));
         this.notifyInvalEntry = d(lookup, "fuse_lowlevel_notify_inval_entry", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_POINTER, C_LONG));
-        this.notifyExpireEntry = lookup.find("fuse_lowlevel_notify_expire_entry").isPresent()
-                ? d(lookup, "fuse_lowlevel_notify_expire_entry", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_POINTER, C_LONG))
-                : null;
+        this.expireTakesFlags = !version.atLeast(3, 16, 0);
+        this.notifyExpireEntry = lookup.find("fuse_lowlevel_notify_expire_entry").isEmpty() ? null : expireTakesFlags
+                ? d(lookup, "fuse_lowlevel_notify_expire_entry", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_POINTER, C_LONG, C_INT))
+                : d(lookup, "fuse_lowlevel_notify_expire_entry", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_POINTER, C_LONG));
         this.notifyDelete = d(lookup, "fuse_lowlevel_notify_delete",
                 FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_LONG, C_POINTER, C_LONG));
         this.notifyStore = d(lookup, "fuse_lowlevel_notify_store",

@@ -35,7 +35,6 @@ final class InodeThread {
     private ByteBuffer data;
 
     private InodeThread() {
-        dev.fusepanama.internal.dispatch.ThreadNames.nameWorker(Thread.currentThread());
         this.request = new NativeRequest(LibFuse.get().lowLevel);
     }
 
@@ -51,7 +50,8 @@ final class InodeThread {
 
     /** The reply of {@code req}, remembered as the one this thread serves. */
     NativeReply reply(Replies replies, long req) {
-        if (area == MemorySegment.NULL) {
+        if (area == MemorySegment.NULL) { // this thread's first request: it is a libfuse worker
+            dev.fusepanama.internal.dispatch.ThreadNames.nameWorker(Thread.currentThread());
             area = Arena.ofAuto().allocate(NativeReply.AREA_SIZE, 16);
         }
         NativeReply r = new NativeReply(replies, req, area.address());

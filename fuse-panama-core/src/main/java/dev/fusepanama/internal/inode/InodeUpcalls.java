@@ -108,25 +108,38 @@ public final class InodeUpcalls {
         NativeReply r = t.current;
         t.current = null;
         if (r != null && r.isOpen() && r.failIfOpen(Errno.EIO)) {
-            errors.fail(op, () -> "request", new IllegalStateException(op + " returned without answering its reply or"
-                    + " deferring it; answered EIO"));
+            try {
+                errors.fail(op, () -> "request", new IllegalStateException(op + " returned without answering its reply or"
+                        + " deferring it; answered EIO"));
+            } catch (Throwable logging) {
+                // answered already; nothing may reach native code
+            }
         }
     }
 
-    /** A method threw: answer with its errno unless it already answered (or deferred: then the answer is its own). */
+    /**
+     * A method threw: answer with its errno unless it already answered (or deferred: then the
+     * answer is its own). The answer goes first, the log line after, so a failure to log cannot
+     * leave the caller waiting.
+     */
     private void failed(String op, Throwable thrown, long req, long ino) {
         try {
             InodeThread t = InodeThread.get();
             NativeReply r = t.current;
             t.current = null;
-            int errno = -errors.fail(op, () -> (op.equals("symlink") ? "request" : "of inode " + ino), thrown);
+            int errno = ErrorMapper.errnoOf(thrown);
             if (r == null || r.req != req) {
                 int rc = (int) ll.replyErr.invokeExact(req, errno); // thrown before its reply existed
             } else {
                 r.failIfOpen(errno);
             }
         } catch (Throwable t) {
-            // nothing may reach native code; the failure was logged by errors.fail if it could be
+            // nothing may reach native code
+        }
+        try {
+            errors.fail(op, () -> (op.equals("symlink") ? "request" : "of inode " + ino), thrown);
+        } catch (Throwable logging) {
+            // as above
         }
     }
 

@@ -131,11 +131,10 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
      * Answers through {@code send} unless already answered: on the receiving thread directly, from
      * a deferred reply under the session's read lock (a session being torn down has dropped it).
      */
-    private void answer(Sender send, long a, long b, double d) {
+    private boolean answer(Sender send, long a, long b, double d) {
         int s = state;
         if (s == OPEN && STATE.compareAndSet(this, OPEN, SENT)) {
-            invoke(send, a, b, d);
-            return;
+            return invoke(send, a, b, d) == 0;
         }
         if (s == DEFERRED || state == DEFERRED) {
             var lock = replies.lock();
@@ -143,15 +142,14 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
             try {
                 if (STATE.compareAndSet(this, DEFERRED, SENT)) {
                     replies.answered(this);
-                    invoke(send, a, b, d);
-                    return;
+                    return invoke(send, a, b, d) == 0;
                 }
             } finally {
                 lock.unlock();
             }
         }
         if (state == DROPPED) {
-            return; // the session ended and answered for us
+            return false; // the session ended and answered for us
         }
         throw new IllegalStateException("the request was already answered");
     }
@@ -176,10 +174,11 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
 
     private enum Sender { ERR, ENTRY, CREATE, ATTR, OPEN, BUF, WRITE, XATTR, READLINK, STATFS, LOCK, LSEEK }
 
-    private void invoke(Sender send, long a, long b, double d) {
+    /** Calls libfuse: 0, or a negative errno if the kernel did not take the answer. */
+    private int invoke(Sender send, long a, long b, double d) {
         var ll = replies.ll;
         try {
-            int rc = switch (send) {
+            return switch (send) {
                 case ERR -> (int) ll.replyErr.invokeExact(req, (int) a);
                 case ENTRY -> (int) ll.replyEntry.invokeExact(req, area + ENTRY);
                 case CREATE -> (int) ll.replyCreate.invokeExact(req, area + ENTRY, area + FILE_INFO);
@@ -193,9 +192,12 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
                 case LOCK -> (int) ll.replyLock.invokeExact(req, area);
                 case LSEEK -> (int) ll.replyLseek.invokeExact(req, a);
             };
-            // rc < 0: the kernel no longer waits (interrupted, or the connection ended); nothing to do.
         } catch (Throwable t) {
             throw new IllegalStateException("libfuse failed to send a reply", t);
+        } finally {
+            // The structs are passed as raw addresses: keep the memory they live in (this reply's
+            // own once deferred) reachable until libfuse has copied them.
+            java.lang.ref.Reference.reachabilityFence(this);
         }
     }
 
@@ -225,12 +227,12 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
     }
 
     @Override
-    public void entry(long ino, long generation, double attrTimeout, double entryTimeout) {
+    public boolean entry(long ino, long generation, double attrTimeout, double entryTimeout) {
         if (ino == 0) {
             throw new IllegalArgumentException("inode 0 is not a file; answer noEntry or error(ENOENT)");
         }
         entryParam(ino, generation, attrTimeout, entryTimeout);
-        answer(Sender.ENTRY, 0, 0, 0);
+        return answer(Sender.ENTRY, 0, 0, 0);
     }
 
     private void entryParam(long ino, long generation, double attrTimeout, double entryTimeout) {
@@ -251,13 +253,13 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
     }
 
     @Override
-    public void created(long ino, long generation, double attrTimeout, double entryTimeout, long fh, int flags) {
+    public boolean created(long ino, long generation, double attrTimeout, double entryTimeout, long fh, int flags) {
         if (ino == 0) {
             throw new IllegalArgumentException("inode 0 is not a file");
         }
         entryParam(ino, generation, attrTimeout, entryTimeout);
         fileInfo(fh, flags);
-        answer(Sender.CREATE, 0, 0, 0);
+        return answer(Sender.CREATE, 0, 0, 0);
     }
 
     @Override
@@ -266,9 +268,9 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
     }
 
     @Override
-    public void open(long fh, int flags) {
+    public boolean open(long fh, int flags) {
         fileInfo(fh, flags);
-        answer(Sender.OPEN, 0, 0, 0);
+        return answer(Sender.OPEN, 0, 0, 0);
     }
 
     private void fileInfo(long fh, int flags) {
@@ -370,6 +372,8 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
             n = (long) replies.ll.addDirentry.invokeExact(req, dir + dirUsed, (long) (dirLimit - dirUsed), putName(name), st, nextOffset);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
+        } finally {
+            java.lang.ref.Reference.reachabilityFence(this);
         }
         return took(n);
     }
@@ -383,6 +387,8 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
             n = (long) replies.ll.addDirentryPlus.invokeExact(req, dir + dirUsed, (long) (dirLimit - dirUsed), putName(name), area + ENTRY, nextOffset);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
+        } finally {
+            java.lang.ref.Reference.reachabilityFence(this);
         }
         if (took(n)) {
             Native.ALL.asSlice(area + ENTRY, fuse_entry_param.LAYOUT.byteSize()).fill((byte) 0);
@@ -401,6 +407,11 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
         if (name.length == 0 || name.length > 255) {
             throw new IllegalArgumentException("a directory entry's name has 1 to 255 bytes, not " + name.length);
         }
+        for (byte b : name) {
+            if (b == 0 || b == '/') {
+                throw new IllegalArgumentException("a directory entry's name contains no NUL and no '/'");
+            }
+        }
     }
 
     private boolean took(long n) {
@@ -412,7 +423,7 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
     }
 
     @Override
-    public void send() {
-        answer(Sender.BUF, dir, dirUsed, 0);
+    public boolean send() {
+        return answer(Sender.BUF, dir, dirUsed, 0);
     }
 }

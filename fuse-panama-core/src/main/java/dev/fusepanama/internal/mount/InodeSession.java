@@ -105,8 +105,12 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
     }
 
     @Override
-    protected void teardown(long se) throws Throwable {
+    protected void retire() {
         replies.dropAll();
+    }
+
+    @Override
+    protected void teardown(long se) throws Throwable {
         ll.sessionUnmount.invokeExact(se);
         ll.sessionDestroy.invokeExact(se);
     }
@@ -143,10 +147,29 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
         return notify("invalidating a name in inode " + parent, Kind.INVAL_ENTRY, parent, 0, 0, name, null);
     }
 
+    /** {@code FUSE_LL_EXPIRE_ONLY}. */
+    private static final int EXPIRE_ONLY = 1;
+
+    /** Expires where libfuse and the kernel can (kernel 6.2+), else invalidates, as documented. */
     @Override
     public boolean expireEntry(long parent, byte[] name) throws IOException {
-        Kind kind = ll.notifyExpireEntry == null ? Kind.INVAL_ENTRY : Kind.EXPIRE_ENTRY;
-        return notify("expiring a name in inode " + parent, kind, parent, 0, 0, name, null);
+        if (ll.notifyExpireEntry != null && !expireUnsupported) {
+            try {
+                return notify("expiring a name in inode " + parent, Kind.EXPIRE_ENTRY, parent, 0, 0, name, null);
+            } catch (Unsupported e) {
+                expireUnsupported = true;
+            }
+        }
+        return invalidateEntry(parent, name);
+    }
+
+    private volatile boolean expireUnsupported;
+
+    /** The kernel lacks FUSE_CAP_EXPIRE_ONLY (ENOSYS from libfuse 3.16+, EINVAL from the kernel before). */
+    private static final class Unsupported extends IOException {
+        Unsupported(String message) {
+            super(message);
+        }
     }
 
     @Override
@@ -188,7 +211,9 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
             rc = switch (kind) {
                 case INVAL_INODE -> (int) ll.notifyInvalInode.invokeExact(se, ino, a, b);
                 case INVAL_ENTRY -> (int) ll.notifyInvalEntry.invokeExact(se, ino, cName, (long) name.length);
-                case EXPIRE_ENTRY -> (int) ll.notifyExpireEntry.invokeExact(se, ino, cName, (long) name.length);
+                case EXPIRE_ENTRY -> ll.expireTakesFlags
+                        ? (int) ll.notifyExpireEntry.invokeExact(se, ino, cName, (long) name.length, EXPIRE_ONLY)
+                        : (int) ll.notifyExpireEntry.invokeExact(se, ino, cName, (long) name.length);
                 case DELETE -> (int) ll.notifyDelete.invokeExact(se, ino, a, cName, (long) name.length);
                 case STORE -> store(se, ino, a, data, a1);
             };
@@ -201,6 +226,9 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
         }
         if (rc == -Errno.ENOENT) {
             return false;
+        }
+        if (kind == Kind.EXPIRE_ENTRY && (rc == -Errno.ENOSYS || rc == -Errno.EINVAL)) {
+            throw new Unsupported(what + ": " + Errno.name(-rc));
         }
         if (rc < 0) {
             throw new IOException(what + " in " + mountpoint + " failed: " + Errno.name(-rc));

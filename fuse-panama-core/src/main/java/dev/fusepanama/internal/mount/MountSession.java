@@ -104,6 +104,9 @@ public abstract class MountSession implements FuseMount {
     /** The loop: single-threaded, or multi-threaded with {@code config} (a config object or a v1 struct). */
     protected abstract int loop(long handle, long config, boolean singleThreaded) throws Throwable;
 
+    /** After the loop, under the write lock: whatever must be settled before the session is freed. */
+    protected void retire() {}
+
     /** After the loop: unmount and free the session (the filesystem's destroy runs here). */
     protected abstract void teardown(long handle) throws Throwable;
 
@@ -252,14 +255,22 @@ public abstract class MountSession implements FuseMount {
         loopResult = rc;
         initialized.completeExceptionally(new MountException(Reason.MOUNT_FAILED, mountpoint,
                 "the session at " + mountpoint + " ended before the kernel initialised it (loop result " + rc + ")"));
+        // Retire the session under the write lock (no notification or deferred reply is using it
+        // then, and none can start after), but free it outside the lock: freeing calls the
+        // filesystem's destroy, which may wait for threads that are waiting for the lock.
+        long retired;
         live.writeLock().lock();
         try {
-            teardown(handle);
+            retired = handle;
+            handle = 0;
+            retire();
+        } finally {
+            live.writeLock().unlock();
+        }
+        try {
+            teardown(retired);
         } catch (Throwable t) {
             LOG.error("tearing down {} failed", mountpoint, t);
-        } finally {
-            handle = 0;
-            live.writeLock().unlock();
         }
         arena.close();
         MountRegistry.remove(this);

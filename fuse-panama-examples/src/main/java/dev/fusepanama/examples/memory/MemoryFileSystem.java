@@ -158,13 +158,18 @@ public final class MemoryFileSystem implements InodeFileSystem {
         return new String(name.bytes(), StandardCharsets.ISO_8859_1);
     }
 
-    /** Answers with {@code n} as an entry: one more lookup the kernel will forget. */
-    private static void entry(Node n, EntryReply reply) {
+    /**
+     * Answers with {@code n} as an entry: one more lookup the kernel will forget, unless the
+     * caller gave up before the answer arrived (then the kernel never saw it, so never forgets).
+     */
+    private void entry(Node n, EntryReply reply) {
         synchronized (n) {
             n.lookups++;
             n.fill(reply.attributes());
         }
-        reply.entry(n.ino, 0, TIMEOUT, TIMEOUT);
+        if (!reply.entry(n.ino, 0, TIMEOUT, TIMEOUT)) {
+            forget(n.ino, 1);
+        }
     }
 
     private <T extends Node> T add(Directory dir, String name, T node) throws ErrnoException {
@@ -480,7 +485,8 @@ public final class MemoryFileSystem implements InodeFileSystem {
         try {
             Handle h = openHandle(d, flags);
             h.listEnd = d.nextCookie();
-            reply.open(handleNumber(h), 0);
+            long fh = handleNumber(h);
+            if (!reply.open(fh, 0)) closeHandle(fh);
         } finally {
             l.unlock();
         }
@@ -488,28 +494,31 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     @Override
     public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws ErrnoException {
-        list(fh, offset, reply, null);
+        list(fh, offset, reply, null, null);
         reply.send();
     }
 
     @Override
     public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws ErrnoException {
-        list(fh, offset, null, reply);
-        reply.send();
+        java.util.List<Node> counted = new java.util.ArrayList<>();
+        list(fh, offset, null, reply, counted);
+        if (!reply.send()) {
+            for (Node n : counted) forget(n.ino, 1); // the kernel never saw these entries
+        }
     }
 
     /** One batch of the listing of the open directory {@code fh}, into whichever reply is given. */
-    private void list(long fh, long offset, DirReply plain, DirPlusReply plus) throws ErrnoException {
+    private void list(long fh, long offset, DirReply plain, DirPlusReply plus, java.util.List<Node> counted) throws ErrnoException {
         Handle h = open.get(fh);
         if (h == null || !(h.node instanceof Directory d)) throw new ErrnoException(ENOTDIR);
         Lock l = tree.readLock();
         l.lock();
         try {
             if (offset == 0) h.listEnd = d.nextCookie();
-            if (offset < 1 && !add(plain, plus, DOT, 1, d, false)) return;
-            if (offset < 2 && !add(plain, plus, DOT_DOT, 2, d.parent, false)) return;
+            if (offset < 1 && !add(plain, plus, DOT, 1, d, null)) return;
+            if (offset < 2 && !add(plain, plus, DOT_DOT, 2, d.parent, null)) return;
             for (Directory.Entry e : d.between(Math.max(offset, 2), h.listEnd).values()) {
-                if (!add(plain, plus, e.bytes(), e.cookie(), e.node(), true)) break;
+                if (!add(plain, plus, e.bytes(), e.cookie(), e.node(), counted)) break;
             }
             synchronized (d) {
                 long now = now();
@@ -520,15 +529,18 @@ public final class MemoryFileSystem implements InodeFileSystem {
         }
     }
 
-    /** Adds one entry; with readdirplus a taken entry (not "." or "..") is one more lookup. */
-    private static boolean add(DirReply plain, DirPlusReply plus, byte[] name, long cookie, Node n, boolean counted) {
+    /** Adds one entry; with readdirplus a taken entry (not "." or "..", which come without a list) is one more lookup. */
+    private static boolean add(DirReply plain, DirPlusReply plus, byte[] name, long cookie, Node n, java.util.List<Node> counted) {
         if (plain != null) {
             return plain.add(name, n.ino, n.mode & S_IFMT, cookie);
         }
         synchronized (n) {
             n.fill(plus.attributes());
             if (!plus.add(name, n.ino, 0, TIMEOUT, TIMEOUT, cookie)) return false;
-            if (counted) n.lookups++;
+            if (counted != null) {
+                n.lookups++;
+                counted.add(n);
+            }
             return true;
         }
     }
@@ -552,7 +564,11 @@ public final class MemoryFileSystem implements InodeFileSystem {
                 f.lookups++;
                 f.fill(reply.attributes());
             }
-            reply.created(f.ino, 0, TIMEOUT, TIMEOUT, handleNumber(h), 0);
+            long fh = handleNumber(h);
+            if (!reply.created(f.ino, 0, TIMEOUT, TIMEOUT, fh, 0)) {
+                closeHandle(fh); // the caller gave up: the kernel holds neither the handle nor the entry
+                forget(f.ino, 1);
+            }
         });
     }
 
@@ -566,7 +582,8 @@ public final class MemoryFileSystem implements InodeFileSystem {
                 killSuid(f, request);
             }
         }
-        reply.open(handleNumber(openHandle(n, flags)), 0);
+        long fh = handleNumber(openHandle(n, flags));
+        if (!reply.open(fh, 0)) closeHandle(fh); // the caller gave up: the kernel never releases it
     }
 
     private Handle openHandle(Node n, int flags) throws ErrnoException {

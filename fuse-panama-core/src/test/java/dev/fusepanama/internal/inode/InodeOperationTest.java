@@ -1,0 +1,74 @@
+package dev.fusepanama.internal.inode;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.Name;
+import dev.fusepanama.inode.Request;
+import dev.fusepanama.internal.bind.Native;
+import dev.fusepanama.internal.bind.fuse_lowlevel_ops;
+import java.lang.foreign.FunctionDescriptor;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The inode operation table is derived from the binding, InodeUpcalls and InodeFileSystem. */
+class InodeOperationTest {
+
+    @Test
+    void everySlotIsServedOrListedAsNotYetServed() {
+        List<String> slots = fuse_lowlevel_ops.LAYOUT_310.memberLayouts().stream().map(l -> l.name().orElseThrow()).toList();
+        List<String> served = InodeOperation.ALL.stream().map(InodeOperation::cName).toList();
+        assertEquals(slots.stream().filter(s -> !InodeOperation.UNSERVED.contains(s)).toList(), served, "in struct order");
+        assertEquals(39, served.size());
+    }
+
+    @Test
+    void theCSignatureFollowsTheUpcallsJavaSignature() {
+        // void (*lookup)(fuse_req_t req, fuse_ino_t parent, const char *name)
+        assertEquals(FunctionDescriptor.ofVoid(Native.C_POINTER, Native.C_LONG, Native.C_POINTER), descriptor("lookup"));
+        // void (*setattr)(fuse_req_t, fuse_ino_t, struct stat *, int to_set, struct fuse_file_info *)
+        assertEquals(FunctionDescriptor.ofVoid(Native.C_POINTER, Native.C_LONG, Native.C_POINTER, Native.C_INT, Native.C_POINTER),
+                descriptor("setattr"));
+        // void (*rename)(fuse_req_t, fuse_ino_t parent, const char *name, fuse_ino_t newparent, const char *newname, unsigned int flags)
+        assertEquals(FunctionDescriptor.ofVoid(Native.C_POINTER, Native.C_LONG, Native.C_POINTER, Native.C_LONG, Native.C_POINTER,
+                Native.C_INT), descriptor("rename"));
+        // void (*copy_file_range)(fuse_req_t, fuse_ino_t, off_t, struct fuse_file_info *, fuse_ino_t, off_t,
+        //                         struct fuse_file_info *, size_t len, int flags)
+        assertEquals(FunctionDescriptor.ofVoid(Native.C_POINTER, Native.C_LONG, Native.C_LONG, Native.C_POINTER, Native.C_LONG,
+                Native.C_LONG, Native.C_POINTER, Native.C_LONG, Native.C_INT), descriptor("copy_file_range"));
+    }
+
+    private static FunctionDescriptor descriptor(String slot) {
+        return InodeOperation.ALL.stream().filter(op -> op.cName().equals(slot)).findFirst().orElseThrow().descriptor();
+    }
+
+    @Test
+    void onlyWhatAClassOverridesIsRegisteredWithInitAlways() {
+        class Lookups implements InodeFileSystem {
+            @Override
+            public void lookup(Request request, long parent, Name name, EntryReply reply) {}
+
+            @Override
+            public void forget(long ino, long lookups) {}
+        }
+        assertEquals(List.of("init", "lookup", "forget", "forget_multi"),
+                InodeOperation.implementedBy(Lookups.class).stream().map(InodeOperation::cName).collect(Collectors.toList()),
+                "the kernel's batched forgets reach forget too");
+        assertEquals(List.of("init"), InodeOperation.implementedBy(InodeFileSystem.class.cast(new InodeFileSystem() {}).getClass())
+                .stream().map(InodeOperation::cName).toList());
+    }
+
+    @Test
+    void onlyOperationsWithARequestAnswerThroughAReply() {
+        for (InodeOperation op : InodeOperation.ALL) {
+            boolean none = List.of("init", "destroy", "forget", "forget_multi").contains(op.cName());
+            assertEquals(!none, op.replies(), op.cName());
+        }
+        assertFalse(InodeOperation.UNSERVED.contains("lookup"));
+        assertTrue(InodeOperation.UNSERVED.contains("ioctl"));
+    }
+}
