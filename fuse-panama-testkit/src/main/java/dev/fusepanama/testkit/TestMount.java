@@ -32,9 +32,17 @@ public final class TestMount implements AutoCloseable {
     }
 
     public static TestMount mount(FuseFileSystem fs, MountOptions options) throws IOException {
+        return mountAt(dir -> Fuse.mount(fs, dir, options));
+    }
+
+    private interface Mounter {
+        FuseMount mount(Path dir) throws IOException;
+    }
+
+    private static TestMount mountAt(Mounter mounter) throws IOException {
         Path dir = Files.createTempDirectory("fuse-panama-test-");
         try {
-            return new TestMount(dir, Fuse.mount(fs, dir, options));
+            return new TestMount(dir, mounter.mount(dir));
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(dir);
             throw e;
@@ -47,13 +55,7 @@ public final class TestMount implements AutoCloseable {
     }
 
     public static TestMount mount(InodeFileSystem fs, MountOptions options) throws IOException {
-        Path dir = Files.createTempDirectory("fuse-panama-test-");
-        try {
-            return new TestMount(dir, Fuse.mount(fs, dir, options));
-        } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(dir);
-            throw e;
-        }
+        return mountAt(dir -> Fuse.mount(fs, dir, options));
     }
 
     public Path root() { return dir; }
