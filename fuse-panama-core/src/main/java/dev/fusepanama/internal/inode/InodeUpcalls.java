@@ -15,7 +15,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.util.Set;
 
 /**
  * How a low-level request reaches an {@link InodeFileSystem}: libfuse calls one of these methods
@@ -61,10 +60,8 @@ public final class InodeUpcalls {
     private final InitListener initListener;
     private final LibFuseLowLevel ll;
     private final boolean extendedFlags;
-    private final boolean userInit;
 
-    public InodeUpcalls(InodeFileSystem fs, Replies replies, ErrorMapper errors, InitListener initListener,
-            Set<InodeOperation> implemented) {
+    public InodeUpcalls(InodeFileSystem fs, Replies replies, ErrorMapper errors, InitListener initListener) {
         this.fs = fs;
         this.replies = replies;
         this.errors = errors;
@@ -72,15 +69,6 @@ public final class InodeUpcalls {
         LibFuse lib = LibFuse.get();
         this.ll = lib.lowLevel;
         this.extendedFlags = lib.version.wantExt();
-        this.userInit = implemented.stream().anyMatch(op -> op.cName().equals("init")) && implementsInit(fs);
-    }
-
-    private static boolean implementsInit(InodeFileSystem fs) {
-        try {
-            return fs.getClass().getMethod("init", dev.fusepanama.ConnectionInfo.class).getDeclaringClass() != InodeFileSystem.class;
-        } catch (NoSuchMethodException e) {
-            return false;
-        }
     }
 
     /** The upcall stub for {@code op}, valid as long as {@code arena}; nothing it calls can throw into native code. */
@@ -162,9 +150,7 @@ public final class InodeUpcalls {
         try {
             NativeConnectionInfo connection = new NativeConnectionInfo(conn, extendedFlags);
             initListener.configure(connection);
-            if (userInit) {
-                fs.init(connection);
-            }
+            fs.init(connection); // the interface's default does nothing
         } catch (Throwable e) {
             failure = e;
         }

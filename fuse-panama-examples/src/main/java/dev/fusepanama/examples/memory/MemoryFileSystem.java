@@ -616,16 +616,17 @@ public final class MemoryFileSystem implements InodeFileSystem {
         reply.ok();
     }
 
-    private RegularFile file(long fh) throws ErrnoException {
+    /** The open regular file {@code fh}: one map lookup per read or write, no namespace lock. */
+    private Handle file(long fh) throws ErrnoException {
         Handle h = open.get(fh);
         if (h == null) throw new ErrnoException(dev.fusepanama.Errno.EBADF);
-        if (!(h.node instanceof RegularFile f)) throw new ErrnoException(EISDIR);
-        return f;
+        if (!(h.node instanceof RegularFile)) throw new ErrnoException(EISDIR);
+        return h;
     }
 
     @Override
     public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws ErrnoException {
-        RegularFile f = file(fh);
+        RegularFile f = (RegularFile) file(fh).node;
         ByteBuffer buffer = readBuffers.get().clear();
         buffer.limit((int) Math.min(size, buffer.capacity()));
         synchronized (f) {
@@ -638,8 +639,8 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     @Override
     public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws ErrnoException {
-        Handle h = open.get(fh);
-        RegularFile f = file(fh);
+        Handle h = file(fh);
+        RegularFile f = (RegularFile) h.node;
         int n;
         synchronized (f) {
             long at = (h.flags & Posix.O_APPEND) != 0 ? f.size : offset;
