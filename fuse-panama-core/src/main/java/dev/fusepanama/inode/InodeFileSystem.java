@@ -3,7 +3,9 @@ package dev.fusepanama.inode;
 import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.Flock;
+import dev.fusepanama.PollHandle;
 import dev.fusepanama.Stat;
+import dev.fusepanama.WriteBuffer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
@@ -238,6 +240,54 @@ public interface InodeFileSystem {
     /** copy_file_range(2) between two open files; answers the count copied. */
     default void copyFileRange(Request request, long inoIn, long fhIn, long offsetIn, long inoOut, long fhOut,
             long offsetOut, long length, int flags, WriteReply reply) throws IOException {
+        reply.error(Errno.ENOSYS);
+    }
+
+    /**
+     * The device block of the file's block {@code index} (FIBMAP). The kernel asks only on a
+     * mount backed by a block device (the {@code blkdev} option with {@code fsName} naming it,
+     * root only); elsewhere it answers FIBMAP itself.
+     */
+    default void bmap(Request request, long ino, long blockSize, long index, BmapReply reply) throws IOException {
+        reply.error(Errno.ENOSYS);
+    }
+
+    /**
+     * ioctl(2) on an open file, or on a directory when {@link ConnectionInfo#CAP_IOCTL_DIR} is
+     * wanted. The kernel passes only commands whose size and direction are encoded in {@code cmd}
+     * ({@code _IOR}, {@code _IOW}, {@code _IOWR}, {@code _IO}): {@code in} holds the bytes it
+     * copied from the caller (valid during the call only), {@code outSize} is how many it will
+     * copy back, and {@code arg} is the caller's argument itself, useful for {@code _IO} commands
+     * that take a number. {@code flags} are FUSE_IOCTL_* bits (FUSE_IOCTL_DIR = 16). ENOTTY is
+     * the answer for a command the file does not know.
+     */
+    default void ioctl(Request request, long ino, long fh, int cmd, long arg, int flags, ByteBuffer in, int outSize,
+            IoctlReply reply) throws IOException {
+        reply.error(Errno.ENOSYS);
+    }
+
+    /**
+     * poll(2), select(2), epoll: which of {@code events} are ready on the open file. When the
+     * kernel wants to be told of a change it passes a {@code handle} (else null): keep it with
+     * {@link PollHandle#retain()} and call {@link PollHandle#notifyReady()}
+     * once readiness changes, and the kernel polls again. A handle not retained is released when
+     * the method returns; a retained one notified after the mount ended does nothing.
+     */
+    default void poll(Request request, long ino, long fh, int events, PollHandle handle, PollReply reply)
+            throws IOException {
+        reply.error(Errno.ENOSYS);
+    }
+
+    /**
+     * Replaces {@link #write} when overridden: the data may still be in the pipe libfuse spliced
+     * the request into, so {@link WriteBuffer#copyToFd} can move it into a file
+     * without it entering the JVM. Copy it during the call (before deferring the reply matters
+     * not: the data is gone when the method returns). Overriding it makes libfuse read every
+     * request through a pipe (FUSE_CAP_SPLICE_READ), which costs a system call per request more:
+     * worth it for a filesystem whose file data lives in files, not for one that keeps it in memory.
+     */
+    default void writeBuf(Request request, long ino, long fh, WriteBuffer data, long offset, WriteReply reply)
+            throws IOException {
         reply.error(Errno.ENOSYS);
     }
 

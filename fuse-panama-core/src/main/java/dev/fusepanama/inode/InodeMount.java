@@ -3,6 +3,7 @@ package dev.fusepanama.inode;
 import dev.fusepanama.FuseMount;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A live mount of an {@link InodeFileSystem}, with the notifications that tell the kernel what
@@ -49,6 +50,17 @@ public interface InodeMount extends FuseMount {
      * the cached size if it ends past it), so the next reads are answered without asking.
      */
     boolean store(long ino, long offset, ByteBuffer data) throws IOException;
+
+    /**
+     * Asks the kernel for the data of {@code ino} it holds in its page cache, from {@code offset}
+     * for at most {@code size} bytes. The kernel sends the pages it has cached from there on,
+     * stopping at the first one it lacks, at the end of the file or at the connection's request
+     * size (max_pages, 1 MiB by default): the future completes with those bytes, possibly fewer
+     * than asked or none. It completes on a libfuse worker thread (dependent actions run there
+     * unless added with an {@code ...Async} method), at once with no bytes when the kernel holds
+     * nothing for the inode, and exceptionally if the mount ends before the kernel answers.
+     */
+    CompletableFuture<byte[]> retrieve(long ino, long offset, int size) throws IOException;
 
     /** Not available on an inode mount: use {@link #invalidateInode} and {@link #invalidateEntry}. */
     @Override

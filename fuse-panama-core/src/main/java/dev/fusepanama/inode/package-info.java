@@ -17,7 +17,8 @@
  *       as long as they stay true, hard links included (the path API must turn attribute
  *       caching off for them).</li>
  *   <li>{@link InodeMount} tells the kernel what changed behind its back: an inode's attributes
- *       and data, a name, data to put straight into the page cache.</li>
+ *       and data, a name, data to put straight into the page cache; and it reads back what the
+ *       page cache holds ({@link InodeMount#retrieve}).</li>
  *   <li>Nothing is allocated per request but the reply object (no path strings), and
  *       {@code readdirplus} answers {@code ls -l} without a lookup per entry.</li>
  * </ul>

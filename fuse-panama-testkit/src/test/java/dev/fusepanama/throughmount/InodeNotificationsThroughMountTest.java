@@ -113,6 +113,31 @@ class InodeNotificationsThroughMountTest {
     }
 
     @Test
+    void retrievingGetsWhatTheKernelHoldsInItsPageCache() throws Exception {
+        FlatInodeFileSystem fs = new FlatInodeFileSystem();
+        String content = "0123456789".repeat(1000); // 10,000 bytes: two full pages and part of a third
+        long ino = fs.put("f", content);
+        long other = fs.put("g", "never read");
+        try (TestMount m = TestMount.mount(fs)) {
+            InodeMount mount = m.inodeHandle();
+            assertEquals(content, Files.readString(m.path("f")));
+            fs.put("f", "x".repeat(10_000)); // the kernel's copy is now the only one with the old data
+            byte[] all = mount.retrieve(ino, 0, 1 << 20).get(10, TimeUnit.SECONDS);
+            assertEquals(content, new String(all, StandardCharsets.US_ASCII), "up to the end of the file, not the size asked");
+            byte[] middle = mount.retrieve(ino, 4090, 20).get(10, TimeUnit.SECONDS);
+            assertEquals(content.substring(4090, 4110), new String(middle, StandardCharsets.US_ASCII), "across a page boundary");
+
+            assertTrue(mount.invalidateInode(ino, 4096, 0), "drop the pages from the second on");
+            byte[] first = mount.retrieve(ino, 0, 10_000).get(10, TimeUnit.SECONDS);
+            assertEquals(content.substring(0, 4096), new String(first, StandardCharsets.US_ASCII), "stops at the first page it lacks");
+
+            assertTrue(Files.exists(m.path("g")));
+            assertEquals(0, mount.retrieve(other, 0, 100).get(10, TimeUnit.SECONDS).length, "looked up, never read: no pages");
+            assertEquals(0, mount.retrieve(12345, 0, 100).get(10, TimeUnit.SECONDS).length, "an inode the kernel does not hold");
+        }
+    }
+
+    @Test
     void notifyingFromInsideAnOperationOrAfterTheEndIsRefused() throws Exception {
         AtomicReference<Throwable> inside = new AtomicReference<>();
         AtomicReference<InodeMount> self = new AtomicReference<>();
@@ -138,6 +163,7 @@ class InodeNotificationsThroughMountTest {
             ended = m.inodeHandle();
         }
         assertThrows(IllegalStateException.class, () -> ended.invalidateInode(1, -1, 0));
+        assertThrows(IllegalStateException.class, () -> ended.retrieve(1, 0, 1));
     }
 
     /** The root's number, named for readability. */

@@ -58,6 +58,7 @@ public final class LibFuseLowLevel {
     public final MethodHandle replyBmap;
     public final MethodHandle replyPoll;
     public final MethodHandle replyLseek;
+    public final MethodHandle replyIoctl;
     public final MethodHandle addDirentry;
     public final MethodHandle addDirentryPlus;
 
@@ -68,6 +69,7 @@ public final class LibFuseLowLevel {
     public final boolean expireTakesFlags;
     public final MethodHandle notifyDelete;
     public final MethodHandle notifyStore;
+    public final MethodHandle notifyRetrieve;
 
     LibFuseLowLevel(SymbolLookup lookup, LibFuseVersion version) {
         this.versionedNew = version.atLeast(3, 17, 0);
@@ -105,6 +107,7 @@ public final class LibFuseLowLevel {
         this.replyBmap = d(lookup, "fuse_reply_bmap", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG));
         this.replyPoll = d(lookup, "fuse_reply_poll", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
         this.replyLseek = d(lookup, "fuse_reply_lseek", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG));
+        this.replyIoctl = d(lookup, "fuse_reply_ioctl", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_POINTER, C_LONG));
         this.addDirentry = d(lookup, "fuse_add_direntry",
                 FunctionDescriptor.of(C_LONG, C_POINTER, C_POINTER, C_LONG, C_POINTER, C_POINTER, C_LONG));
         this.addDirentryPlus = d(lookup, "fuse_add_direntry_plus",
@@ -120,6 +123,8 @@ public final class LibFuseLowLevel {
                 FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_LONG, C_POINTER, C_LONG));
         this.notifyStore = d(lookup, "fuse_lowlevel_notify_store",
                 FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_LONG, C_POINTER, C_INT));
+        this.notifyRetrieve = d(lookup, "fuse_lowlevel_notify_retrieve",
+                FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_LONG, C_LONG, C_POINTER));
     }
 
     private static MethodHandle d(SymbolLookup lookup, String symbol, FunctionDescriptor fd, Linker.Option... options) {

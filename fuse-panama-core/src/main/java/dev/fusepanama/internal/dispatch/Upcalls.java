@@ -47,6 +47,7 @@ public final class Upcalls {
     private final FuseFileSystem fs;
     private final ErrorMapper errors;
     private final InitListener initListener;
+    private final NativePollHandle.Guard guard;
     private final boolean userInit;
     private final boolean extendedFlags;
     private final StructLayout configLayout;
@@ -55,6 +56,7 @@ public final class Upcalls {
         this.fs = fs;
         this.errors = errors;
         this.initListener = initListener;
+        this.guard = NativePollHandle.Guard.of(initListener);
         this.userInit = implemented.contains(Operation.named("init"));
         LibFuse lib = LibFuse.get();
         this.extendedFlags = lib.version.wantExt();
@@ -341,7 +343,7 @@ public final class Upcalls {
 
     int poll(long path, long fi, long ph, long reventsp) throws IOException {
         ThreadState t = ThreadState.get();
-        NativePollHandle handle = t.pollHandle.at(ph);
+        NativePollHandle handle = t.pollHandle.at(ph, guard);
         try {
             int events = fs.poll(t.path(path), t.fileInfo.at(fi), handle);
             if (events < 0) {

@@ -21,12 +21,19 @@ import java.util.Set;
  * method named like the slot (whose Java types give the C signature) and the
  * {@link InodeFileSystem} method named like it in camelCase (whose override decides
  * registration). {@code forget_multi} serves the kernel's batches with the author's
- * {@code forget}; {@code init} is always registered (the mount's settings are applied there).
+ * {@code forget}; {@code init} is always registered (the mount's settings are applied there),
+ * and so are the {@link #BINDING} slots, which have no author method.
  */
 public record InodeOperation(String cName, Method upcall, Method authorMethod, FunctionDescriptor descriptor) {
 
     /** Slots this binding does not serve yet; each must be listed here or have an upcall. */
-    static final Set<String> UNSERVED = Set.of("bmap", "ioctl", "poll", "write_buf", "retrieve_reply");
+    static final Set<String> UNSERVED = Set.of();
+
+    /**
+     * Slots the binding serves itself, always registered, with no method of the filesystem's:
+     * {@code retrieve_reply} completes the future of {@link dev.fusepanama.inode.InodeMount#retrieve}.
+     */
+    static final Set<String> BINDING = Set.of("retrieve_reply");
 
     /** The author method of slots not named like it. */
     private static final Map<String, String> AUTHOR = Map.of("forget_multi", "forget");
@@ -38,7 +45,7 @@ public record InodeOperation(String cName, Method upcall, Method authorMethod, F
     public static Set<InodeOperation> implementedBy(Class<? extends InodeFileSystem> type) {
         Set<InodeOperation> result = new LinkedHashSet<>();
         for (InodeOperation op : ALL) {
-            if (op.cName.equals("init") || op.isImplementedBy(type)) {
+            if (op.cName.equals("init") || op.authorMethod == null || op.isImplementedBy(type)) {
                 result.add(op);
             }
         }
@@ -46,6 +53,9 @@ public record InodeOperation(String cName, Method upcall, Method authorMethod, F
     }
 
     public boolean isImplementedBy(Class<? extends InodeFileSystem> type) {
+        if (authorMethod == null) {
+            return true; // served by the binding
+        }
         try {
             return type.getMethod(authorMethod.getName(), authorMethod.getParameterTypes()).getDeclaringClass()
                     != InodeFileSystem.class;
@@ -54,10 +64,10 @@ public record InodeOperation(String cName, Method upcall, Method authorMethod, F
         }
     }
 
-    /** Whether the operation answers through a reply (all but init, destroy and the forgets). */
+    /** Whether the operation answers through a reply (all but init, destroy, the forgets and the binding's own). */
     public boolean replies() {
         return upcall.getParameterCount() > 0 && !cName.equals("init") && !cName.equals("destroy")
-                && !cName.startsWith("forget");
+                && !cName.startsWith("forget") && authorMethod != null;
     }
 
     private static List<InodeOperation> derive() {
@@ -85,6 +95,10 @@ public record InodeOperation(String cName, Method upcall, Method authorMethod, F
                 continue;
             }
             Method author = authors.get(AUTHOR.getOrDefault(name, Operation.camelCase(name)));
+            if (upcall != null && BINDING.contains(name)) {
+                all.add(new InodeOperation(name, upcall, null, Operation.descriptorOf(upcall)));
+                continue;
+            }
             if (upcall == null || author == null) {
                 throw new AssertionError("struct fuse_lowlevel_ops slot " + name + " has no "
                         + (upcall == null ? "InodeUpcalls." + name : "InodeFileSystem." + Operation.camelCase(name)) + " method");

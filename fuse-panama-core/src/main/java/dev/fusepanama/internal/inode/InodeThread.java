@@ -3,7 +3,9 @@ package dev.fusepanama.internal.inode;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.view.NativeFlock;
+import dev.fusepanama.internal.view.NativePollHandle;
 import dev.fusepanama.internal.view.NativeStat;
+import dev.fusepanama.internal.view.NativeWriteBuffer;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -23,6 +25,7 @@ final class InodeThread {
     final NativeName newName = new NativeName();
     final NativeStat attributes = new NativeStat();
     final NativeFlock flock = new NativeFlock();
+    final NativePollHandle pollHandle;
     /** The reply of the request this thread is serving, if it is an inode upcall; null between requests. */
     NativeReply current;
 
@@ -30,12 +33,17 @@ final class InodeThread {
     private MemorySegment area = MemorySegment.NULL;
     private MemorySegment dir = MemorySegment.NULL;
     private MemorySegment bounce = MemorySegment.NULL;
+    private MemorySegment writeScratch = MemorySegment.NULL;
     private long dataAddress;
     private long dataSize = -1;
     private ByteBuffer data;
+    private NativeWriteBuffer writeBuffer;
+    private static final ByteBuffer NO_DATA = ByteBuffer.allocateDirect(0).asReadOnlyBuffer();
 
     private InodeThread() {
-        this.request = new NativeRequest(LibFuse.get().lowLevel);
+        LibFuse lib = LibFuse.get();
+        this.request = new NativeRequest(lib.lowLevel);
+        this.pollHandle = new NativePollHandle(lib);
     }
 
     static InodeThread get() {
@@ -77,8 +85,24 @@ final class InodeThread {
         return t.bounce.address();
     }
 
+    /** A view of the {@code struct fuse_bufvec} at {@code bufv} (write_buf, retrieve_reply), re-pointed each time. */
+    NativeWriteBuffer writeBuffer(long bufv) {
+        if (writeBuffer == null) {
+            LibFuse lib = LibFuse.get();
+            long vec = lib.layouts.bufvecSize();
+            int bounceSize = 64 * 1024;
+            MemorySegment scratch = Arena.ofAuto().allocate(vec + bounceSize, 16);
+            writeScratch = scratch;
+            writeBuffer = new NativeWriteBuffer(lib, scratch.address(), scratch.address() + vec, bounceSize);
+        }
+        return writeBuffer.at(bufv);
+    }
+
     /** A read-only ByteBuffer over a write request's data, reused while libfuse hands out the same memory. */
     ByteBuffer writeData(long address, long size) {
+        if (size == 0) {
+            return NO_DATA;
+        }
         if (address != dataAddress || size != dataSize) {
             data = Native.segment(address, size).asReadOnly().asByteBuffer();
             dataAddress = address;

@@ -2,6 +2,7 @@ package dev.fusepanama.internal.inode;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseLowLevel;
 import dev.fusepanama.internal.bind.Native;
@@ -9,12 +10,15 @@ import dev.fusepanama.internal.bind.fuse_file_info;
 import dev.fusepanama.internal.bind.fuse_forget_data;
 import dev.fusepanama.internal.dispatch.ErrorMapper;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
+import dev.fusepanama.internal.view.NativePollHandle;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * How a low-level request reaches an {@link InodeFileSystem}: libfuse calls one of these methods
@@ -60,6 +64,7 @@ public final class InodeUpcalls {
     private final InitListener initListener;
     private final LibFuseLowLevel ll;
     private final boolean extendedFlags;
+    private final NativePollHandle.Guard guard;
 
     public InodeUpcalls(InodeFileSystem fs, Replies replies, ErrorMapper errors, InitListener initListener) {
         this.fs = fs;
@@ -69,6 +74,7 @@ public final class InodeUpcalls {
         LibFuse lib = LibFuse.get();
         this.ll = lib.lowLevel;
         this.extendedFlags = lib.version.wantExt();
+        this.guard = NativePollHandle.Guard.of(initListener);
     }
 
     /** The upcall stub for {@code op}, valid as long as {@code arena}; nothing it calls can throw into native code. */
@@ -348,6 +354,50 @@ public final class InodeUpcalls {
         InodeThread t = InodeThread.get();
         NativeReply r = t.reply(replies, req);
         fs.setlk(t.request.at(req), ino, fh(fi), fuse_file_info.lock_owner(fi), t.flock.at(lock), sleep != 0, r);
+    }
+
+    void bmap(long req, long ino, long blockSize, long index) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.bmap(t.request.at(req), ino, blockSize, index, r);
+    }
+
+    void ioctl(long req, long ino, int cmd, long arg, long fi, int flags, long in, long inSize, long outSize)
+            throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req).output((int) outSize);
+        fs.ioctl(t.request.at(req), ino, fh(fi), cmd, arg, flags, t.writeData(in, inSize), (int) outSize, r);
+    }
+
+    void poll(long req, long ino, long fi, long ph) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        try {
+            fs.poll(t.request.at(req), ino, fh(fi), fuse_file_info.poll_events(fi), t.pollHandle.at(ph, guard), r);
+        } finally {
+            t.pollHandle.afterPoll(); // the handle is the filesystem's to free, unless it retained it
+        }
+    }
+
+    void write_buf(long req, long ino, long bufv, long offset, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        NativeReply r = t.reply(replies, req);
+        fs.writeBuf(t.request.at(req), ino, fh(fi), t.writeBuffer(bufv), offset, r);
+    }
+
+    /** The kernel's answer to {@link InodeMount#retrieve}: complete its future with a copy of the data. */
+    void retrieve_reply(long req, long cookie, long ino, long offset, long bufv) throws Throwable {
+        try {
+            CompletableFuture<byte[]> result = replies.retrieved(cookie);
+            if (result != null) {
+                var data = InodeThread.get().writeBuffer(bufv);
+                byte[] bytes = new byte[(int) data.size()];
+                data.copyTo(ByteBuffer.wrap(bytes));
+                result.complete(bytes);
+            }
+        } finally {
+            ll.replyNone.invokeExact(req);
+        }
     }
 
     void forget_multi(long req, long count, long forgets) throws Throwable {

@@ -3,14 +3,17 @@ package dev.fusepanama.internal.inode;
 import dev.fusepanama.Flock;
 import dev.fusepanama.StatVfs;
 import dev.fusepanama.inode.AttrReply;
+import dev.fusepanama.inode.BmapReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.IoctlReply;
 import dev.fusepanama.inode.LockReply;
 import dev.fusepanama.inode.LseekReply;
 import dev.fusepanama.inode.OpenReply;
+import dev.fusepanama.inode.PollReply;
 import dev.fusepanama.inode.ReadlinkReply;
 import dev.fusepanama.inode.Reply;
 import dev.fusepanama.inode.StatfsReply;
@@ -41,7 +44,8 @@ import java.nio.ByteBuffer;
  * Directory batches are built the same way in {@link #dir}.
  */
 final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrReply, OpenReply, XattrReply, WriteReply,
-        ReadlinkReply, StatfsReply, LockReply, LseekReply, DirReply, DirPlusReply, StatFields {
+        ReadlinkReply, StatfsReply, LockReply, LseekReply, DirReply, DirPlusReply, BmapReply, PollReply, IoctlReply,
+        StatFields {
 
     /** Scratch layout: the entry (with its stat) first, then a file info, then a name. */
     static final long ENTRY = 0;
@@ -71,6 +75,7 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
     private volatile int state;
     private long area;
     private long dir;
+    /** The most bytes the answer may carry: a directory batch's, or an ioctl's output. */
     private int dirLimit;
     private int dirUsed;
     /** Memory of the reply's own once deferred; this reference keeps it alive. */
@@ -86,6 +91,12 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
     NativeReply directory(long buffer, int limit) {
         this.dir = buffer;
         this.dirLimit = limit;
+        return this;
+    }
+
+    /** For ioctl: the caller takes back at most {@code outSize} bytes. */
+    NativeReply output(int outSize) {
+        this.dirLimit = outSize;
         return this;
     }
 
@@ -172,7 +183,7 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
         return false;
     }
 
-    private enum Sender { ERR, ENTRY, CREATE, ATTR, OPEN, BUF, WRITE, XATTR, READLINK, STATFS, LOCK, LSEEK }
+    private enum Sender { ERR, ENTRY, CREATE, ATTR, OPEN, BUF, WRITE, XATTR, READLINK, STATFS, LOCK, LSEEK, BMAP, POLL, IOCTL }
 
     /** Calls libfuse: 0, or a negative errno if the kernel did not take the answer. */
     private int invoke(Sender send, long a, long b, double d) {
@@ -191,6 +202,9 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
                 case STATFS -> (int) ll.replyStatfs.invokeExact(req, area);
                 case LOCK -> (int) ll.replyLock.invokeExact(req, area);
                 case LSEEK -> (int) ll.replyLseek.invokeExact(req, a);
+                case BMAP -> (int) ll.replyBmap.invokeExact(req, a);
+                case POLL -> (int) ll.replyPoll.invokeExact(req, (int) a);
+                case IOCTL -> (int) ll.replyIoctl.invokeExact(req, (int) d, a, b);
             };
         } catch (Throwable t) {
             throw new IllegalStateException("libfuse failed to send a reply", t);
@@ -286,17 +300,21 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
 
     @Override
     public void data(ByteBuffer data) {
+        answerBytes(Sender.BUF, data, 0);
+    }
+
+    /** Answers with the remaining bytes of {@code data}: in place if direct, else copied to this thread's bounce area. */
+    private void answerBytes(Sender send, ByteBuffer data, double d) {
         int n = data.remaining();
         if (data.isDirect()) {
-            long at = MemorySegment.ofBuffer(data).address();
-            answer(Sender.BUF, at, n, 0);
+            answer(send, MemorySegment.ofBuffer(data).address(), n, d);
             // the buffer must stay reachable until the reply has been written
             java.lang.ref.Reference.reachabilityFence(data);
             return;
         }
         long bounce = InodeThread.bounce(n);
         MemorySegment.copy(MemorySegment.ofBuffer(data), 0, Native.ALL, bounce, n);
-        answer(Sender.BUF, bounce, n, 0);
+        answer(send, bounce, n, d);
     }
 
     @Override
@@ -357,6 +375,30 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
     @Override
     public void offset(long offset) {
         answer(Sender.LSEEK, offset, 0, 0);
+    }
+
+    @Override
+    public void block(long block) {
+        answer(Sender.BMAP, block, 0, 0);
+    }
+
+    @Override
+    public void events(int revents) {
+        answer(Sender.POLL, revents, 0, 0);
+    }
+
+    @Override
+    public void result(int result) {
+        answer(Sender.IOCTL, 0, 0, result);
+    }
+
+    @Override
+    public void result(int result, ByteBuffer out) {
+        int n = out.remaining();
+        if (n > dirLimit) {
+            throw new IllegalArgumentException("the caller takes back at most " + dirLimit + " bytes, not " + n);
+        }
+        answerBytes(Sender.IOCTL, out, result); // the result travels as the double argument: exact for an int
     }
 
     // ---- directory batches ---------------------------------------------------------------------

@@ -5,7 +5,9 @@ import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseLowLevel;
 import dev.fusepanama.internal.bind.fuse_file_info;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +30,9 @@ public final class Replies {
     final Object session;
     private final ReentrantReadWriteLock live;
     private final Set<NativeReply> deferred = ConcurrentHashMap.newKeySet();
+    /** Retrievals of the kernel's cached data not yet answered, by the cookie sent with each. */
+    private final ConcurrentHashMap<Long, CompletableFuture<byte[]>> retrievals = new ConcurrentHashMap<>();
+    private final AtomicLong nextCookie = new AtomicLong(1);
 
     /** @param session the mount these replies belong to (to tell its requests from another mount's) */
     public Replies(LibFuse lib, ReentrantReadWriteLock live, Object session) {
@@ -66,9 +71,22 @@ public final class Replies {
         return deferred.size();
     }
 
+    /** A retrieval about to be asked for: its cookie. */
+    public long retrieving(CompletableFuture<byte[]> result) {
+        long cookie = nextCookie.getAndIncrement();
+        retrievals.put(cookie, result);
+        return cookie;
+    }
+
+    /** The retrieval of {@code cookie}, no longer pending (null if unknown). */
+    public CompletableFuture<byte[]> retrieved(long cookie) {
+        return retrievals.remove(cookie);
+    }
+
     /**
      * Answers every deferred reply still open with EIO, so the session can be freed; later
-     * answers to them are dropped. Called with the session's write lock held.
+     * answers to them are dropped. Fails the retrievals still waiting. Called with the session's
+     * write lock held.
      */
     public void dropAll() {
         int dropped = 0;
@@ -80,6 +98,12 @@ public final class Replies {
         deferred.clear();
         if (dropped > 0) {
             LOG.warn("the session ended with {} deferred replies unanswered; answered them with EIO", dropped);
+        }
+        for (Long cookie : retrievals.keySet()) {
+            CompletableFuture<byte[]> r = retrievals.remove(cookie);
+            if (r != null) {
+                r.completeExceptionally(new IllegalStateException("the mount ended before the kernel answered the retrieval"));
+            }
         }
     }
 }

@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * An {@link InodeFileSystem} mounted through libfuse's low-level API: {@code fuse_session_new},
@@ -185,9 +186,32 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
         return notify("storing data of inode " + ino, Kind.STORE, ino, offset, 0, null, data);
     }
 
-    private enum Kind { INVAL_INODE, INVAL_ENTRY, EXPIRE_ENTRY, DELETE, STORE }
+    @Override
+    public CompletableFuture<byte[]> retrieve(long ino, long offset, int size) throws IOException {
+        if (offset < 0 || size < 0) {
+            throw new IllegalArgumentException("offset " + offset + ", size " + size);
+        }
+        CompletableFuture<byte[]> result = new CompletableFuture<>();
+        long cookie = replies.retrieving(result);
+        boolean asked = false;
+        try {
+            asked = notify("retrieving data of inode " + ino, Kind.RETRIEVE, ino, offset, size, null, null, cookie);
+        } finally {
+            if (!asked && replies.retrieved(cookie) != null) {
+                result.complete(new byte[0]); // the kernel holds nothing for the inode (or the call failed: thrown)
+            }
+        }
+        return result;
+    }
+
+    private enum Kind { INVAL_INODE, INVAL_ENTRY, EXPIRE_ENTRY, DELETE, STORE, RETRIEVE }
 
     private boolean notify(String what, Kind kind, long ino, long a, long b, byte[] name, ByteBuffer data) throws IOException {
+        return notify(what, kind, ino, a, b, name, data, 0);
+    }
+
+    private boolean notify(String what, Kind kind, long ino, long a, long b, byte[] name, ByteBuffer data, long cookie)
+            throws IOException {
         if (name != null && (name.length == 0 || name.length > 255)) {
             throw new IllegalArgumentException("a name has 1 to 255 bytes, not " + name.length);
         }
@@ -216,6 +240,7 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
                         : (int) ll.notifyExpireEntry.invokeExact(se, ino, cName, (long) name.length);
                 case DELETE -> (int) ll.notifyDelete.invokeExact(se, ino, a, cName, (long) name.length);
                 case STORE -> store(se, ino, a, data, a1);
+                case RETRIEVE -> (int) ll.notifyRetrieve.invokeExact(se, ino, b, a, cookie);
             };
         } catch (RuntimeException | Error e) {
             throw e;

@@ -20,6 +20,7 @@ import dev.fusepanama.internal.dispatch.Operation;
 import dev.fusepanama.internal.dispatch.Upcalls;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
+import dev.fusepanama.internal.view.NativePollHandle;
 import dev.fusepanama.libc.Libc;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -49,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * differ only in the libfuse calls that create, run and free a session: {@link PathSession}
  * ({@code fuse_new}) and {@link InodeSession} ({@code fuse_session_new}).
  */
-public abstract class MountSession implements FuseMount {
+public abstract class MountSession implements FuseMount, NativePollHandle.Guard {
     private static final Logger LOG = LoggerFactory.getLogger(MountSession.class);
 
     protected final LibFuse lib;
@@ -295,6 +296,22 @@ public abstract class MountSession implements FuseMount {
         MemorySegment config = arena.allocate(fuse_loop_config_v1.LAYOUT);
         fuse_loop_config_v1.set(config, false, options.maxIdleThreads());
         return loop(handle, config.address(), false);
+    }
+
+    /** Holds the session alive (for a poll notification): false, holding nothing, once it has ended. */
+    @Override
+    public final boolean enterLive() {
+        live.readLock().lock();
+        if (handle == 0) {
+            live.readLock().unlock();
+            return false;
+        }
+        return true;
+    }
+
+    @Override
+    public final void exitLive() {
+        live.readLock().unlock();
     }
 
     @Override

@@ -10,24 +10,49 @@ import dev.fusepanama.internal.bind.LibFuse;
  * the next request's handle.
  */
 public final class NativePollHandle implements PollHandle {
+    /**
+     * The session a handle belongs to, kept alive while a notification is sent: a handle points
+     * into its session, so notifying after the session was freed would write to freed memory.
+     */
+    public interface Guard {
+        /** Holds the session alive and returns true, or returns false (holding nothing) if it has ended. */
+        boolean enterLive();
+
+        void exitLive();
+
+        /** For upcalls run outside a mount (tests, benchmarks): always live. */
+        Guard NONE = new Guard() {
+            @Override public boolean enterLive() { return true; }
+            @Override public void exitLive() {}
+        };
+
+        /** {@code listener}'s guard if it is one (a mount session), else {@link #NONE}. */
+        static Guard of(Object listener) {
+            return listener instanceof Guard g ? g : NONE;
+        }
+    }
+
     private final LibFuse lib;
     private long handle;
     private boolean retained;
     private NativePollHandle owner;
+    private Guard guard;
 
     public NativePollHandle(LibFuse lib) {
         this.lib = lib;
     }
 
-    private NativePollHandle(LibFuse lib, long handle) {
+    private NativePollHandle(LibFuse lib, long handle, Guard guard) {
         this.lib = lib;
         this.handle = handle;
+        this.guard = guard;
         this.retained = true;
     }
 
-    /** Points at {@code handle}; null for a NULL pointer (the caller does not want notification). */
-    public NativePollHandle at(long handle) {
+    /** Points at {@code handle} of {@code guard}'s session; null for a NULL pointer (the caller does not want notification). */
+    public NativePollHandle at(long handle, Guard guard) {
         this.handle = handle;
+        this.guard = guard;
         this.retained = false;
         this.owner = null;
         return handle == 0 ? null : this;
@@ -53,7 +78,7 @@ public final class NativePollHandle implements PollHandle {
             return this; // a retained handle itself
         }
         retained = true;
-        owner = new NativePollHandle(lib, handle);
+        owner = new NativePollHandle(lib, handle, guard);
         return owner;
     }
 
@@ -63,13 +88,17 @@ public final class NativePollHandle implements PollHandle {
         if (h == 0) {
             throw new IllegalStateException("poll handle already released");
         }
-        try {
-            int rc = (int) lib.notifyPoll.invokeExact(h);
-            if (rc != 0 && rc != -dev.fusepanama.Errno.ENOENT) {
-                org.slf4j.LoggerFactory.getLogger(NativePollHandle.class).debug("fuse_notify_poll: {}", dev.fusepanama.Errno.name(rc));
+        if (guard.enterLive()) { // else the session has ended: nobody waits any more
+            try {
+                int rc = (int) lib.notifyPoll.invokeExact(h);
+                if (rc != 0 && rc != -dev.fusepanama.Errno.ENOENT) {
+                    org.slf4j.LoggerFactory.getLogger(NativePollHandle.class).debug("fuse_notify_poll: {}", dev.fusepanama.Errno.name(rc));
+                }
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            } finally {
+                guard.exitLive();
             }
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
         release();
     }
