@@ -14,7 +14,7 @@ import java.util.Map;
  * processes' CPU per operation, peak RSS, idle libfuse workers and the JIT compiler's share.
  * Every mount it makes is gone when it ends, also on failure.
  *
- * <p>Usage: {@code Compare [--suite tree|mirror] [--rounds N] [--scale F] [--quick | --smoke]
+ * <p>Usage: {@code Compare [--suite tree|mirror|memfs] [--rounds N] [--scale F] [--quick | --smoke]
  * [--write RESULTS.md] [--command TEXT]}. {@code --write} replaces the suite's section of the file
  * (not in a smoke run); {@code --command} is the command line recorded there.
  */
@@ -32,7 +32,7 @@ public final class Compare {
     static final int MAX_WARMUP_PASSES = 6;
     static final double QUIET_JIT_SHARE = 0.01;
 
-    static final List<String> SUITES = List.of("tree", "mirror");
+    static final List<String> SUITES = List.of("tree", "mirror", "memfs");
 
     record Options(String suite, int rounds, double scale, int maxWarmupPasses, boolean smoke, Path write, String command) {}
 
@@ -71,7 +71,7 @@ public final class Compare {
                 case "--write" -> write = Path.of(args[++i]);
                 case "--command" -> command = args[++i];
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; usage: Compare [--suite tree|mirror] [--rounds N] [--scale F] [--quick | --smoke] [--write FILE] [--command TEXT]");
+                        + "; usage: Compare [--suite tree|mirror|memfs] [--rounds N] [--scale F] [--quick | --smoke] [--write FILE] [--command TEXT]");
             }
         }
         if (!SUITES.contains(suite)) throw new IllegalArgumentException("unknown suite " + suite + ": one of " + String.join(", ", SUITES));
@@ -83,7 +83,11 @@ public final class Compare {
     /** Runs the suite and returns its section of RESULTS.md. */
     static String run(Options o) throws Exception {
         try (Cleanup cleanup = new Cleanup()) {
-            Suite suite = o.suite().equals("tree") ? TreeSuite.open(cleanup) : MirrorSuite.open(cleanup);
+            Suite suite = switch (o.suite()) {
+                case "tree" -> TreeSuite.open(cleanup);
+                case "mirror" -> MirrorSuite.open(cleanup);
+                default -> MemfsSuite.open(cleanup, o.scale());
+            };
             List<List<FsProcess>> groups = new ArrayList<>();
             List<FsProcess> running = new ArrayList<>();
             for (List<Suite.Filesystem> g : suite.groups()) {
