@@ -84,12 +84,11 @@ interface Suite {
             after.run(fs.mountpoint(), scratch(fs), count(scale));
         }
 
-        /** The untimed steps and the workload, as a warm-up pass runs them; returns what {@link #run} does. */
-        long[] runWithSteps(FsProcess fs, double scale) throws Exception {
+        /** The untimed steps and the workload, as a warm-up pass runs them. */
+        void runWithSteps(FsProcess fs, double scale) throws Exception {
             runBefore(fs, scale);
-            long[] done = run(fs, scale);
+            run(fs, scale);
             runAfter(fs, scale);
-            return done;
         }
 
         private static Path scratch(FsProcess fs) {
