@@ -14,7 +14,7 @@ import java.util.Map;
  * processes' CPU per operation, peak RSS, idle libfuse workers and the JIT compiler's share.
  * Every mount it makes is gone when it ends, also on failure.
  *
- * <p>Usage: {@code Compare [--suite tree|mirror] [--rounds N] [--scale F] [--quick | --smoke]
+ * <p>Usage: {@code Compare [--suite tree|mirror|memfs] [--rounds N] [--scale F] [--quick | --smoke]
  * [--write RESULTS.md] [--command TEXT]}. {@code --write} replaces the suite's section of the file
  * (not in a smoke run); {@code --command} is the command line recorded there.
  */
@@ -31,6 +31,8 @@ public final class Compare {
      */
     static final int MAX_WARMUP_PASSES = 6;
     static final double QUIET_JIT_SHARE = 0.01;
+
+    static final List<String> SUITES = List.of("tree", "mirror", "memfs");
 
     record Options(String suite, int rounds, double scale, int maxWarmupPasses, boolean smoke, Path write, String command) {}
 
@@ -69,10 +71,10 @@ public final class Compare {
                 case "--write" -> write = Path.of(args[++i]);
                 case "--command" -> command = args[++i];
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; usage: Compare [--suite tree|mirror] [--rounds N] [--scale F] [--quick | --smoke] [--write FILE] [--command TEXT]");
+                        + "; usage: Compare [--suite tree|mirror|memfs] [--rounds N] [--scale F] [--quick | --smoke] [--write FILE] [--command TEXT]");
             }
         }
-        if (!List.of("tree", "mirror").contains(suite)) throw new IllegalArgumentException("unknown suite " + suite + ": tree or mirror");
+        if (!SUITES.contains(suite)) throw new IllegalArgumentException("unknown suite " + suite + ": one of " + String.join(", ", SUITES));
         if (command == null) command = "java ... " + Compare.class.getName() + " " + String.join(" ", args);
         return new Options(suite, rounds == null ? 5 : rounds, scale == null ? (suite.equals("tree") ? 2 : 1) : scale,
                 maxWarmups, smoke, write, command);
@@ -81,7 +83,11 @@ public final class Compare {
     /** Runs the suite and returns its section of RESULTS.md. */
     static String run(Options o) throws Exception {
         try (Cleanup cleanup = new Cleanup()) {
-            Suite suite = o.suite().equals("tree") ? TreeSuite.open(cleanup) : MirrorSuite.open(cleanup);
+            Suite suite = switch (o.suite()) {
+                case "tree" -> TreeSuite.open(cleanup);
+                case "mirror" -> MirrorSuite.open(cleanup);
+                default -> MemfsSuite.open(cleanup, o.scale());
+            };
             List<List<FsProcess>> groups = new ArrayList<>();
             List<FsProcess> running = new ArrayList<>();
             for (List<Suite.Filesystem> g : suite.groups()) {
@@ -95,19 +101,25 @@ public final class Compare {
 
             Samples values = new Samples();
             Samples cpu = new Samples();
-            Map<FsProcess, long[]> totals = new LinkedHashMap<>(); // process CPU at the start, CPU and JIT CPU summed over the runs
-            for (FsProcess fs : running) totals.put(fs, new long[] {fs.processCpuNanos(), 0, 0});
+            // Process CPU at the start; CPU and JIT CPU summed over the timed runs; CPU of the untimed steps around them.
+            Map<FsProcess, long[]> totals = new LinkedHashMap<>();
+            for (FsProcess fs : running) totals.put(fs, new long[] {fs.processCpuNanos(), 0, 0, 0});
             for (int round = 0; round < o.rounds(); round++) {
                 List<FsProcess> order = order(groups, round);
                 for (Suite.Metric m : suite.metrics()) {
                     for (FsProcess fs : order) {
+                        Map<String, Long> untimed0 = fs.cpuReading();
+                        m.runBefore(fs, o.scale());
                         Map<String, Long> cpu0 = fs.cpuReading();
                         Map<String, Long> jit0 = fs.jitCpuReading();
                         long[] done = m.run(fs, o.scale());
-                        long cpuNanos = FsProcess.cpuBetween(cpu0, fs.cpuReading());
+                        Map<String, Long> cpu1 = fs.cpuReading();
+                        long cpuNanos = FsProcess.cpuBetween(cpu0, cpu1);
                         long[] t = totals.get(fs);
                         t[1] += cpuNanos;
                         t[2] += FsProcess.cpuBetween(jit0, fs.jitCpuReading());
+                        m.runAfter(fs, o.scale());
+                        t[3] += FsProcess.cpuBetween(untimed0, cpu0) + FsProcess.cpuBetween(cpu1, fs.cpuReading());
                         values.add(m.name(), fs.name(), m.value(done[0], done[1]));
                         cpu.add(m.name(), fs.name(), cpuNanos / 1000.0 / done[0]);
                     }
@@ -117,10 +129,11 @@ public final class Compare {
 
             List<Report.Process> processes = new ArrayList<>();
             for (FsProcess fs : running) {
+                if (fs.filesystem().kernel()) continue;
                 long[] t = totals.get(fs);
                 // What the per-thread readings missed: the time between runs (small), and threads that exited.
                 // /proc/PID/stat counts in clock ticks (10 ms), so below a second of CPU its 5 % is noise.
-                double unseen = (fs.processCpuNanos() - t[0] - t[1]) / (double) t[1];
+                double unseen = (fs.processCpuNanos() - t[0] - t[1] - t[3]) / (double) t[1];
                 if (unseen > 0.05 && t[1] > 1_000_000_000L) {
                     System.err.printf(Locale.ROOT, "warning: %s used %.1f %% more CPU than its threads' readings show; threads may "
                             + "have exited, and its CPU column is too low%n", fs.name(), 100 * unseen);
@@ -158,7 +171,7 @@ public final class Compare {
         for (int pass = 1; ; pass++) {
             Map<FsProcess, List<Map<String, Long>>> before = new LinkedHashMap<>();
             for (FsProcess fs : jvms) before.put(fs, List.of(fs.cpuReading(), fs.jitCpuReading()));
-            for (Suite.Metric m : suite.metrics()) for (FsProcess fs : running) m.run(fs, o.scale());
+            for (Suite.Metric m : suite.metrics()) for (FsProcess fs : running) m.runWithSteps(fs, o.scale());
             boolean quiet = true;
             List<String> shares = new ArrayList<>();
             for (FsProcess fs : jvms) {

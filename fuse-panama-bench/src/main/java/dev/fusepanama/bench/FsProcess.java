@@ -79,8 +79,23 @@ final class FsProcess implements AutoCloseable {
         return mountpoint;
     }
 
+    /** What the process has printed so far. */
+    String output() throws IOException {
+        return Files.readString(log(mountpoint));
+    }
+
     private boolean mounted() throws IOException {
-        return Files.readString(Path.of("/proc/self/mounts")).contains(" " + mountpoint + " ");
+        return mountType() != null;
+    }
+
+    /** The type of what is mounted on the mountpoint ("fuse.memfs", "tmpfs"), null if nothing is. */
+    private String mountType() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/mounts"))) {
+            // "SOURCE MOUNTPOINT TYPE OPTIONS 0 0"; /tmp paths of ours have no spaces to escape
+            String[] f = line.split(" ");
+            if (f.length > 2 && f[1].equals(mountpoint.toString())) return f[2];
+        }
+        return null;
     }
 
     /**
@@ -195,7 +210,10 @@ final class FsProcess implements AutoCloseable {
         return hex.startsWith("0x") ? Long.parseUnsignedLong(hex.substring(2), 16) : Long.parseLong(hex);
     }
 
-    /** Ends the process (SIGTERM, then SIGKILL after 20 s) and detaches the mount if it is still there. */
+    /**
+     * Ends the process (SIGTERM, then SIGKILL after 20 s) and detaches the mount if it is still
+     * there: {@code fusermount3 -u -z} for a FUSE mount, {@code umount -l} for a kernel one.
+     */
     @Override
     public void close() throws Exception {
         process.destroy();
@@ -203,10 +221,13 @@ final class FsProcess implements AutoCloseable {
             process.destroyForcibly();
             process.waitFor(10, TimeUnit.SECONDS);
         }
-        if (mounted()) {
-            Process unmount = new ProcessBuilder("fusermount3", "-u", "-z", mountpoint.toString()).redirectErrorStream(true).start();
+        String type = mountType();
+        if (type != null) {
+            List<String> cmd = type.startsWith("fuse") ? List.of("fusermount3", "-u", "-z", mountpoint.toString())
+                    : List.of("umount", "-l", mountpoint.toString());
+            Process unmount = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             String out = new String(unmount.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (unmount.waitFor() != 0) throw new IOException("fusermount3 -u -z " + mountpoint + " failed: " + out);
+            if (unmount.waitFor() != 0) throw new IOException(String.join(" ", cmd) + " failed: " + out);
         }
         Files.deleteIfExists(mountpoint);
         Files.deleteIfExists(log(mountpoint));

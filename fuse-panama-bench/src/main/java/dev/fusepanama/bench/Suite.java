@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * What one comparison measures: the filesystems, each mounted by a process of its own; the
  * workloads run on each of them; and the columns of its two tables. {@link Compare} runs every
- * suite the same way ({@link TreeSuite}, {@link MirrorSuite}).
+ * suite the same way ({@link TreeSuite}, {@link MirrorSuite}, {@link MemfsSuite}).
  */
 interface Suite {
     /** The heading of the suite's section of RESULTS.md; the section is found by it. */
@@ -39,23 +39,64 @@ interface Suite {
 
     /**
      * One filesystem under test: the command that mounts it when given a mountpoint, and its
-     * writable scratch directory relative to the mount.
+     * writable scratch directory relative to the mount. A {@code kernel} filesystem (tmpfs) is
+     * served by the kernel, its process only holds the mount: it has no CPU or process figures.
      */
-    record Filesystem(String name, List<String> command, String scratch) {}
+    record Filesystem(String name, List<String> command, String scratch, boolean kernel) {
+        Filesystem(String name, List<String> command, String scratch) {
+            this(name, command, scratch, false);
+        }
+    }
 
     /** Does {@code ops} operations in the mount {@code root}; returns {operations done, nanoseconds}. */
     interface Work {
         long[] run(Path root, Path scratch, long ops) throws Exception;
     }
 
+    /** An untimed step around a workload, given the same arguments. */
+    interface Step {
+        Step NOTHING = (r, w, n) -> {};
+
+        void run(Path root, Path scratch, long ops) throws Exception;
+    }
+
     /**
      * A workload and how it is reported: per-operation latency in us or ms (lower is better), or
      * throughput (higher is better) in MB/s when {@code bytesPerOp > 0}, else in thousands of
-     * operations per second. {@code ops} is its count at scale 1.
+     * operations per second. {@code ops} is its count at scale 1. {@code before} and {@code after}
+     * run untimed around every run of it, outside the readings of the filesystem's CPU too: what
+     * the timed run repeats (a first read of a file the run reads again) or leaves behind.
      */
-    record Metric(String name, String unit, boolean throughput, long bytesPerOp, long ops, Work work) {
+    record Metric(String name, String unit, boolean throughput, long bytesPerOp, long ops, Work work, Step before, Step after) {
+        Metric(String name, String unit, boolean throughput, long bytesPerOp, long ops, Work work) {
+            this(name, unit, throughput, bytesPerOp, ops, work, Step.NOTHING, Step.NOTHING);
+        }
+
         long[] run(FsProcess fs, double scale) throws Exception {
-            return work.run(fs.mountpoint(), fs.mountpoint().resolve(fs.filesystem().scratch()), Math.max(1, Math.round(ops * scale)));
+            return work.run(fs.mountpoint(), scratch(fs), count(scale));
+        }
+
+        void runBefore(FsProcess fs, double scale) throws Exception {
+            before.run(fs.mountpoint(), scratch(fs), count(scale));
+        }
+
+        void runAfter(FsProcess fs, double scale) throws Exception {
+            after.run(fs.mountpoint(), scratch(fs), count(scale));
+        }
+
+        /** The untimed steps and the workload, as a warm-up pass runs them. */
+        void runWithSteps(FsProcess fs, double scale) throws Exception {
+            runBefore(fs, scale);
+            run(fs, scale);
+            runAfter(fs, scale);
+        }
+
+        private static Path scratch(FsProcess fs) {
+            return fs.mountpoint().resolve(fs.filesystem().scratch());
+        }
+
+        private long count(double scale) {
+            return Math.max(1, Math.round(ops * scale));
         }
 
         /** The value reported for {@code ops} operations done in {@code nanos}, in this metric's unit. */

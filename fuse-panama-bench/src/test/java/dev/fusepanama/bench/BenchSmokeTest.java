@@ -20,8 +20,8 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Proves every benchmark still runs: both suites of the comparison in smoke mode (every
- * filesystem, every workload, one tiny round; the mirror suite only as root), each JMH benchmark
+ * Proves every benchmark still runs: every suite of the comparison in smoke mode (every
+ * filesystem, every workload, one tiny round; the mirror and memfs suites only as root), each JMH benchmark
  * of the binding for one short iteration, and the JMH client against a mounted tree. Asserts no
  * timing.
  */
@@ -43,13 +43,28 @@ class BenchSmokeTest {
 
     @Test
     void theMirrorSuiteRunsEveryPair() throws Exception {
-        assumeTrue(new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim().equals("0"),
-                "the mirror suite mounts a tmpfs: root only");
+        assumeTrue(root(), "the mirror suite mounts a tmpfs: root only");
         buildNative();
         String section = Compare.run(Compare.parse(new String[] {"--suite", "mirror", "--smoke"}));
         System.out.println(section);
         assertEveryRowMeasured(section, MirrorSuite.METRICS);
         assertNothingLeftMounted();
+    }
+
+    @Test
+    void theMemfsSuiteRunsOnTmpfsAndBothMemfs() throws Exception {
+        assumeTrue(root(), "the memfs suite mounts a tmpfs: root only");
+        buildNative();
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "memfs", "--smoke"}));
+        System.out.println(section);
+        assertEveryRowMeasured(section, MemfsSuite.metrics(Path.of("unused"), 1));
+        assertTrue(section.contains("FUSE requests per entry of one unpack"), "the requests table");
+        assertTrue(section.contains("| openat | "), "tar's system calls");
+        assertNothingLeftMounted();
+    }
+
+    private static boolean root() throws Exception {
+        return new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim().equals("0");
     }
 
     private static void buildNative() throws Exception {

@@ -1,11 +1,12 @@
 package dev.fusepanama.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The order of a round's runs. */
+/** The order of a round's runs, and the command line. */
 class CompareTest {
     @Test
     void theTwoOfAPairAlternateWhichGoesFirstAndThePairsRotate() {
@@ -17,5 +18,16 @@ class CompareTest {
     @Test
     void oneGroupRotatesByOneEachRound() {
         assertEquals(List.of("x2", "x3", "x1"), Compare.order(List.of(List.of("x1", "x2", "x3")), 1));
+    }
+
+    @Test
+    void eachSuiteIsChosenByNameWithItsDefaultScale() {
+        assertEquals(2, Compare.parse(new String[] {}).scale());
+        Compare.Options memfs = Compare.parse(new String[] {"--suite", "memfs"});
+        assertEquals("memfs", memfs.suite());
+        assertEquals(5, memfs.rounds());
+        assertEquals(1, memfs.scale());
+        assertEquals(1 / 32.0, Compare.parse(new String[] {"--suite", "memfs", "--smoke"}).scale());
+        assertThrows(IllegalArgumentException.class, () -> Compare.parse(new String[] {"--suite", "tmpfs"}));
     }
 }
