@@ -20,6 +20,7 @@ import static dev.fusepanama.Posix.S_IFREG;
 import static dev.fusepanama.Posix.S_ISGID;
 import static dev.fusepanama.Posix.S_ISUID;
 
+import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.Posix;
@@ -130,7 +131,10 @@ public final class MemoryFileSystem implements InodeFileSystem {
      * kernel checks permissions from the modes ({@code default_permissions}), as for tmpfs.
      */
     public static MountOptions.Builder mountOptions() {
-        return MountOptions.builder().defaultPermissions(true).fsName("memfs").subtype("memfs");
+        // A symlink's target never changes: the kernel may keep what readlink answered.
+        // Opening without OPEN needs O_TRUNC as a setattr: see noOpen.
+        return MountOptions.builder().defaultPermissions(true).fsName("memfs").subtype("memfs")
+                .want(ConnectionInfo.CAP_CACHE_SYMLINKS).unwant(ConnectionInfo.CAP_ATOMIC_O_TRUNC);
     }
 
     // ---- helpers ------------------------------------------------------------------------------
@@ -486,7 +490,8 @@ public final class MemoryFileSystem implements InodeFileSystem {
             Handle h = openHandle(d, flags);
             h.listEnd = d.nextCookie();
             long fh = handleNumber(h);
-            if (!reply.open(fh, 0)) closeHandle(fh);
+            // Every change to the directory goes through the kernel, which then drops its cached listing.
+            if (!reply.open(fh, OpenReply.CACHE_DIR)) closeHandle(fh);
         } finally {
             l.unlock();
         }
@@ -565,7 +570,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
                 f.fill(reply.attributes());
             }
             long fh = handleNumber(h);
-            if (!reply.created(f.ino, 0, TIMEOUT, TIMEOUT, fh, 0)) {
+            if (!reply.created(f.ino, 0, TIMEOUT, TIMEOUT, fh, OpenReply.KEEP_CACHE)) {
                 closeHandle(fh); // the caller gave up: the kernel holds neither the handle nor the entry
                 forget(f.ino, 1);
             }
@@ -573,7 +578,25 @@ public final class MemoryFileSystem implements InodeFileSystem {
     }
 
     @Override
+    public void init(ConnectionInfo connection) {
+        noOpen = connection.isCapable(ConnectionInfo.CAP_NO_OPEN_SUPPORT);
+    }
+
+    /**
+     * Where the kernel can open files without asking (FUSE_NO_OPEN_SUPPORT), memfs lets it:
+     * answering ENOSYS to the first open makes the kernel stop sending OPEN and RELEASE, keep
+     * each file's cached pages across opens and pass handle 0. Nothing is lost: the kernel
+     * holds a lookup of every open file, which keeps an unlinked one alive, and O_TRUNC
+     * arrives as a truncating setattr (atomic O_TRUNC is turned off, see {@link #mountOptions}).
+     */
+    private volatile boolean noOpen;
+
+    @Override
     public void open(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
+        if (noOpen) {
+            reply.error(dev.fusepanama.Errno.ENOSYS);
+            return;
+        }
         Node n = node(ino);
         if ((flags & Posix.O_TRUNC) != 0 && n instanceof RegularFile f) {
             synchronized (f) {
@@ -583,7 +606,8 @@ public final class MemoryFileSystem implements InodeFileSystem {
             }
         }
         long fh = handleNumber(openHandle(n, flags));
-        if (!reply.open(fh, 0)) closeHandle(fh); // the caller gave up: the kernel never releases it
+        // All writes pass through the kernel's page cache, so what it holds of the file stays true.
+        if (!reply.open(fh, OpenReply.KEEP_CACHE)) closeHandle(fh); // the caller gave up: the kernel never releases it
     }
 
     private Handle openHandle(Node n, int flags) throws ErrnoException {
@@ -616,8 +640,17 @@ public final class MemoryFileSystem implements InodeFileSystem {
         reply.ok();
     }
 
+    /** The open regular file {@code fh}, or inode {@code ino} when the kernel opened it without asking (handle 0). */
+    private RegularFile file(long ino, long fh) throws ErrnoException {
+        if (fh == 0) {
+            if (node(ino) instanceof RegularFile f) return f;
+            throw new ErrnoException(EISDIR);
+        }
+        return (RegularFile) handle(fh).node;
+    }
+
     /** The open regular file {@code fh}: one map lookup per read or write, no namespace lock. */
-    private Handle file(long fh) throws ErrnoException {
+    private Handle handle(long fh) throws ErrnoException {
         Handle h = open.get(fh);
         if (h == null) throw new ErrnoException(dev.fusepanama.Errno.EBADF);
         if (!(h.node instanceof RegularFile)) throw new ErrnoException(EISDIR);
@@ -626,7 +659,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     @Override
     public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws ErrnoException {
-        RegularFile f = (RegularFile) file(fh).node;
+        RegularFile f = file(ino, fh);
         ByteBuffer buffer = readBuffers.get().clear();
         buffer.limit((int) Math.min(size, buffer.capacity()));
         synchronized (f) {
@@ -639,11 +672,12 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     @Override
     public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws ErrnoException {
-        Handle h = file(fh);
-        RegularFile f = (RegularFile) h.node;
+        RegularFile f = file(ino, fh);
+        // Without a handle the kernel has put an O_APPEND write at the end itself (its size is exact: memfs is the only writer).
+        boolean append = fh != 0 && (handle(fh).flags & Posix.O_APPEND) != 0;
         int n;
         synchronized (f) {
-            long at = (h.flags & Posix.O_APPEND) != 0 ? f.size : offset;
+            long at = append ? f.size : offset;
             n = f.write(data, at, space);
             if (n < 0) throw new ErrnoException(ENOSPC);
             f.mtime = f.ctime = now();
