@@ -38,6 +38,9 @@ final class InodeThread {
     private long dataSize = -1;
     private ByteBuffer data;
     private NativeWriteBuffer writeBuffer;
+    /** The direct buffer the last answer came from, and its address at position 0 ({@link #addressOf}). */
+    private ByteBuffer answerBuffer;
+    private long answerBase;
     private static final ByteBuffer NO_DATA = ByteBuffer.allocateDirect(0).asReadOnlyBuffer();
 
     private InodeThread() {
@@ -96,6 +99,19 @@ final class InodeThread {
             writeBuffer = new NativeWriteBuffer(lib, scratch.address(), scratch.address() + vec, bounceSize);
         }
         return writeBuffer.at(bufv);
+    }
+
+    /**
+     * The address of the remaining bytes of the direct buffer {@code b}. A filesystem usually
+     * answers reads from one buffer per thread: its base address is kept, because
+     * {@code MemorySegment.ofBuffer} allocates (72 bytes per read, measured).
+     */
+    long addressOf(ByteBuffer b) {
+        if (b != answerBuffer) {
+            answerBase = MemorySegment.ofBuffer(b).address() - b.position();
+            answerBuffer = b;
+        }
+        return answerBase + b.position();
     }
 
     /** A read-only ByteBuffer over a write request's data, reused while libfuse hands out the same memory. */
