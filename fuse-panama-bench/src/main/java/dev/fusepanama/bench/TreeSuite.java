@@ -77,45 +77,7 @@ final class TreeSuite implements Suite {
 
     @Override
     public List<Metric> metrics() {
-        return METRICS;
-    }
-
-    /** The workloads; counts are at scale 1. */
-    static final List<Metric> METRICS = List.of(
-            wall("Files.list /small (8 entries)", "us/op", false, 0, 200, (r, w, n) -> TreeWorkloads.listDir(r.resolve("small"), n)),
-            wall("Files.list /big (10,000 entries)", "ms/op", false, 0, 2, (r, w, n) -> TreeWorkloads.listDir(r.resolve("big"), n)),
-            wall("ls -l /big (readdir + lstat each)", "ms/op", false, 0, 1, (r, w, n) -> TreeWorkloads.lsLong(r.resolve("big"), n)),
-            wall("lstat of one file", "us/op", false, 0, 1000, (r, w, n) -> TreeWorkloads.lstat(r.resolve("small/file-3"), n)),
-            wall("sequential read 128 KiB, buffered", "MB/s", true, 128 << 10, 256,
-                    (r, w, n) -> TreeWorkloads.seqRead(r.resolve("data.bin"), 128 << 10, false, n)),
-            wall("sequential read 1 MiB, buffered", "MB/s", true, 1 << 20, 32,
-                    (r, w, n) -> TreeWorkloads.seqRead(r.resolve("data.bin"), 1 << 20, false, n)),
-            wall("sequential read 128 KiB, O_DIRECT", "MB/s", true, 128 << 10, 256,
-                    (r, w, n) -> TreeWorkloads.seqRead(r.resolve("data.bin"), 128 << 10, true, n)),
-            wall("sequential read 1 MiB, O_DIRECT", "MB/s", true, 1 << 20, 32,
-                    (r, w, n) -> TreeWorkloads.seqRead(r.resolve("data.bin"), 1 << 20, true, n)),
-            wall("4 KiB random read, 1 thread", "kIOPS", true, 0, 1000, (r, w, n) -> TreeWorkloads.randomReads(r.resolve("data.bin"), 1, n)),
-            wall("4 KiB random read, 2 threads", "kIOPS", true, 0, 1000, (r, w, n) -> TreeWorkloads.randomReads(r.resolve("data.bin"), 2, n)),
-            wall("create + write 4 KiB + close + unlink", "kops/s", true, 0, 100, (r, w, n) -> TreeWorkloads.createWriteUnlink(w, n)),
-            wall("sequential write 1 MiB", "MB/s", true, 1 << 20, 16, (r, w, n) -> TreeWorkloads.seqWrite(w, n)),
-            new Metric("C client: Files.list /small", "us/op", false, 0, 200, (r, w, n) -> FsClient.run(false, "list", r.resolve("small"), n, null)),
-            new Metric("C client: lstat of one file", "us/op", false, 0, 2000, (r, w, n) -> FsClient.run(false, "stat", r.resolve("small"), n, "file-3")),
-            new Metric("C client: sequential read 128 KiB, O_DIRECT", "MB/s", true, 128 << 10, 256,
-                    (r, w, n) -> FsClient.run(false, "direct128", r, n, "data.bin")),
-            new Metric("C client: 4 KiB random read", "kIOPS", true, 0, 2000, (r, w, n) -> FsClient.run(false, "read4k", r, n, "data.bin")),
-            new Metric("C client: create + write 4 KiB + close + unlink", "kops/s", true, 0, 200, (r, w, n) -> FsClient.run(false, "create", w, n, null)));
-
-    /** A workload of this JVM's client, timed with the wall clock. */
-    interface Counted {
-        long run(Path root, Path scratch, long ops) throws Exception;
-    }
-
-    private static Metric wall(String name, String unit, boolean throughput, long bytesPerOp, long ops, Counted work) {
-        return new Metric(name, unit, throughput, bytesPerOp, ops, (r, w, n) -> {
-            long t0 = System.nanoTime();
-            long done = work.run(r, w, n);
-            return new long[] {done, System.nanoTime() - t0};
-        });
+        return TreeWorkloads.METRICS;
     }
 
     @Override
