@@ -2,13 +2,9 @@ package dev.fusepanama.bench;
 
 import static dev.fusepanama.bench.Suite.Column.ratio;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 
 /**
  * The bench tree ({@link BenchTree}) on every binding, with the same settings and logic:
@@ -32,12 +28,7 @@ final class TreeSuite implements Suite {
     }
 
     static TreeSuite open(Cleanup cleanup) throws Exception {
-        Path dir = Files.createTempDirectory("bench-stats-");
-        Path stats = dir.resolve("allocation.sock");
-        cleanup.add(() -> {
-            Files.deleteIfExists(stats);
-            Files.deleteIfExists(dir);
-        });
+        Path stats = AllocationStats.socket(cleanup);
         String java = ProcessHandle.current().info().command().orElseThrow();
         String cp = System.getProperty("java.class.path");
         // The heap's live set is about 1 MiB plus the 10,000 names; SerialGC commits whatever maximum
@@ -104,55 +95,12 @@ final class TreeSuite implements Suite {
         return c;
     }
 
-    /**
-     * Counts the defaults filesystem's heap allocation per upcall, in a pass of its own after the
-     * timed rounds so that counting costs them nothing; one untimed pass first lets each worker
-     * thread set up.
-     */
+    /** Counts the defaults filesystem's heap allocation per upcall ({@link AllocationStats#perMetric}). */
     @Override
     public String afterRounds(List<FsProcess> running, double scale) throws Exception {
         FsProcess defaults = running.stream().filter(r -> r.name().equals(DEFAULTS)).findFirst().orElseThrow();
-        Map<String, Map<String, long[]>> allocation = new LinkedHashMap<>();
-        AllocationStats.command(stats, '+');
-        for (Metric m : metrics()) m.run(defaults, scale);
-        for (Metric m : metrics()) {
-            Map<String, long[]> before = AllocationStats.read(stats);
-            long[] done = m.run(defaults, scale);
-            Map<String, long[]> counted = AllocationStats.minus(AllocationStats.read(stats), before);
-            counted.put("client operations", new long[] {done[0], 0});
-            allocation.put(m.name(), counted);
-        }
-        AllocationStats.command(stats, '-');
-        return allocationTable(allocation);
-    }
-
-    /** Heap bytes per upcall by operation, with calls per client operation. */
-    private static String allocationTable(Map<String, Map<String, long[]>> allocation) {
-        StringBuilder sb = new StringBuilder(Report.wrap("Heap allocated by the fuse-panama defaults filesystem per upcall, counted "
-                + "on its worker threads while the kernel drove it, in one pass after the timed rounds (bytes per call, with "
-                + "calls per client operation in parentheses; readdir also per entry listed):") + "\n\n"
-                + "| metric | getattr | readdir | per readdir entry | read | other upcalls |\n|---|---:|---:|---:|---:|---:|\n");
-        allocation.forEach((metric, a) -> {
-            double ops = Math.max(1, a.get("client operations")[0]);
-            long[] other = new long[2];
-            a.forEach((k, v) -> {
-                if (!List.of("getattr", "readdir", "read", "readdir-entries", "client operations").contains(k)) {
-                    other[0] += v[0];
-                    other[1] += v[1];
-                }
-            });
-            long[] entries = a.get("readdir-entries");
-            long[] readdir = a.get("readdir");
-            sb.append("| ").append(metric).append(" | ").append(perCall(a.get("getattr"), ops)).append(" | ")
-                    .append(perCall(readdir, ops)).append(" | ")
-                    .append(entries[0] == 0 ? "-" : String.format(Locale.ROOT, "%.1f", readdir[1] / (double) entries[0])).append(" | ")
-                    .append(perCall(a.get("read"), ops)).append(" | ").append(perCall(other, ops)).append(" |\n");
-        });
-        return sb.toString();
-    }
-
-    private static String perCall(long[] callsAndBytes, double clientOps) {
-        if (callsAndBytes == null || callsAndBytes[0] == 0) return "-";
-        return String.format(Locale.ROOT, "%.1f (%s)", callsAndBytes[1] / (double) callsAndBytes[0], Report.number(callsAndBytes[0] / clientOps));
+        return AllocationStats.table(DEFAULTS, List.of(new AllocationStats.Column.Calls("getattr"), new AllocationStats.Column.Calls("readdir"),
+                new AllocationStats.Column.PerEntry("per readdir entry", List.of("readdir")), new AllocationStats.Column.Calls("read")),
+                AllocationStats.perMetric(stats, defaults, metrics(), scale));
     }
 }
