@@ -329,7 +329,12 @@ static __thread size_t batch_capacity;
 
 struct listing { fuse_req_t req; char *buf; size_t size, used; int plus; };
 
-/* Adds an entry (its attributes in `st`); 0 if the batch has no room for it. */
+static mode_t type_of(fuse_ino_t ino) { return ino <= SCRATCH_DIR_INO && ino != DATA_INO ? S_IFDIR : S_IFREG; }
+
+/*
+ * Adds an entry with `st`, which readdirplus needs whole and readdir only for st_ino and
+ * st_mode's type; 0 if the batch has no room for it.
+ */
 static int add(struct listing *l, const char *name, const struct stat *st, uint64_t generation, off_t next) {
     size_t n;
     if (l->plus) {
@@ -345,23 +350,33 @@ static int add(struct listing *l, const char *name, const struct stat *st, uint6
     return 1;
 }
 
-/* Entry k of a directory ("." 0, ".." 1, then its names) has the offset k + 1 of the entry after it. */
-static int add_dots(struct listing *l, fuse_ino_t ino, off_t off) {
+/* An entry of the fixed tree. */
+static int add_tree(struct listing *l, const char *name, fuse_ino_t ino, off_t next) {
     struct stat st;
-    if (off < 1 && (fill_attr(ino, &st), !add(l, ".", &st, 0, 1))) return 0;
-    if (off < 2 && (fill_attr(ROOT_INO, &st), !add(l, "..", &st, 0, 2))) return 0;
-    return 1;
+    if (l->plus) fill_attr(ino, &st);
+    else { st.st_ino = ino; st.st_mode = type_of(ino); }
+    return add(l, name, &st, 0, next);
 }
 
-/* The files of /w from offset `off`; with readdirplus each entry taken is one more lookup, taken back if the kernel refuses the batch. */
+/* Entry k of a directory ("." 0, ".." 1, then its names) has the offset k + 1 of the entry after it. */
+static int add_dots(struct listing *l, fuse_ino_t ino, off_t off) {
+    if (off < 1 && !add_tree(l, ".", ino, 1)) return 0;
+    return off >= 2 || add_tree(l, "..", ROOT_INO, 2);
+}
+
+/*
+ * The files of /w from offset `off`. With readdirplus each entry taken is one more lookup, taken
+ * back if the kernel refuses the batch.
+ */
 static void list_scratch(struct listing *l, off_t off) {
     struct stat st;
-    int taken = 0, first = off > 2 ? (int) (off - 2) : 0;
+    int taken = 0, first = off - 2 < MAX_SCRATCH ? (off > 2 ? (int) (off - 2) : 0) : MAX_SCRATCH;
     pthread_mutex_lock(&scratch_lock);
     if (add_dots(l, SCRATCH_DIR_INO, off)) {
         for (int s = first; s < scratch_end; s++) {
             if (!scratch[s].linked) continue;
-            fill_scratch(s, &st);
+            if (l->plus) fill_scratch(s, &st);
+            else { st.st_ino = FIRST_SCRATCH_INO + s; st.st_mode = S_IFREG; }
             if (!add(l, scratch[s].name, &st, scratch[s].generation, s + 3)) break;
             if (l->plus) { scratch[s].lookups++; taken++; }
         }
@@ -375,15 +390,15 @@ static void list_scratch(struct listing *l, off_t off) {
 }
 
 static void list(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, int plus) {
-    const char *const *names;
+    const char *const *names = NULL;
     char (*small)[8] = NULL, (*big)[12] = NULL;
-    fuse_ino_t first;
-    long count;
+    fuse_ino_t first = 0;
+    long count = 0;
     switch (ino) {
     case ROOT_INO: names = root_names; first = SMALL_INO; count = 4; break;
-    case SMALL_INO: names = NULL; small = small_names; first = FIRST_SMALL_INO; count = SMALL_COUNT; break;
-    case BIG_INO: names = NULL; big = big_names; first = FIRST_BIG_INO; count = BIG_COUNT; break;
-    case SCRATCH_DIR_INO: names = NULL; first = 0; count = 0; break;
+    case SMALL_INO: small = small_names; first = FIRST_SMALL_INO; count = SMALL_COUNT; break;
+    case BIG_INO: big = big_names; first = FIRST_BIG_INO; count = BIG_COUNT; break;
+    case SCRATCH_DIR_INO: break;
     default: fuse_reply_err(req, ENOTDIR); return;
     }
     if (batch_capacity < size) {
@@ -395,10 +410,8 @@ static void list(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, int plu
     struct listing l = {req, batch, size, 0, plus};
     if (ino == SCRATCH_DIR_INO) { list_scratch(&l, off); return; }
     if (add_dots(&l, ino, off)) {
-        struct stat st;
         for (long k = off > 2 ? off - 2 : 0; k < count; k++) {
-            fill_attr(first + k, &st);
-            if (!add(&l, names ? names[k] : small ? small[k] : big[k], &st, 0, k + 3)) break;
+            if (!add_tree(&l, names ? names[k] : small ? small[k] : big[k], first + k, k + 3)) break;
         }
     }
     fuse_reply_buf(req, l.buf, l.used);
