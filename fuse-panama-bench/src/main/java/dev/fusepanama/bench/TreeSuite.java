@@ -27,22 +27,28 @@ final class TreeSuite implements Suite {
         this.filesystems = filesystems;
     }
 
+    /**
+     * The command of a fuse-panama bench filesystem's JVM, {@code main} with {@code args}. The heap's
+     * live set is about 1 MiB plus the 10,000 names; SerialGC commits whatever maximum it is given
+     * under allocation churn, so the maximum sets most of the heap's share of RSS.
+     */
+    static List<String> panamaJvm(Class<?> main, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
+                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xmx16m", Compare.FIXED_COMPILER_THREADS,
+                "-cp", System.getProperty("java.class.path"), main.getName()));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
     static TreeSuite open(Cleanup cleanup) throws Exception {
         Path stats = AllocationStats.socket(cleanup);
         String java = ProcessHandle.current().info().command().orElseThrow();
-        String cp = System.getProperty("java.class.path");
-        // The heap's live set is about 1 MiB plus the 10,000 names; SerialGC commits whatever maximum
-        // it is given under allocation churn, so the maximum sets most of the heap's share of RSS.
-        List<String> panama = List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xmx16m",
-                Compare.FIXED_COMPILER_THREADS, "-cp", cp, PanamaBenchFs.class.getName());
-        List<String> defaults = new ArrayList<>(panama);
-        defaults.addAll(List.of("--defaults", "--stats", stats.toString()));
         Path c = Compare.repo().resolve("native/build");
         return new TreeSuite(stats, List.of(
-                new Filesystem(PANAMA, panama, "w"),
-                new Filesystem(DEFAULTS, defaults, "w"),
-                new Filesystem(JNR, List.of(java, "-XX:+UseSerialGC", "-Xmx32m", Compare.FIXED_COMPILER_THREADS, "-cp", cp,
-                        JnrBenchFs.class.getName()), "w"),
+                new Filesystem(PANAMA, panamaJvm(PanamaBenchFs.class), "w"),
+                new Filesystem(DEFAULTS, panamaJvm(PanamaBenchFs.class, "--defaults", "--stats", stats.toString()), "w"),
+                new Filesystem(JNR, List.of(java, "-XX:+UseSerialGC", "-Xmx32m", Compare.FIXED_COMPILER_THREADS, "-cp",
+                        System.getProperty("java.class.path"), JnrBenchFs.class.getName()), "w"),
                 new Filesystem(C3, List.of(c.resolve("benchfs3").toString()), "w"),
                 new Filesystem(C2, List.of(c.resolve("benchfs2").toString()), "w")));
     }

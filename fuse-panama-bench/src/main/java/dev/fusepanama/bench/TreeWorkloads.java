@@ -23,7 +23,7 @@ final class TreeWorkloads {
     private TreeWorkloads() {}
 
     /**
-     * The workloads every suite of the bench tree runs ({@link TreeSuite}),
+     * The workloads every suite of the bench tree runs ({@link TreeSuite}, {@link InodeSuite}),
      * this JVM's and native/fsclient's; counts are at scale 1.
      */
     static final List<Suite.Metric> METRICS = List.of(

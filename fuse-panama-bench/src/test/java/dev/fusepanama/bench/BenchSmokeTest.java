@@ -42,6 +42,16 @@ class BenchSmokeTest {
     }
 
     @Test
+    void theInodeSuiteRunsBothFilesystems() throws Exception {
+        buildNative();
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "inode", "--smoke"}));
+        System.out.println(section);
+        assertEveryRowMeasured(section, TreeWorkloads.METRICS);
+        assertTrue(section.contains("Heap allocated by the fuse-panama inode filesystem per upcall"), "the allocation table");
+        assertNothingLeftMounted();
+    }
+
+    @Test
     void theMirrorSuiteRunsEveryPair() throws Exception {
         assumeTrue(root(), "the mirror suite mounts a tmpfs: root only");
         buildNative();
