@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Builds the C bench tree filesystem against libfuse 3 (benchfs3) and libfuse 2 (benchfs2)
-# into native/build/, the C pass-through the mirror is compared with (mirrorfs3) and the C client
-# (fsclient). Needs gcc, libfuse3-dev and libfuse-dev; as root, installs them, and git and strace,
-# which the memfs suite runs.
+# Builds the C bench tree filesystem against libfuse 3 (benchfs3) and libfuse 2 (benchfs2), and on
+# libfuse 3's low-level API (benchfs3ll), into native/build/, the C pass-through the mirror is
+# compared with (mirrorfs3) and the C client (fsclient). Needs gcc, libfuse3-dev and libfuse-dev;
+# as root, installs them, and git and strace, which the memfs suite runs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # The comparison's own needs, kept out of the product's test set-up (./test does not install them).
@@ -26,7 +26,8 @@ if ! command -v git >/dev/null || ! command -v strace >/dev/null; then
 fi
 mkdir -p "$here/build"
 gcc -O2 -Wall -DFUSE_USE_VERSION=31 $(pkg-config --cflags fuse3) -o "$here/build/benchfs3" "$here/benchfs.c" $(pkg-config --libs fuse3) -lpthread
+gcc -O2 -Wall -Wextra $(pkg-config --cflags fuse3) -o "$here/build/benchfs3ll" "$here/benchfs_ll.c" $(pkg-config --libs fuse3) -lpthread
 gcc -O2 -Wall -DFUSE_USE_VERSION=26 $(pkg-config --cflags fuse) -o "$here/build/benchfs2" "$here/benchfs.c" $(pkg-config --libs fuse) -lpthread
 gcc -O2 -Wall $(pkg-config --cflags fuse3) -o "$here/build/mirrorfs3" "$here/mirrorfs.c" $(pkg-config --libs fuse3) -lpthread
 gcc -O2 -Wall -o "$here/build/fsclient" "$here/fsclient.c"
-echo "built benchfs3, benchfs2, mirrorfs3 and fsclient in $here/build"
+echo "built benchfs3, benchfs3ll, benchfs2, mirrorfs3 and fsclient in $here/build"

@@ -1,12 +1,9 @@
 package dev.fusepanama.bench;
 
-import dev.fusepanama.DirFiller;
-import dev.fusepanama.FileInfo;
-import dev.fusepanama.FuseFileSystem;
-import dev.fusepanama.Stat;
-import dev.fusepanama.Timespec;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -15,31 +12,37 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Heap bytes allocated per upcall, by operation, measured inside the filesystem process while the
- * kernel drives it. Wraps {@link PanamaBenchFs} (overriding exactly its methods, so the same
- * operations are registered) and, on each libfuse worker thread, charges to an operation every
- * byte that thread allocated since the end of its previous upcall: the binding's work for this
- * request (decoding the path, the views) plus the filesystem method's own. Worker threads run
- * nothing but upcalls, so nothing else is counted; the per-thread counter is HotSpot's
- * ({@code getCurrentThreadAllocatedBytes}), read twice per upcall.
+ * kernel drives it. A wrapper of the bench filesystem ({@link CountingFileSystem} on the path
+ * API, {@link CountingInodeFileSystem} on the inode API) overrides exactly its operations, so the
+ * same ones are registered ({@link #requireSameOperations}), and on each libfuse worker thread
+ * charges to an operation every byte that thread allocated since the end of its previous upcall:
+ * the binding's work for this request (decoding the path or making the reply, the views) plus
+ * the filesystem method's own. Worker threads run nothing but upcalls, so nothing else is
+ * counted; the per-thread counter is HotSpot's ({@code getCurrentThreadAllocatedBytes}), read
+ * twice per upcall.
  *
  * <p>Counting is off until asked for, and then costs two counter reads and a few adds per upcall;
  * while off, one volatile read. {@link #serve(Path)} takes one command byte per connection to a
  * Unix socket ({@code +} counting on, {@code -} off, anything else nothing) and answers with a
- * snapshot, lines of {@code OPERATION CALLS BYTES}, and {@code readdir-entries N}.
+ * snapshot, lines of {@code OPERATION CALLS BYTES}, and {@code readdir-entries N}. The comparison
+ * drives it with {@link #perMetric} and prints {@link #table}.
  */
-final class AllocationStats implements FuseFileSystem {
-    enum Op { GETATTR, READDIR, OPEN, READ, CREATE, WRITE, TRUNCATE, UNLINK, RENAME, UTIMENS }
+final class AllocationStats {
+    /** The operations of both APIs' bench filesystems. */
+    enum Op { LOOKUP, FORGET, GETATTR, SETATTR, READDIR, READDIRPLUS, OPEN, READ, CREATE, WRITE, TRUNCATE, UNLINK, RENAME, UTIMENS }
 
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
-    private final FuseFileSystem fs;
     private final LongAdder[] calls = adders();
     private final LongAdder[] bytes = adders();
     private final LongAdder entries = new LongAdder();
@@ -50,12 +53,7 @@ final class AllocationStats implements FuseFileSystem {
     private final ThreadLocal<long[]> lastExit = ThreadLocal.withInitial(() -> new long[] {0, -1});
     /** Incremented each time counting is turned on. */
     private volatile long epoch;
-    private final ThreadLocal<CountingFiller> fillers = ThreadLocal.withInitial(CountingFiller::new);
     private volatile boolean counting;
-
-    AllocationStats(FuseFileSystem fs) {
-        this.fs = fs;
-    }
 
     private static LongAdder[] adders() {
         LongAdder[] a = new LongAdder[Op.values().length];
@@ -63,11 +61,18 @@ final class AllocationStats implements FuseFileSystem {
         return a;
     }
 
-    private static long allocated() {
+    /** Whether upcalls are being counted; while not, a wrapper calls straight through. */
+    boolean counting() {
+        return counting;
+    }
+
+    /** This thread's allocation counter, read at an upcall's entry and passed to {@link #charge}. */
+    static long allocated() {
         return THREADS.getCurrentThreadAllocatedBytes();
     }
 
-    private void charge(Op op, long atEntry) {
+    /** Charges to {@code op} what this thread allocated since its previous upcall ended, at its exit. */
+    void charge(Op op, long atEntry) {
         long now = allocated();
         long[] last = lastExit.get();
         long e = epoch;
@@ -78,12 +83,42 @@ final class AllocationStats implements FuseFileSystem {
         last[0] = allocated();
     }
 
+    /** Entries a listing upcall added to its reply. */
+    void listed(long added) {
+        entries.add(added);
+    }
+
     /** The snapshot: {@code OPERATION CALLS BYTES} per operation, then the readdir entries added. */
     Map<String, long[]> snapshot() {
         Map<String, long[]> m = new LinkedHashMap<>();
-        for (Op op : Op.values()) m.put(op.name().toLowerCase(), new long[] {calls[op.ordinal()].sum(), bytes[op.ordinal()].sum()});
+        for (Op op : Op.values()) m.put(op.name().toLowerCase(Locale.ROOT), new long[] {calls[op.ordinal()].sum(), bytes[op.ordinal()].sum()});
         m.put("readdir-entries", new long[] {entries.sum(), 0});
         return m;
+    }
+
+    /**
+     * Fails unless {@code wrapper} overrides exactly the operations of {@code api} that
+     * {@code wrapped} overrides: the binding registers what the mounted class overrides, so a
+     * wrapper that differs would change what the kernel asks, and so what is counted.
+     */
+    static void requireSameOperations(Class<?> api, Class<?> wrapper, Class<?> wrapped) {
+        List<String> differ = new ArrayList<>();
+        for (Method m : api.getMethods()) {
+            if (Modifier.isStatic(m.getModifiers())) continue;
+            if (overrides(wrapper, m) != overrides(wrapped, m)) differ.add(m.getName());
+        }
+        if (!differ.isEmpty()) {
+            throw new IllegalArgumentException(wrapper.getSimpleName() + " and " + wrapped.getSimpleName()
+                    + " must implement the same operations; they differ in " + differ);
+        }
+    }
+
+    private static boolean overrides(Class<?> type, Method m) {
+        try {
+            return type.getMethod(m.getName(), m.getParameterTypes()).getDeclaringClass() != m.getDeclaringClass();
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError(e);
+        }
     }
 
     /** Answers each connection to {@code socket} with a snapshot, on a daemon thread. */
@@ -124,6 +159,19 @@ final class AllocationStats implements FuseFileSystem {
         t.start();
     }
 
+    // ---- the comparison's side ----------------------------------------------------------------
+
+    /** A new path for a filesystem's socket, in a temporary directory that {@code cleanup} removes. */
+    static Path socket(Cleanup cleanup) throws Exception {
+        Path dir = Files.createTempDirectory("bench-stats-");
+        Path socket = dir.resolve("allocation.sock");
+        cleanup.add(() -> {
+            Files.deleteIfExists(socket);
+            Files.deleteIfExists(dir);
+        });
+        return socket;
+    }
+
     /** Reads one snapshot from a filesystem serving {@code socket}. */
     static Map<String, long[]> read(Path socket) throws IOException {
         return command(socket, '?');
@@ -153,99 +201,85 @@ final class AllocationStats implements FuseFileSystem {
         return m;
     }
 
-    /** Counts the entries a readdir added; one per worker thread, pointed at each call's filler. */
-    private static final class CountingFiller implements DirFiller {
-        DirFiller target;
-        long added;
-
-        @Override public boolean add(String name, long nextOffset) { return counted(target.add(name, nextOffset)); }
-        @Override public boolean add(String name, long nextOffset, Stat attributes) { return counted(target.add(name, nextOffset, attributes)); }
-        @Override public Stat attributes() { return target.attributes(); }
-
-        private boolean counted(boolean full) {
-            if (!full) added++;
-            return full;
+    /**
+     * Counts {@code fs}'s heap allocation per upcall for each metric, in a pass of its own after
+     * the timed rounds so that counting costs them nothing; one untimed pass first lets each
+     * worker thread set up. Returns per metric the counted snapshot, with the key
+     * {@code client operations} for the operations the metric did.
+     */
+    static Map<String, Map<String, long[]>> perMetric(Path socket, FsProcess fs, List<Suite.Metric> metrics, double scale)
+            throws Exception {
+        Map<String, Map<String, long[]>> allocation = new LinkedHashMap<>();
+        command(socket, '+');
+        for (Suite.Metric m : metrics) m.run(fs, scale);
+        for (Suite.Metric m : metrics) {
+            Map<String, long[]> before = read(socket);
+            long[] done = m.run(fs, scale);
+            Map<String, long[]> counted = minus(read(socket), before);
+            counted.put("client operations", new long[] {done[0], 0});
+            allocation.put(m.name(), counted);
         }
+        command(socket, '-');
+        return allocation;
     }
 
-    // ---- the wrapped operations: exactly those PanamaBenchFs implements --------------------------
+    /** A column of {@link #table}: one operation's bytes per call, or the bytes of listing operations per entry listed. */
+    sealed interface Column {
+        record Calls(String op) implements Column {}
 
-    @Override
-    public int getattr(String path, Stat st, FileInfo fi) throws IOException {
-        if (!counting) return fs.getattr(path, st, fi);
-        long t = allocated();
-        try { return fs.getattr(path, st, fi); } finally { charge(Op.GETATTR, t); }
+        record PerEntry(String header, List<String> ops) implements Column {}
     }
 
-    @Override
-    public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) throws IOException {
-        if (!counting) return fs.readdir(path, filler, offset, fi, flags);
-        long t = allocated();
-        CountingFiller cf = fillers.get();
-        cf.target = filler;
-        cf.added = 0;
-        try {
-            return fs.readdir(path, cf, offset, fi, flags);
-        } finally {
-            entries.add(cf.added);
-            cf.target = null;
-            charge(Op.READDIR, t);
+    /** Heap bytes per upcall by operation, with calls per client operation; the operations not in a column summed as "other upcalls". */
+    static String table(String filesystem, List<Column> columns, Map<String, Map<String, long[]>> allocation) {
+        List<String> shown = new ArrayList<>(List.of("readdir-entries", "client operations"));
+        String listings = "";
+        StringBuilder header = new StringBuilder("| metric |");
+        for (Column c : columns) {
+            switch (c) {
+                case Column.Calls k -> {
+                    shown.add(k.op());
+                    header.append(' ').append(k.op()).append(" |");
+                }
+                case Column.PerEntry p -> {
+                    listings = String.join(" and ", p.ops());
+                    header.append(' ').append(p.header()).append(" |");
+                }
+            }
         }
+        header.append(" other upcalls |\n|---|").append("---:|".repeat(columns.size() + 1)).append('\n');
+        StringBuilder sb = new StringBuilder(Report.wrap("Heap allocated by the " + filesystem + " filesystem per upcall, counted "
+                + "on its worker threads while the kernel drove it, in one pass after the timed rounds (bytes per call, with "
+                + "calls per client operation in parentheses" + (listings.isEmpty() ? "" : "; " + listings + " also per entry listed")
+                + "):") + "\n\n").append(header);
+        allocation.forEach((metric, a) -> {
+            double ops = Math.max(1, a.get("client operations")[0]);
+            sb.append("| ").append(metric).append(" |");
+            for (Column c : columns) {
+                sb.append(' ').append(switch (c) {
+                    case Column.Calls k -> perCall(a.get(k.op()), ops);
+                    case Column.PerEntry p -> {
+                        long listed = a.get("readdir-entries")[0];
+                        long bytes = 0;
+                        for (String op : p.ops()) bytes += a.getOrDefault(op, new long[2])[1];
+                        yield listed == 0 ? "-" : String.format(Locale.ROOT, "%.1f", bytes / (double) listed);
+                    }
+                }).append(" |");
+            }
+            long[] other = new long[2];
+            a.forEach((k, v) -> {
+                if (!shown.contains(k)) {
+                    other[0] += v[0];
+                    other[1] += v[1];
+                }
+            });
+            sb.append(' ').append(perCall(other, ops)).append(" |\n");
+        });
+        return sb.toString();
     }
 
-    @Override
-    public int open(String path, FileInfo fi) throws IOException {
-        if (!counting) return fs.open(path, fi);
-        long t = allocated();
-        try { return fs.open(path, fi); } finally { charge(Op.OPEN, t); }
-    }
-
-    @Override
-    public int read(String path, ByteBuffer buf, long offset, FileInfo fi) throws IOException {
-        if (!counting) return fs.read(path, buf, offset, fi);
-        long t = allocated();
-        try { return fs.read(path, buf, offset, fi); } finally { charge(Op.READ, t); }
-    }
-
-    @Override
-    public int create(String path, int mode, FileInfo fi) throws IOException {
-        if (!counting) return fs.create(path, mode, fi);
-        long t = allocated();
-        try { return fs.create(path, mode, fi); } finally { charge(Op.CREATE, t); }
-    }
-
-    @Override
-    public int write(String path, ByteBuffer buf, long offset, FileInfo fi) throws IOException {
-        if (!counting) return fs.write(path, buf, offset, fi);
-        long t = allocated();
-        try { return fs.write(path, buf, offset, fi); } finally { charge(Op.WRITE, t); }
-    }
-
-    @Override
-    public int truncate(String path, long size, FileInfo fi) throws IOException {
-        if (!counting) return fs.truncate(path, size, fi);
-        long t = allocated();
-        try { return fs.truncate(path, size, fi); } finally { charge(Op.TRUNCATE, t); }
-    }
-
-    @Override
-    public int unlink(String path) throws IOException {
-        if (!counting) return fs.unlink(path);
-        long t = allocated();
-        try { return fs.unlink(path); } finally { charge(Op.UNLINK, t); }
-    }
-
-    @Override
-    public int rename(String from, String to, int flags) throws IOException {
-        if (!counting) return fs.rename(from, to, flags);
-        long t = allocated();
-        try { return fs.rename(from, to, flags); } finally { charge(Op.RENAME, t); }
-    }
-
-    @Override
-    public int utimens(String path, Timespec atime, Timespec mtime, FileInfo fi) throws IOException {
-        if (!counting) return fs.utimens(path, atime, mtime, fi);
-        long t = allocated();
-        try { return fs.utimens(path, atime, mtime, fi); } finally { charge(Op.UTIMENS, t); }
+    private static String perCall(long[] callsAndBytes, double clientOps) {
+        if (callsAndBytes == null || callsAndBytes[0] == 0) return "-";
+        return String.format(Locale.ROOT, "%.1f (%s)", callsAndBytes[1] / (double) callsAndBytes[0], Report.number(callsAndBytes[0] / clientOps));
     }
 }

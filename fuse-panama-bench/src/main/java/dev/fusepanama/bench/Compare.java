@@ -14,7 +14,7 @@ import java.util.Map;
  * processes' CPU per operation, peak RSS, idle libfuse workers and the JIT compiler's share.
  * Every mount it makes is gone when it ends, also on failure.
  *
- * <p>Usage: {@code Compare [--suite tree|mirror|memfs] [--rounds N] [--scale F] [--quick | --smoke]
+ * <p>Usage: {@code Compare [--suite tree|mirror|memfs|inode] [--rounds N] [--scale F] [--quick | --smoke]
  * [--write RESULTS.md] [--command TEXT]}. {@code --write} replaces the suite's section of the file
  * (not in a smoke run); {@code --command} is the command line recorded there.
  */
@@ -32,7 +32,8 @@ public final class Compare {
     static final int MAX_WARMUP_PASSES = 6;
     static final double QUIET_JIT_SHARE = 0.01;
 
-    static final List<String> SUITES = List.of("tree", "mirror", "memfs");
+    /** The suites, by the name {@code --suite} takes; the first is the default. */
+    static final List<String> SUITES = List.of("tree", "mirror", "memfs", "inode");
 
     record Options(String suite, int rounds, double scale, int maxWarmupPasses, boolean smoke, Path write, String command) {}
 
@@ -54,7 +55,7 @@ public final class Compare {
     }
 
     static Options parse(String[] args) {
-        String suite = "tree";
+        String suite = SUITES.get(0);
         Integer rounds = null;
         Double scale = null;
         int maxWarmups = MAX_WARMUP_PASSES;
@@ -71,12 +72,13 @@ public final class Compare {
                 case "--write" -> write = Path.of(args[++i]);
                 case "--command" -> command = args[++i];
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; usage: Compare [--suite tree|mirror|memfs] [--rounds N] [--scale F] [--quick | --smoke] [--write FILE] [--command TEXT]");
+                        + "; usage: Compare [--suite " + String.join("|", SUITES) + "] [--rounds N] [--scale F] [--quick | --smoke] [--write FILE] [--command TEXT]");
             }
         }
         if (!SUITES.contains(suite)) throw new IllegalArgumentException("unknown suite " + suite + ": one of " + String.join(", ", SUITES));
         if (command == null) command = "java ... " + Compare.class.getName() + " " + String.join(" ", args);
-        return new Options(suite, rounds == null ? 5 : rounds, scale == null ? (suite.equals("tree") ? 2 : 1) : scale,
+        // The default scale: 2 for the tree's workloads (tree, inode), 1 for the other suites.
+        return new Options(suite, rounds == null ? 5 : rounds, scale == null ? (suite.equals("tree") || suite.equals("inode") ? 2 : 1) : scale,
                 maxWarmups, smoke, write, command);
     }
 
@@ -86,7 +88,9 @@ public final class Compare {
             Suite suite = switch (o.suite()) {
                 case "tree" -> TreeSuite.open(cleanup);
                 case "mirror" -> MirrorSuite.open(cleanup);
-                default -> MemfsSuite.open(cleanup, o.scale());
+                case "memfs" -> MemfsSuite.open(cleanup, o.scale());
+                case "inode" -> InodeSuite.open(cleanup);
+                default -> throw new IllegalArgumentException("unknown suite " + o.suite());
             };
             List<List<FsProcess>> groups = new ArrayList<>();
             List<FsProcess> running = new ArrayList<>();

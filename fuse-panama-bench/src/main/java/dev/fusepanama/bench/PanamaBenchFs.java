@@ -182,9 +182,9 @@ public final class PanamaBenchFs implements FuseFileSystem {
         }
         FuseFileSystem fs = new PanamaBenchFs(defaults);
         if (stats != null) {
-            AllocationStats counting = new AllocationStats(fs);
-            counting.serve(stats);
-            fs = counting;
+            AllocationStats counter = new AllocationStats();
+            counter.serve(stats);
+            fs = new CountingFileSystem(fs, counter);
         }
         FuseMount mount = Fuse.mount(fs, Path.of(args[i]), options(!defaults));
         System.exit(Foreground.serve(mount, LoggerFactory.getLogger("benchfs")));

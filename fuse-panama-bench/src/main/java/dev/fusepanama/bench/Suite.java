@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * What one comparison measures: the filesystems, each mounted by a process of its own; the
  * workloads run on each of them; and the columns of its two tables. {@link Compare} runs every
- * suite the same way ({@link TreeSuite}, {@link MirrorSuite}, {@link MemfsSuite}).
+ * suite the same way ({@link TreeSuite}, {@link MirrorSuite}, {@link MemfsSuite}, {@link InodeSuite}).
  */
 interface Suite {
     /** The heading of the suite's section of RESULTS.md; the section is found by it. */

@@ -2,13 +2,9 @@ package dev.fusepanama.bench;
 
 import static dev.fusepanama.bench.Suite.Column.ratio;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 
 /**
  * The bench tree ({@link BenchTree}) on every binding, with the same settings and logic:
@@ -31,27 +27,28 @@ final class TreeSuite implements Suite {
         this.filesystems = filesystems;
     }
 
+    /**
+     * The command of a fuse-panama bench filesystem's JVM, {@code main} with {@code args}. The heap's
+     * live set is about 1 MiB plus the 10,000 names; SerialGC commits whatever maximum it is given
+     * under allocation churn, so the maximum sets most of the heap's share of RSS.
+     */
+    static List<String> panamaJvm(Class<?> main, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
+                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xmx16m", Compare.FIXED_COMPILER_THREADS,
+                "-cp", System.getProperty("java.class.path"), main.getName()));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
     static TreeSuite open(Cleanup cleanup) throws Exception {
-        Path dir = Files.createTempDirectory("bench-stats-");
-        Path stats = dir.resolve("allocation.sock");
-        cleanup.add(() -> {
-            Files.deleteIfExists(stats);
-            Files.deleteIfExists(dir);
-        });
+        Path stats = AllocationStats.socket(cleanup);
         String java = ProcessHandle.current().info().command().orElseThrow();
-        String cp = System.getProperty("java.class.path");
-        // The heap's live set is about 1 MiB plus the 10,000 names; SerialGC commits whatever maximum
-        // it is given under allocation churn, so the maximum sets most of the heap's share of RSS.
-        List<String> panama = List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xmx16m",
-                Compare.FIXED_COMPILER_THREADS, "-cp", cp, PanamaBenchFs.class.getName());
-        List<String> defaults = new ArrayList<>(panama);
-        defaults.addAll(List.of("--defaults", "--stats", stats.toString()));
         Path c = Compare.repo().resolve("native/build");
         return new TreeSuite(stats, List.of(
-                new Filesystem(PANAMA, panama, "w"),
-                new Filesystem(DEFAULTS, defaults, "w"),
-                new Filesystem(JNR, List.of(java, "-XX:+UseSerialGC", "-Xmx32m", Compare.FIXED_COMPILER_THREADS, "-cp", cp,
-                        JnrBenchFs.class.getName()), "w"),
+                new Filesystem(PANAMA, panamaJvm(PanamaBenchFs.class), "w"),
+                new Filesystem(DEFAULTS, panamaJvm(PanamaBenchFs.class, "--defaults", "--stats", stats.toString()), "w"),
+                new Filesystem(JNR, List.of(java, "-XX:+UseSerialGC", "-Xmx32m", Compare.FIXED_COMPILER_THREADS, "-cp",
+                        System.getProperty("java.class.path"), JnrBenchFs.class.getName()), "w"),
                 new Filesystem(C3, List.of(c.resolve("benchfs3").toString()), "w"),
                 new Filesystem(C2, List.of(c.resolve("benchfs2").toString()), "w")));
     }
@@ -77,45 +74,7 @@ final class TreeSuite implements Suite {
 
     @Override
     public List<Metric> metrics() {
-        return METRICS;
-    }
-
-    /** The workloads; counts are at scale 1. */
-    static final List<Metric> METRICS = List.of(
-            wall("Files.list /small (8 entries)", "us/op", false, 0, 200, (r, w, n) -> TreeWorkloads.listDir(r.resolve("small"), n)),
-            wall("Files.list /big (10,000 entries)", "ms/op", false, 0, 2, (r, w, n) -> TreeWorkloads.listDir(r.resolve("big"), n)),
-            wall("ls -l /big (readdir + lstat each)", "ms/op", false, 0, 1, (r, w, n) -> TreeWorkloads.lsLong(r.resolve("big"), n)),
-            wall("lstat of one file", "us/op", false, 0, 1000, (r, w, n) -> TreeWorkloads.lstat(r.resolve("small/file-3"), n)),
-            wall("sequential read 128 KiB, buffered", "MB/s", true, 128 << 10, 256,
-                    (r, w, n) -> TreeWorkloads.seqRead(r.resolve("data.bin"), 128 << 10, false, n)),
-            wall("sequential read 1 MiB, buffered", "MB/s", true, 1 << 20, 32,
-                    (r, w, n) -> TreeWorkloads.seqRead(r.resolve("data.bin"), 1 << 20, false, n)),
-            wall("sequential read 128 KiB, O_DIRECT", "MB/s", true, 128 << 10, 256,
-                    (r, w, n) -> TreeWorkloads.seqRead(r.resolve("data.bin"), 128 << 10, true, n)),
-            wall("sequential read 1 MiB, O_DIRECT", "MB/s", true, 1 << 20, 32,
-                    (r, w, n) -> TreeWorkloads.seqRead(r.resolve("data.bin"), 1 << 20, true, n)),
-            wall("4 KiB random read, 1 thread", "kIOPS", true, 0, 1000, (r, w, n) -> TreeWorkloads.randomReads(r.resolve("data.bin"), 1, n)),
-            wall("4 KiB random read, 2 threads", "kIOPS", true, 0, 1000, (r, w, n) -> TreeWorkloads.randomReads(r.resolve("data.bin"), 2, n)),
-            wall("create + write 4 KiB + close + unlink", "kops/s", true, 0, 100, (r, w, n) -> TreeWorkloads.createWriteUnlink(w, n)),
-            wall("sequential write 1 MiB", "MB/s", true, 1 << 20, 16, (r, w, n) -> TreeWorkloads.seqWrite(w, n)),
-            new Metric("C client: Files.list /small", "us/op", false, 0, 200, (r, w, n) -> FsClient.run(false, "list", r.resolve("small"), n, null)),
-            new Metric("C client: lstat of one file", "us/op", false, 0, 2000, (r, w, n) -> FsClient.run(false, "stat", r.resolve("small"), n, "file-3")),
-            new Metric("C client: sequential read 128 KiB, O_DIRECT", "MB/s", true, 128 << 10, 256,
-                    (r, w, n) -> FsClient.run(false, "direct128", r, n, "data.bin")),
-            new Metric("C client: 4 KiB random read", "kIOPS", true, 0, 2000, (r, w, n) -> FsClient.run(false, "read4k", r, n, "data.bin")),
-            new Metric("C client: create + write 4 KiB + close + unlink", "kops/s", true, 0, 200, (r, w, n) -> FsClient.run(false, "create", w, n, null)));
-
-    /** A workload of this JVM's client, timed with the wall clock. */
-    interface Counted {
-        long run(Path root, Path scratch, long ops) throws Exception;
-    }
-
-    private static Metric wall(String name, String unit, boolean throughput, long bytesPerOp, long ops, Counted work) {
-        return new Metric(name, unit, throughput, bytesPerOp, ops, (r, w, n) -> {
-            long t0 = System.nanoTime();
-            long done = work.run(r, w, n);
-            return new long[] {done, System.nanoTime() - t0};
-        });
+        return TreeWorkloads.METRICS;
     }
 
     @Override
@@ -142,55 +101,12 @@ final class TreeSuite implements Suite {
         return c;
     }
 
-    /**
-     * Counts the defaults filesystem's heap allocation per upcall, in a pass of its own after the
-     * timed rounds so that counting costs them nothing; one untimed pass first lets each worker
-     * thread set up.
-     */
+    /** Counts the defaults filesystem's heap allocation per upcall ({@link AllocationStats#perMetric}). */
     @Override
     public String afterRounds(List<FsProcess> running, double scale) throws Exception {
         FsProcess defaults = running.stream().filter(r -> r.name().equals(DEFAULTS)).findFirst().orElseThrow();
-        Map<String, Map<String, long[]>> allocation = new LinkedHashMap<>();
-        AllocationStats.command(stats, '+');
-        for (Metric m : metrics()) m.run(defaults, scale);
-        for (Metric m : metrics()) {
-            Map<String, long[]> before = AllocationStats.read(stats);
-            long[] done = m.run(defaults, scale);
-            Map<String, long[]> counted = AllocationStats.minus(AllocationStats.read(stats), before);
-            counted.put("client operations", new long[] {done[0], 0});
-            allocation.put(m.name(), counted);
-        }
-        AllocationStats.command(stats, '-');
-        return allocationTable(allocation);
-    }
-
-    /** Heap bytes per upcall by operation, with calls per client operation. */
-    private static String allocationTable(Map<String, Map<String, long[]>> allocation) {
-        StringBuilder sb = new StringBuilder(Report.wrap("Heap allocated by the fuse-panama defaults filesystem per upcall, counted "
-                + "on its worker threads while the kernel drove it, in one pass after the timed rounds (bytes per call, with "
-                + "calls per client operation in parentheses; readdir also per entry listed):") + "\n\n"
-                + "| metric | getattr | readdir | per readdir entry | read | other upcalls |\n|---|---:|---:|---:|---:|---:|\n");
-        allocation.forEach((metric, a) -> {
-            double ops = Math.max(1, a.get("client operations")[0]);
-            long[] other = new long[2];
-            a.forEach((k, v) -> {
-                if (!List.of("getattr", "readdir", "read", "readdir-entries", "client operations").contains(k)) {
-                    other[0] += v[0];
-                    other[1] += v[1];
-                }
-            });
-            long[] entries = a.get("readdir-entries");
-            long[] readdir = a.get("readdir");
-            sb.append("| ").append(metric).append(" | ").append(perCall(a.get("getattr"), ops)).append(" | ")
-                    .append(perCall(readdir, ops)).append(" | ")
-                    .append(entries[0] == 0 ? "-" : String.format(Locale.ROOT, "%.1f", readdir[1] / (double) entries[0])).append(" | ")
-                    .append(perCall(a.get("read"), ops)).append(" | ").append(perCall(other, ops)).append(" |\n");
-        });
-        return sb.toString();
-    }
-
-    private static String perCall(long[] callsAndBytes, double clientOps) {
-        if (callsAndBytes == null || callsAndBytes[0] == 0) return "-";
-        return String.format(Locale.ROOT, "%.1f (%s)", callsAndBytes[1] / (double) callsAndBytes[0], Report.number(callsAndBytes[0] / clientOps));
+        return AllocationStats.table(DEFAULTS, List.of(new AllocationStats.Column.Calls("getattr"), new AllocationStats.Column.Calls("readdir"),
+                new AllocationStats.Column.PerEntry("per readdir entry", List.of("readdir")), new AllocationStats.Column.Calls("read")),
+                AllocationStats.perMetric(stats, defaults, metrics(), scale));
     }
 }

@@ -10,16 +10,59 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 
 /**
- * The Java client's workloads on a mounted bench tree ({@link BenchTree}), shared by the
- * comparison ({@link TreeSuite}) and the JMH client ({@link MountedTreeBench}). Each returns the
- * number of operations it did.
+ * The workloads on a mounted bench tree ({@link BenchTree}): the Java client's, shared by the
+ * comparison's suites and the JMH client ({@link MountedTreeBench}), each returning the number of
+ * operations it did, and the list of them and native/fsclient's that the suites run ({@link #METRICS}).
  */
 final class TreeWorkloads {
     private TreeWorkloads() {}
+
+    /**
+     * The workloads every suite of the bench tree runs ({@link TreeSuite}, {@link InodeSuite}),
+     * this JVM's and native/fsclient's; counts are at scale 1.
+     */
+    static final List<Suite.Metric> METRICS = List.of(
+            wall("Files.list /small (8 entries)", "us/op", false, 0, 200, (r, w, n) -> listDir(r.resolve("small"), n)),
+            wall("Files.list /big (10,000 entries)", "ms/op", false, 0, 2, (r, w, n) -> listDir(r.resolve("big"), n)),
+            wall("ls -l /big (readdir + lstat each)", "ms/op", false, 0, 1, (r, w, n) -> lsLong(r.resolve("big"), n)),
+            wall("lstat of one file", "us/op", false, 0, 1000, (r, w, n) -> lstat(r.resolve("small/file-3"), n)),
+            wall("sequential read 128 KiB, buffered", "MB/s", true, 128 << 10, 256,
+                    (r, w, n) -> seqRead(r.resolve("data.bin"), 128 << 10, false, n)),
+            wall("sequential read 1 MiB, buffered", "MB/s", true, 1 << 20, 32,
+                    (r, w, n) -> seqRead(r.resolve("data.bin"), 1 << 20, false, n)),
+            wall("sequential read 128 KiB, O_DIRECT", "MB/s", true, 128 << 10, 256,
+                    (r, w, n) -> seqRead(r.resolve("data.bin"), 128 << 10, true, n)),
+            wall("sequential read 1 MiB, O_DIRECT", "MB/s", true, 1 << 20, 32,
+                    (r, w, n) -> seqRead(r.resolve("data.bin"), 1 << 20, true, n)),
+            wall("4 KiB random read, 1 thread", "kIOPS", true, 0, 1000, (r, w, n) -> randomReads(r.resolve("data.bin"), 1, n)),
+            wall("4 KiB random read, 2 threads", "kIOPS", true, 0, 1000, (r, w, n) -> randomReads(r.resolve("data.bin"), 2, n)),
+            wall("create + write 4 KiB + close + unlink", "kops/s", true, 0, 100, (r, w, n) -> createWriteUnlink(w, n)),
+            wall("sequential write 1 MiB", "MB/s", true, 1 << 20, 16, (r, w, n) -> seqWrite(w, n)),
+            new Suite.Metric("C client: Files.list /small", "us/op", false, 0, 200, (r, w, n) -> FsClient.run(false, "list", r.resolve("small"), n, null)),
+            new Suite.Metric("C client: lstat of one file", "us/op", false, 0, 2000, (r, w, n) -> FsClient.run(false, "stat", r.resolve("small"), n, "file-3")),
+            new Suite.Metric("C client: sequential read 128 KiB, O_DIRECT", "MB/s", true, 128 << 10, 256,
+                    (r, w, n) -> FsClient.run(false, "direct128", r, n, "data.bin")),
+            new Suite.Metric("C client: 4 KiB random read", "kIOPS", true, 0, 2000, (r, w, n) -> FsClient.run(false, "read4k", r, n, "data.bin")),
+            new Suite.Metric("C client: create + write 4 KiB + close + unlink", "kops/s", true, 0, 200,
+                    (r, w, n) -> FsClient.run(false, "create", w, n, null)));
+
+    /** A workload of this JVM's client, timed with the wall clock. */
+    interface Counted {
+        long run(Path root, Path scratch, long ops) throws Exception;
+    }
+
+    private static Suite.Metric wall(String name, String unit, boolean throughput, long bytesPerOp, long ops, Counted work) {
+        return new Suite.Metric(name, unit, throughput, bytesPerOp, ops, (r, w, n) -> {
+            long t0 = System.nanoTime();
+            long done = work.run(r, w, n);
+            return new long[] {done, System.nanoTime() - t0};
+        });
+    }
 
     static long listDir(Path dir, long times) throws IOException {
         for (long i = 0; i < times; i++) {

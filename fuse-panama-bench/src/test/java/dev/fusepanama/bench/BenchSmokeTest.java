@@ -36,8 +36,18 @@ class BenchSmokeTest {
         buildNative();
         String section = Compare.run(Compare.parse(new String[] {"--suite", "tree", "--smoke"}));
         System.out.println(section);
-        assertEveryRowMeasured(section, TreeSuite.METRICS);
+        assertEveryRowMeasured(section, TreeWorkloads.METRICS);
         assertTrue(section.contains("Heap allocated by the fuse-panama defaults filesystem per upcall"), "the allocation table");
+        assertNothingLeftMounted();
+    }
+
+    @Test
+    void theInodeSuiteRunsBothFilesystems() throws Exception {
+        buildNative();
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "inode", "--smoke"}));
+        System.out.println(section);
+        assertEveryRowMeasured(section, TreeWorkloads.METRICS);
+        assertTrue(section.contains("Heap allocated by the fuse-panama inode filesystem per upcall"), "the allocation table");
         assertNothingLeftMounted();
     }
 

@@ -1,6 +1,7 @@
 package dev.fusepanama.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
@@ -28,6 +29,14 @@ class CompareTest {
         assertEquals(5, memfs.rounds());
         assertEquals(1, memfs.scale());
         assertEquals(1 / 32.0, Compare.parse(new String[] {"--suite", "memfs", "--smoke"}).scale());
+        assertEquals(2, Compare.parse(new String[] {"--suite", "inode"}).scale());
         assertThrows(IllegalArgumentException.class, () -> Compare.parse(new String[] {"--suite", "tmpfs"}));
+    }
+
+    @Test
+    void theInodeSuiteRunsTheTreeSuitesWorkloads() throws Exception {
+        try (Cleanup cleanup = new Cleanup()) {
+            assertSame(TreeWorkloads.METRICS, InodeSuite.open(cleanup).metrics());
+        }
     }
 }

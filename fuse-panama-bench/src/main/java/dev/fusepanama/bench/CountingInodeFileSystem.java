@@ -1,0 +1,172 @@
+package dev.fusepanama.bench;
+
+import dev.fusepanama.Stat;
+import dev.fusepanama.bench.AllocationStats.Op;
+import dev.fusepanama.inode.AttrReply;
+import dev.fusepanama.inode.CreateReply;
+import dev.fusepanama.inode.DataReply;
+import dev.fusepanama.inode.DirPlusReply;
+import dev.fusepanama.inode.DirReply;
+import dev.fusepanama.inode.EmptyReply;
+import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.Name;
+import dev.fusepanama.inode.OpenReply;
+import dev.fusepanama.inode.Reply;
+import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.WriteReply;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * {@link PanamaInodeBenchFs} with its heap allocation per upcall counted ({@link AllocationStats}):
+ * exactly its operations, each passed through, charged while counting is on. What the binding
+ * allocates for a request before calling the filesystem (its reply object) is charged to that
+ * request, being allocated after the thread's previous upcall ended.
+ */
+final class CountingInodeFileSystem implements InodeFileSystem {
+    private final InodeFileSystem fs;
+    private final AllocationStats stats;
+    private final ThreadLocal<CountingListing> listings = ThreadLocal.withInitial(CountingListing::new);
+
+    CountingInodeFileSystem(InodeFileSystem fs, AllocationStats stats) {
+        AllocationStats.requireSameOperations(InodeFileSystem.class, CountingInodeFileSystem.class, fs.getClass());
+        this.fs = fs;
+        this.stats = stats;
+    }
+
+    /**
+     * Counts the entries a readdir or readdirplus took; one per worker thread, pointed at each
+     * call's reply. The filesystem does not defer, so the reply is answered before the call ends.
+     */
+    private static final class CountingListing implements DirReply, DirPlusReply {
+        DirReply plain;
+        DirPlusReply plus;
+        long added;
+
+        private Reply target() {
+            return plain != null ? plain : plus;
+        }
+
+        @Override public boolean add(byte[] name, long ino, int type, long nextOffset) { return counted(plain.add(name, ino, type, nextOffset)); }
+
+        @Override
+        public boolean add(byte[] name, long ino, long generation, double attrTimeout, double entryTimeout, long nextOffset) {
+            return counted(plus.add(name, ino, generation, attrTimeout, entryTimeout, nextOffset));
+        }
+
+        @Override public Stat attributes() { return plus.attributes(); }
+        @Override public boolean send() { return plain != null ? plain.send() : plus.send(); }
+        @Override public void error(int errno) { target().error(errno); }
+        @Override public Reply defer() { target().defer(); return this; }
+        @Override public boolean isAnswered() { return target().isAnswered(); }
+
+        private boolean counted(boolean taken) {
+            if (taken) added++;
+            return taken;
+        }
+    }
+
+    @Override
+    public void lookup(Request request, long parent, Name name, EntryReply reply) throws IOException {
+        if (!stats.counting()) { fs.lookup(request, parent, name, reply); return; }
+        long t = AllocationStats.allocated();
+        try { fs.lookup(request, parent, name, reply); } finally { stats.charge(Op.LOOKUP, t); }
+    }
+
+    @Override
+    public void forget(long ino, long lookups) {
+        if (!stats.counting()) { fs.forget(ino, lookups); return; }
+        long t = AllocationStats.allocated();
+        try { fs.forget(ino, lookups); } finally { stats.charge(Op.FORGET, t); }
+    }
+
+    @Override
+    public void getattr(Request request, long ino, long fh, AttrReply reply) throws IOException {
+        if (!stats.counting()) { fs.getattr(request, ino, fh, reply); return; }
+        long t = AllocationStats.allocated();
+        try { fs.getattr(request, ino, fh, reply); } finally { stats.charge(Op.GETATTR, t); }
+    }
+
+    @Override
+    public void setattr(Request request, long ino, Stat attributes, int toSet, long fh, AttrReply reply) throws IOException {
+        if (!stats.counting()) { fs.setattr(request, ino, attributes, toSet, fh, reply); return; }
+        long t = AllocationStats.allocated();
+        try { fs.setattr(request, ino, attributes, toSet, fh, reply); } finally { stats.charge(Op.SETATTR, t); }
+    }
+
+    @Override
+    public void open(Request request, long ino, int flags, OpenReply reply) throws IOException {
+        if (!stats.counting()) { fs.open(request, ino, flags, reply); return; }
+        long t = AllocationStats.allocated();
+        try { fs.open(request, ino, flags, reply); } finally { stats.charge(Op.OPEN, t); }
+    }
+
+    @Override
+    public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws IOException {
+        if (!stats.counting()) { fs.read(request, ino, fh, size, offset, reply); return; }
+        long t = AllocationStats.allocated();
+        try { fs.read(request, ino, fh, size, offset, reply); } finally { stats.charge(Op.READ, t); }
+    }
+
+    @Override
+    public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws IOException {
+        if (!stats.counting()) { fs.write(request, ino, fh, data, offset, reply); return; }
+        long t = AllocationStats.allocated();
+        try { fs.write(request, ino, fh, data, offset, reply); } finally { stats.charge(Op.WRITE, t); }
+    }
+
+    @Override
+    public void create(Request request, long parent, Name name, int mode, int flags, CreateReply reply) throws IOException {
+        if (!stats.counting()) { fs.create(request, parent, name, mode, flags, reply); return; }
+        long t = AllocationStats.allocated();
+        try { fs.create(request, parent, name, mode, flags, reply); } finally { stats.charge(Op.CREATE, t); }
+    }
+
+    @Override
+    public void unlink(Request request, long parent, Name name, EmptyReply reply) throws IOException {
+        if (!stats.counting()) { fs.unlink(request, parent, name, reply); return; }
+        long t = AllocationStats.allocated();
+        try { fs.unlink(request, parent, name, reply); } finally { stats.charge(Op.UNLINK, t); }
+    }
+
+    @Override
+    public void rename(Request request, long parent, Name name, long newParent, Name newName, int flags, EmptyReply reply)
+            throws IOException {
+        if (!stats.counting()) { fs.rename(request, parent, name, newParent, newName, flags, reply); return; }
+        long t = AllocationStats.allocated();
+        try { fs.rename(request, parent, name, newParent, newName, flags, reply); } finally { stats.charge(Op.RENAME, t); }
+    }
+
+    @Override
+    public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
+        if (!stats.counting()) { fs.readdir(request, ino, fh, size, offset, reply); return; }
+        long t = AllocationStats.allocated();
+        CountingListing l = listings.get();
+        l.plain = reply;
+        l.added = 0;
+        try {
+            fs.readdir(request, ino, fh, size, offset, l);
+        } finally {
+            stats.listed(l.added);
+            l.plain = null;
+            stats.charge(Op.READDIR, t);
+        }
+    }
+
+    @Override
+    public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws IOException {
+        if (!stats.counting()) { fs.readdirplus(request, ino, fh, size, offset, reply); return; }
+        long t = AllocationStats.allocated();
+        CountingListing l = listings.get();
+        l.plus = reply;
+        l.added = 0;
+        try {
+            fs.readdirplus(request, ino, fh, size, offset, l);
+        } finally {
+            stats.listed(l.added);
+            l.plus = null;
+            stats.charge(Op.READDIRPLUS, t);
+        }
+    }
+}
