@@ -11,6 +11,7 @@ import dev.fusepanama.internal.dispatch.Operation;
 import dev.fusepanama.internal.dispatch.Upcalls;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
+import dev.fusepanama.internal.view.NativePollHandle;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
@@ -76,7 +77,7 @@ public class UpcallBench {
 
             @Override
             public void initialized(Throwable failure) {}
-        }, Set.of(Operation.named("getattr"), Operation.named("read")));
+        }, NativePollHandle.Guard.NONE, Set.of(Operation.named("getattr"), Operation.named("read")));
         getattr = Native.LINKER.downcallHandle(upcalls.stub(Operation.named("getattr"), arena), Operation.named("getattr").descriptor());
         read = Native.LINKER.downcallHandle(upcalls.stub(Operation.named("read"), arena), Operation.named("read").descriptor());
         path = arena.allocateFrom("/big/file-01234").address();

@@ -52,11 +52,12 @@ public final class Upcalls {
     private final boolean extendedFlags;
     private final StructLayout configLayout;
 
-    public Upcalls(FuseFileSystem fs, ErrorMapper errors, InitListener initListener, Set<Operation> implemented) {
+    public Upcalls(FuseFileSystem fs, ErrorMapper errors, InitListener initListener, NativePollHandle.Guard guard,
+            Set<Operation> implemented) {
         this.fs = fs;
         this.errors = errors;
         this.initListener = initListener;
-        this.guard = NativePollHandle.Guard.of(initListener);
+        this.guard = guard;
         this.userInit = implemented.contains(Operation.named("init"));
         LibFuse lib = LibFuse.get();
         this.extendedFlags = lib.version.wantExt();

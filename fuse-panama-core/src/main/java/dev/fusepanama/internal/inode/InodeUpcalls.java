@@ -66,7 +66,8 @@ public final class InodeUpcalls {
     private final boolean extendedFlags;
     private final NativePollHandle.Guard guard;
 
-    public InodeUpcalls(InodeFileSystem fs, Replies replies, ErrorMapper errors, InitListener initListener) {
+    public InodeUpcalls(InodeFileSystem fs, Replies replies, ErrorMapper errors, InitListener initListener,
+            NativePollHandle.Guard guard) {
         this.fs = fs;
         this.replies = replies;
         this.errors = errors;
@@ -74,7 +75,7 @@ public final class InodeUpcalls {
         LibFuse lib = LibFuse.get();
         this.ll = lib.lowLevel;
         this.extendedFlags = lib.version.wantExt();
-        this.guard = NativePollHandle.Guard.of(initListener);
+        this.guard = guard;
     }
 
     /** The upcall stub for {@code op}, valid as long as {@code arena}; nothing it calls can throw into native code. */

@@ -77,7 +77,7 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
 
     @Override
     protected long create(MemorySegment args) throws Throwable {
-        InodeUpcalls upcalls = new InodeUpcalls(fs, replies, new ErrorMapper(mountpoint.toString()), this);
+        InodeUpcalls upcalls = new InodeUpcalls(fs, replies, new ErrorMapper(mountpoint.toString()), this, this);
         var layout = fuse_lowlevel_ops.layout(lib.version);
         MemorySegment table = arena.allocate(layout);
         for (InodeOperation op : operations) {

@@ -44,7 +44,7 @@ public final class PathSession extends MountSession implements Upcalls.InitListe
 
     @Override
     protected long create(MemorySegment args) throws Throwable {
-        Upcalls upcalls = new Upcalls(fs, new ErrorMapper(mountpoint.toString()), this, operations);
+        Upcalls upcalls = new Upcalls(fs, new ErrorMapper(mountpoint.toString()), this, this, operations);
         MemorySegment table = arena.allocate(lib.layouts.operations());
         for (Operation op : operations) {
             table.set(ValueLayout.ADDRESS, fuse_operations.offset(op.cName()), upcalls.stub(op, arena));

@@ -25,11 +25,6 @@ public final class NativePollHandle implements PollHandle {
             @Override public boolean enterLive() { return true; }
             @Override public void exitLive() {}
         };
-
-        /** {@code listener}'s guard if it is one (a mount session), else {@link #NONE}. */
-        static Guard of(Object listener) {
-            return listener instanceof Guard g ? g : NONE;
-        }
     }
 
     private final LibFuse lib;

@@ -16,6 +16,7 @@ import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.fuse_operations;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
+import dev.fusepanama.internal.view.NativePollHandle;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.invoke.MethodHandle;
@@ -87,7 +88,7 @@ class OperationTest {
             public void initialized(Throwable failure) {
                 initFailure.set(failure);
             }
-        }, new HashSet<>(Operation.ALL));
+        }, NativePollHandle.Guard.NONE, new HashSet<>(Operation.ALL));
         try (Arena arena = Arena.ofConfined()) {
             // Every pointer argument points at zeroed scratch memory (an empty path, zeroed
             // structs); a poll handle of NULL means "no notification wanted".

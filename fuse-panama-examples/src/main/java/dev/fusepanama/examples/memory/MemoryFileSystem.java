@@ -672,9 +672,10 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     @Override
     public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws ErrnoException {
-        RegularFile f = file(ino, fh);
         // Without a handle the kernel has put an O_APPEND write at the end itself (its size is exact: memfs is the only writer).
-        boolean append = fh != 0 && (handle(fh).flags & Posix.O_APPEND) != 0;
+        Handle h = fh == 0 ? null : handle(fh);
+        RegularFile f = h == null ? file(ino, 0) : (RegularFile) h.node;
+        boolean append = h != null && (h.flags & Posix.O_APPEND) != 0;
         int n;
         synchronized (f) {
             long at = append ? f.size : offset;
