@@ -1,0 +1,1515 @@
+package dev.fusepanama.examples.vault;
+
+import static dev.fusepanama.Errno.EIO;
+import static dev.fusepanama.Errno.ENAMETOOLONG;
+import static dev.fusepanama.Errno.ENOENT;
+import static dev.fusepanama.Errno.ENOTDIR;
+import static dev.fusepanama.Errno.ENOTEMPTY;
+import static dev.fusepanama.Errno.EINVAL;
+import static dev.fusepanama.Errno.EACCES;
+import static dev.fusepanama.Errno.EEXIST;
+import static dev.fusepanama.Posix.O_ACCMODE;
+import static dev.fusepanama.Posix.O_CLOEXEC;
+import static dev.fusepanama.Posix.O_CREAT;
+import static dev.fusepanama.Posix.O_DIRECTORY;
+import static dev.fusepanama.Posix.O_DSYNC;
+import static dev.fusepanama.Posix.O_EXCL;
+import static dev.fusepanama.Posix.O_NOATIME;
+import static dev.fusepanama.Posix.O_NOFOLLOW;
+import static dev.fusepanama.Posix.O_PATH;
+import static dev.fusepanama.Posix.O_RDONLY;
+import static dev.fusepanama.Posix.O_RDWR;
+import static dev.fusepanama.Posix.O_SYNC;
+import static dev.fusepanama.Posix.O_TRUNC;
+import static dev.fusepanama.Posix.O_WRONLY;
+import static dev.fusepanama.Posix.S_IFDIR;
+import static dev.fusepanama.Posix.S_IFLNK;
+import static dev.fusepanama.Posix.S_IFMT;
+import static dev.fusepanama.Posix.S_IFREG;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import dev.fusepanama.ErrnoException;
+import dev.fusepanama.Posix;
+import dev.fusepanama.Stat;
+import dev.fusepanama.examples.vault.crypto.ContentCipher;
+import dev.fusepanama.examples.vault.crypto.CorruptDataException;
+import dev.fusepanama.examples.vault.crypto.InvalidNameException;
+import dev.fusepanama.examples.vault.crypto.MasterKey;
+import dev.fusepanama.examples.vault.crypto.NameCipher;
+import dev.fusepanama.inode.AttrReply;
+import dev.fusepanama.inode.CreateReply;
+import dev.fusepanama.inode.DataReply;
+import dev.fusepanama.inode.DirPlusReply;
+import dev.fusepanama.inode.DirReply;
+import dev.fusepanama.inode.EmptyReply;
+import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.Name;
+import dev.fusepanama.inode.OpenReply;
+import dev.fusepanama.inode.ReadlinkReply;
+import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.StatfsReply;
+import dev.fusepanama.inode.WriteReply;
+import dev.fusepanama.libc.Libc;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A gocryptfs-compatible vault on the inode API: every file of the mount is a file of the cipher
+ * directory with its name encrypted (EME, per-directory IV) and its contents in authenticated
+ * 4 KiB blocks (AES-256-GCM, per-file id). The cipher directory stays a valid gocryptfs vault
+ * throughout: gocryptfs mounts it, and this mounts what gocryptfs wrote.
+ *
+ * <p>Files are found by name, never by a kept descriptor: a directory's place in the cipher
+ * directory is the chain of its encrypted names, opened with {@code openat2(RESOLVE_BENEATH |
+ * RESOLVE_NO_SYMLINKS)} from the top (so a link planted in the cipher directory is never followed
+ * out of it), and a file is its directory's descriptor plus its name. The kernel may hold a node
+ * for as long as it likes without costing a descriptor. An unlinked file still open answers
+ * through its open descriptor.
+ *
+ * <p>Authenticity: a block that fails authentication fails the read with EIO and one log line
+ * naming the file and block; nothing unauthenticated is ever returned. A name that does not
+ * decrypt is left out of listings and logged once.
+ */
+public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(VaultFileSystem.class);
+    /** Seconds the kernel may trust names and attributes. */
+    static final double TIMEOUT = 1.0;
+    private static final int NAME_MAX = 255;
+    static final byte[] DIRIV = "gocryptfs.diriv".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] CONF = "gocryptfs.conf".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DOT = {'.'};
+    private static final byte[] DOT_DOT = {'.', '.'};
+    private static final int DIRIV_LENGTH = 16;
+    /** The FUSE number of a file whose ciphertext inode number is 1 (taken by the root in FUSE). */
+    private static final long ROOT_ALIAS = 0x8000_0000_0000_0001L;
+    private static final int PLAIN_BLOCK = ContentCipher.PLAIN_BLOCK;
+    private static final int CIPHER_BLOCK = ContentCipher.CIPHER_BLOCK;
+    private static final int HEADER = ContentCipher.HEADER_SIZE;
+    private static final int SEEK_END = 2;
+    /** Access and status flags that mean the same for the ciphertext file. */
+    private static final int PASSED_FLAGS = O_SYNC | O_DSYNC | O_NOATIME;
+
+    private final MasterKey key;
+    private final ContentCipher content;
+    private final NameCipher names;
+    private final int rootFd;
+    private final String cipherDir;
+    private final boolean root = Libc.geteuid() == 0;
+    private final SecureRandom random = new SecureRandom();
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** Guards the node tables, every node's names and lookup count and open list. */
+    private final Object tree = new Object();
+    private final Map<Long, Node> byIno = new HashMap<>();
+    private final Map<Long, Node> byBacking = new HashMap<>();
+    /** Nodes by name: "parent ino/stored name". */
+    private final Map<String, Node> byName = new HashMap<>();
+    /** Generation numbers: each new node gets the next, so a number reused by the cipher directory's filesystem is told apart. */
+    private final AtomicLong generations = new AtomicLong();
+    private final AtomicLong handles = new AtomicLong(1);
+    private final Map<Long, OpenFile> open = new ConcurrentHashMap<>();
+    private final Node rootNode;
+    /** Names that failed to decrypt and were logged (each once). */
+    private final Set<String> reportedNames = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Serves the vault in {@code cipherDir} with the unlocked {@code key}; closing the filesystem
+     * wipes the key. The directory is opened now and kept open.
+     */
+    VaultFileSystem(String cipherDir, int rootFd, long rootBackingIno, MasterKey key) {
+        this.cipherDir = cipherDir;
+        this.rootFd = rootFd;
+        this.key = key;
+        this.content = key.content();
+        this.names = key.names();
+        this.rootNode = new Node(ROOT, 0, rootBackingIno, S_IFDIR);
+        rootNode.lookups = 1;
+        byIno.put(ROOT, rootNode);
+        byBacking.put(rootBackingIno, rootNode);
+    }
+
+    /** The mount ended: its open files are closed and the key is wiped (a vault serves one mount). */
+    @Override
+    public void destroy() {
+        for (long fh : List.copyOf(open.keySet())) {
+            closeHandle(fh);
+        }
+        close();
+    }
+
+    /** Wipes the master key and closes the cipher directory; for a vault never mounted, or after its mount. Idempotent. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            key.close();
+            Libc.close(Libc.errno(), rootFd);
+        }
+    }
+
+    // ---- nodes and names ---------------------------------------------------------------------
+
+    private Node node(long ino) throws ErrnoException {
+        synchronized (tree) {
+            Node n = byIno.get(ino);
+            if (n == null) throw new ErrnoException(ENOENT);
+            return n;
+        }
+    }
+
+    private Node directory(long ino) throws ErrnoException {
+        Node n = node(ino);
+        if (n.type != S_IFDIR) throw new ErrnoException(ENOTDIR);
+        return n;
+    }
+
+    private static int check(int rc) throws ErrnoException {
+        if (rc < 0) throw new ErrnoException(-rc);
+        return rc;
+    }
+
+    private static long check(long rc) throws ErrnoException {
+        if (rc < 0) throw new ErrnoException((int) -rc);
+        return rc;
+    }
+
+    /** {@code bytes} NUL-terminated in {@code buffer}. */
+    private static MemorySegment cString(MemorySegment buffer, byte[] bytes) {
+        MemorySegment.copy(bytes, 0, buffer, JAVA_BYTE, 0, bytes.length);
+        buffer.set(JAVA_BYTE, bytes.length, (byte) 0);
+        return buffer;
+    }
+
+    /**
+     * A descriptor of the directory {@code dir} in the cipher directory (O_PATH), opened beneath
+     * the top without following links: the top's own descriptor for the root. Give it back with
+     * {@link #closeDir}.
+     */
+    private int openDir(Scratch s, Node dir) throws ErrnoException {
+        if (dir == rootNode) return rootFd;
+        int n = cipherPath(dir, s.path);
+        MemorySegment how = s.small;
+        how.set(JAVA_LONG, 0, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        how.set(JAVA_LONG, 8, 0);
+        how.set(JAVA_LONG, 16, Libc.RESOLVE_BENEATH | Libc.RESOLVE_NO_SYMLINKS | Libc.RESOLVE_NO_MAGICLINKS);
+        int rc;
+        int tries = 0;
+        // EAGAIN: a rename elsewhere raced with the resolution.
+        while ((rc = Libc.openat2(s.errno, rootFd, s.path, how)) == -dev.fusepanama.Errno.EAGAIN && ++tries < 8) {
+            Thread.onSpinWait();
+        }
+        return check(rc);
+    }
+
+    private void closeDir(Scratch s, int fd) {
+        if (fd != rootFd && fd >= 0) Libc.close(s.errno, fd);
+    }
+
+    /** The path of {@code dir} below the top, its stored names joined by '/', NUL-terminated in {@code buffer}. */
+    private int cipherPath(Node dir, MemorySegment buffer) throws ErrnoException {
+        List<byte[]> parts = new ArrayList<>();
+        synchronized (tree) {
+            for (Node n = dir; n != rootNode; ) {
+                Node.Link l = n.link();
+                if (l == null) throw new ErrnoException(ENOENT); // removed
+                parts.add(l.stored());
+                n = l.parent();
+            }
+        }
+        long at = 0;
+        for (int i = parts.size() - 1; i >= 0; i--) {
+            byte[] p = parts.get(i);
+            if (at + p.length + 2 > Scratch.PATH_MAX) throw new ErrnoException(ENAMETOOLONG);
+            MemorySegment.copy(p, 0, buffer, JAVA_BYTE, at, p.length);
+            at += p.length;
+            buffer.set(JAVA_BYTE, at++, (byte) (i == 0 ? 0 : '/'));
+        }
+        return (int) at;
+    }
+
+    /** The plaintext path of {@code n} in the mount, for log lines. */
+    String plainPath(Node n) {
+        List<byte[]> parts = new ArrayList<>();
+        synchronized (tree) {
+            for (Node x = n; x != rootNode; ) {
+                Node.Link l = x.link();
+                if (l == null) {
+                    parts.add("(removed)".getBytes(StandardCharsets.US_ASCII));
+                    break;
+                }
+                parts.add(l.plain());
+                x = l.parent();
+            }
+        }
+        StringBuilder b = new StringBuilder();
+        for (int i = parts.size() - 1; i >= 0; i--) {
+            b.append('/').append(dev.fusepanama.FileNames.fromBytes(parts.get(i)));
+        }
+        return b.isEmpty() ? "/" : b.toString();
+    }
+
+    /** The IV of directory {@code dir} (open as {@code dfd}), read from its gocryptfs.diriv once. */
+    private byte[] dirIv(Scratch s, Node dir, int dfd) throws ErrnoException {
+        byte[] iv = dir.dirIv;
+        if (iv != null) return iv;
+        int fd = Libc.openat(s.errno, dfd, cString(s.path2, DIRIV), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+        if (fd < 0) {
+            LOG.error("vault {}: directory {} has no readable gocryptfs.diriv ({}): its names cannot be decrypted",
+                    cipherDir, plainPath(dir), dev.fusepanama.Errno.name(-fd));
+            throw new ErrnoException(EIO);
+        }
+        try {
+            long n = Libc.pread(s.errno, fd, s.small, DIRIV_LENGTH + 1, 0);
+            if (n != DIRIV_LENGTH) {
+                LOG.error("vault {}: gocryptfs.diriv of {} has {} bytes, not {}", cipherDir, plainPath(dir), n, DIRIV_LENGTH);
+                throw new ErrnoException(EIO);
+            }
+            iv = s.small.asSlice(0, DIRIV_LENGTH).toArray(JAVA_BYTE);
+        } finally {
+            Libc.close(s.errno, fd);
+        }
+        dir.dirIv = iv;
+        return iv;
+    }
+
+    /** The name {@code plain} has in the cipher directory {@code dir}: encrypted, hashed if too long. */
+    private byte[] storedName(Scratch s, Node dir, int dfd, byte[] plain) throws ErrnoException {
+        if (plain.length > NAME_MAX) throw new ErrnoException(ENAMETOOLONG);
+        return names.diskName(names.encrypt(plain, dirIv(s, dir, dfd)));
+    }
+
+    private byte[] storedName(Scratch s, Node dir, int dfd, Name plain) throws ErrnoException {
+        if (plain.length() > NAME_MAX) throw new ErrnoException(ENAMETOOLONG);
+        return storedName(s, dir, dfd, plain.bytes());
+    }
+
+    /**
+     * Before a long name is created: writes its {@code .name} file holding the full encrypted
+     * name, as gocryptfs does. Returns whether it made one (to remove if the creation fails).
+     */
+    private boolean writeLongName(Scratch s, Node dir, int dfd, byte[] stored, byte[] plain) throws ErrnoException {
+        if (!NameCipher.isLongName(stored)) return false;
+        byte[] encrypted = names.encrypt(plain, dirIv(s, dir, dfd));
+        int fd = Libc.openat(s.errno, dfd, cString(s.path2, NameCipher.longNameFileFor(stored)),
+                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+        if (fd == -dev.fusepanama.Errno.EEXIST) return false; // the same name's, from a file already there
+        check(fd);
+        try {
+            MemorySegment.copy(encrypted, 0, s.cipher, JAVA_BYTE, 0, encrypted.length);
+            long n = Libc.write(s.errno, fd, s.cipher, encrypted.length);
+            if (n != encrypted.length) {
+                Libc.unlinkat(s.errno, dfd, s.path2, 0);
+                throw new ErrnoException(n < 0 ? (int) -n : EIO);
+            }
+        } finally {
+            Libc.close(s.errno, fd);
+        }
+        return true;
+    }
+
+    /** Removes the {@code .name} file of a long name, if it is one. */
+    private void removeLongName(Scratch s, int dfd, byte[] stored) {
+        if (NameCipher.isLongName(stored)) {
+            Libc.unlinkat(s.errno, dfd, cString(s.path2, NameCipher.longNameFileFor(stored)), 0);
+        }
+    }
+
+    /**
+     * The node of the file {@code stored} in {@code parent} whose attributes are {@code st}: the
+     * one already known by its ciphertext inode (a hard link, or the kernel asking again), or a
+     * new one; one more lookup either way.
+     */
+    private Node remember(Node parent, byte[] stored, byte[] plain, Stat st) {
+        synchronized (tree) {
+            int type = st.mode() & S_IFMT;
+            Node n = byBacking.get(st.ino());
+            if (n == null || n.type != type) {
+                // The same number for another type: the file was replaced and its number reused; the
+                // kernel tells the two apart by the generation, and forgets both under the one number.
+                Node replaced = n;
+                n = new Node(nodeId(st.ino()), generations.incrementAndGet(), st.ino(), type);
+                if (replaced != null) n.lookups = replaced.lookups;
+                byBacking.put(n.backingIno, n);
+                byIno.put(n.ino, n);
+            }
+            if (n != rootNode) name(n, parent, stored, plain);
+            n.lookups++;
+            return n;
+        }
+    }
+
+    /**
+     * The FUSE inode number of the ciphertext file with inode {@code backingIno}: that number
+     * itself, so that st_ino is the cipher directory's and stays the same for the life of the
+     * file (as gocryptfs shows it), but for 1, which is the root's in FUSE.
+     */
+    static long nodeId(long backingIno) {
+        return backingIno == ROOT ? ROOT_ALIAS : backingIno;
+    }
+
+    /**
+     * Forgets {@code n} once nothing holds it: no lookup the kernel still counts, no open handle,
+     * and no node named inside it (a directory stays while a file in it is known, so that file's
+     * place can still be found). Its names go with it, which may free its directory in turn.
+     * Under the tree lock.
+     */
+    private void drop(Node n) {
+        if (n != rootNode && n.lookups <= 0 && n.open.isEmpty() && n.children == 0) {
+            byIno.remove(n.ino, n);
+            byBacking.remove(n.backingIno, n);
+            for (Node.Link l : List.copyOf(n.links)) removeLink(n, l);
+        }
+    }
+
+    /** Turns the ciphertext file's attributes in {@code st} into the plaintext file's. */
+    private void present(Scratch s, Node n, Stat st, int dfd, MemorySegment storedName) throws ErrnoException {
+        if (n.type == S_IFREG) {
+            long plain = ContentCipher.plainSize(st.size());
+            if (plain < 0) {
+                LOG.warn("vault {}: {} has a ciphertext size ({}) no gocryptfs file can have: shown as empty",
+                        cipherDir, plainPath(n), st.size());
+                plain = 0;
+            }
+            st.setSize(plain);
+        } else if (n.type == S_IFLNK) {
+            st.setSize(target(s, n, dfd, storedName).length);
+        }
+    }
+
+    /** A symbolic link's decrypted target, read once. */
+    private byte[] target(Scratch s, Node n, int dfd, MemorySegment storedName) throws ErrnoException {
+        byte[] t = n.target;
+        if (t != null) return t;
+        long len = check(Libc.readlinkat(s.errno, dfd, storedName, s.cipher, Scratch.PATH_MAX));
+        byte[] encrypted = s.cipher.asSlice(0, len).toArray(JAVA_BYTE);
+        try {
+            t = content.decryptSymlink(encrypted);
+        } catch (CorruptDataException e) {
+            LOG.error("vault {}: the target of symbolic link {} fails authentication", cipherDir, plainPath(n));
+            throw new ErrnoException(EIO);
+        }
+        n.target = t;
+        return t;
+    }
+
+    /** Answers with the entry of {@code stored} in {@code parent}, whose attributes {@code st} holds. */
+    private void entry(Scratch s, Node parent, int dfd, byte[] stored, byte[] plain, Stat st, EntryReply reply)
+            throws ErrnoException {
+        Node n = remember(parent, stored, plain, st);
+        try {
+            present(s, n, st, dfd, cString(s.path2, stored));
+        } catch (ErrnoException e) {
+            forget(n.ino, 1);
+            throw e;
+        }
+        if (!reply.entry(n.ino, n.generation, TIMEOUT, TIMEOUT)) forget(n.ino, 1);
+    }
+
+    /** The open handle {@code fh} if it is one of {@code n}'s (the kernel holds it for the whole request), else null. */
+    private OpenFile given(Node n, long fh) {
+        if (fh == NO_HANDLE) return null;
+        OpenFile h = open.get(fh);
+        return h != null && h.node == n ? h : null;
+    }
+
+    /** Any open handle of {@code n}, borrowed (give it back with {@link OpenFile#letGo}), or null. */
+    private OpenFile borrow(Node n) {
+        synchronized (tree) {
+            for (OpenFile h : n.open) {
+                if (h.borrow()) return h;
+            }
+            return null;
+        }
+    }
+
+    /** Fills {@code st} with the attributes of {@code n} as the mount shows them. */
+    private void stat(Scratch s, Node n, long fh, Stat st) throws ErrnoException {
+        if (n == rootNode) {
+            check(Libc.fstatat(s.errno, rootFd, cString(s.path2, new byte[0]), st.segment(), Libc.AT_EMPTY_PATH));
+            return;
+        }
+        OpenFile h = given(n, fh);
+        if (h != null) {
+            check(Libc.fstat(s.errno, h.fd, st.segment()));
+            present(s, n, st, -1, null);
+            return;
+        }
+        Node.Link l;
+        synchronized (tree) {
+            l = n.link();
+        }
+        int rc = -ENOENT;
+        if (l != null) {
+            int dfd = openDir(s, l.parent());
+            try {
+                MemorySegment name = cString(s.path2, l.stored());
+                rc = Libc.fstatat(s.errno, dfd, name, st.segment(), Libc.AT_SYMLINK_NOFOLLOW);
+                if (rc == 0) {
+                    present(s, n, st, dfd, name);
+                    return;
+                }
+            } finally {
+                closeDir(s, dfd);
+            }
+        }
+        OpenFile any = borrow(n); // an open file whose names are gone
+        if (any == null) throw new ErrnoException(-rc);
+        try {
+            check(Libc.fstat(s.errno, any.fd, st.segment()));
+        } finally {
+            any.letGo();
+        }
+        present(s, n, st, -1, null);
+    }
+
+    /** A node's name, with its directory opened: for the operations that act on the node by name. */
+    private record Named(Node.Link link, int dfd) {}
+
+    private Named named(Scratch s, Node n) throws ErrnoException {
+        Node.Link l;
+        synchronized (tree) {
+            l = n.link();
+        }
+        if (l == null) throw new ErrnoException(ENOENT);
+        return new Named(l, openDir(s, l.parent()));
+    }
+
+    /** Files created for another user by a vault that runs as root belong to that user. */
+    private void own(Scratch s, Request request, int dfd, MemorySegment name) {
+        if (root && (request.uid() != 0 || request.gid() != 0)) {
+            Libc.fchownat(s.errno, dfd, name, request.uid(), request.gid(), Libc.AT_SYMLINK_NOFOLLOW);
+        }
+    }
+
+    // ---- names: lookup, create, remove, rename -----------------------------------------------
+
+    @Override
+    public void lookup(Request request, long parent, Name name, EntryReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node p = directory(parent);
+        if (name.is(DOT)) {
+            Stat st = reply.attributes();
+            stat(s, p, NO_HANDLE, st);
+            synchronized (tree) { p.lookups++; }
+            if (!reply.entry(p.ino, p.generation, TIMEOUT, TIMEOUT)) forget(p.ino, 1);
+            return;
+        }
+        int dfd = openDir(s, p);
+        try {
+            byte[] plain = name.bytes();
+            byte[] stored = storedName(s, p, dfd, plain);
+            Stat st = reply.attributes();
+            check(Libc.fstatat(s.errno, dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
+            entry(s, p, dfd, stored, plain, st, reply);
+        } finally {
+            closeDir(s, dfd);
+        }
+    }
+
+    @Override
+    public void forget(long ino, long lookups) {
+        synchronized (tree) {
+            Node n = byIno.get(ino);
+            if (n == null) return;
+            n.lookups -= lookups;
+            drop(n);
+        }
+    }
+
+    @Override
+    public void mknod(Request request, long parent, Name name, int mode, long rdev, EntryReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node p = directory(parent);
+        int dfd = openDir(s, p);
+        try {
+            byte[] plain = name.bytes();
+            byte[] stored = storedName(s, p, dfd, plain);
+            boolean longName = writeLongName(s, p, dfd, stored, plain);
+            MemorySegment cname = cString(s.path, stored);
+            int rc = Libc.mknodat(s.errno, dfd, cname, mode, rdev);
+            if (rc < 0) {
+                if (longName) removeLongName(s, dfd, stored);
+                throw new ErrnoException(-rc);
+            }
+            own(s, request, dfd, cname);
+            Stat st = reply.attributes();
+            check(Libc.fstatat(s.errno, dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
+            entry(s, p, dfd, stored, plain, st, reply);
+        } finally {
+            closeDir(s, dfd);
+        }
+    }
+
+    @Override
+    public void mkdir(Request request, long parent, Name name, int mode, EntryReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node p = directory(parent);
+        int dfd = openDir(s, p);
+        try {
+            byte[] plain = name.bytes();
+            byte[] stored = storedName(s, p, dfd, plain);
+            boolean longName = writeLongName(s, p, dfd, stored, plain);
+            MemorySegment cname = cString(s.path, stored);
+            int rc = Libc.mkdirat(s.errno, dfd, cname, 0700);
+            if (rc < 0) {
+                if (longName) removeLongName(s, dfd, stored);
+                throw new ErrnoException(-rc);
+            }
+            byte[] iv = new byte[DIRIV_LENGTH];
+            random.nextBytes(iv);
+            int fd = Libc.openat(s.errno, dfd, cname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+            try {
+                rc = fd < 0 ? fd : writeNew(s, fd, DIRIV, iv, 0444);
+                if (rc == 0) rc = Libc.fchmod(s.errno, fd, mode & 07777);
+                if (rc < 0) {
+                    if (fd >= 0) Libc.unlinkat(s.errno, fd, cString(s.path2, DIRIV), 0);
+                    Libc.unlinkat(s.errno, dfd, cString(s.path, stored), Libc.AT_REMOVEDIR);
+                    if (longName) removeLongName(s, dfd, stored);
+                    throw new ErrnoException(-rc);
+                }
+                if (root && (request.uid() != 0 || request.gid() != 0)) {
+                    Libc.fchown(s.errno, fd, request.uid(), request.gid());
+                }
+                Stat st = reply.attributes();
+                check(Libc.fstat(s.errno, fd, st.segment()));
+                Node n = remember(p, stored, plain, st);
+                n.dirIv = iv;
+                if (!reply.entry(n.ino, n.generation, TIMEOUT, TIMEOUT)) forget(n.ino, 1);
+            } finally {
+                if (fd >= 0) Libc.close(s.errno, fd);
+            }
+        } finally {
+            closeDir(s, dfd);
+        }
+    }
+
+    /** Creates {@code name} in {@code dirfd} exclusively with {@code data}: 0 or -errno (nothing left behind on failure). */
+    private static int writeNew(Scratch s, int dirfd, byte[] name, byte[] data, int mode) {
+        MemorySegment n = cString(s.path2, name);
+        int fd = Libc.openat(s.errno, dirfd, n, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+        if (fd < 0) return fd;
+        MemorySegment.copy(data, 0, s.small, JAVA_BYTE, 0, data.length);
+        long w = Libc.write(s.errno, fd, s.small, data.length);
+        Libc.close(s.errno, fd);
+        if (w != data.length) {
+            Libc.unlinkat(s.errno, dirfd, n, 0);
+            return w < 0 ? (int) w : -EIO;
+        }
+        return 0;
+    }
+
+    @Override
+    public void symlink(Request request, long parent, Name name, byte[] target, EntryReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node p = directory(parent);
+        int dfd = openDir(s, p);
+        try {
+            byte[] plain = name.bytes();
+            byte[] stored = storedName(s, p, dfd, plain);
+            byte[] encrypted = content.encryptSymlink(target);
+            if (encrypted.length >= Scratch.PATH_MAX) throw new ErrnoException(ENAMETOOLONG);
+            boolean longName = writeLongName(s, p, dfd, stored, plain);
+            MemorySegment cname = cString(s.path, stored);
+            int rc = Libc.symlinkat(s.errno, cString(s.cipher, encrypted), dfd, cname);
+            if (rc < 0) {
+                if (longName) removeLongName(s, dfd, stored);
+                throw new ErrnoException(-rc);
+            }
+            own(s, request, dfd, cname);
+            Stat st = reply.attributes();
+            check(Libc.fstatat(s.errno, dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
+            Node n = remember(p, stored, plain, st);
+            n.target = target.clone();
+            st.setSize(target.length);
+            if (!reply.entry(n.ino, n.generation, TIMEOUT, TIMEOUT)) forget(n.ino, 1);
+        } finally {
+            closeDir(s, dfd);
+        }
+    }
+
+    @Override
+    public void readlink(Request request, long ino, ReadlinkReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node n = node(ino);
+        if (n.target != null) {
+            reply.target(n.target);
+            return;
+        }
+        Named at = named(s, n);
+        try {
+            reply.target(target(s, n, at.dfd(), cString(s.path2, at.link().stored())));
+        } finally {
+            closeDir(s, at.dfd());
+        }
+    }
+
+    @Override
+    public void link(Request request, long ino, long newParent, Name newName, EntryReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node n = node(ino);
+        Node p = directory(newParent);
+        Named from = named(s, n);
+        try {
+            int dfd = openDir(s, p);
+            try {
+                byte[] plain = newName.bytes();
+                byte[] stored = storedName(s, p, dfd, plain);
+                boolean longName = writeLongName(s, p, dfd, stored, plain);
+                int rc = Libc.linkat(s.errno, from.dfd(), cString(s.path2, from.link().stored()), dfd, cString(s.path, stored), 0);
+                if (rc < 0) {
+                    if (longName) removeLongName(s, dfd, stored);
+                    throw new ErrnoException(-rc);
+                }
+                Stat st = reply.attributes();
+                check(Libc.fstatat(s.errno, dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
+                entry(s, p, dfd, stored, plain, st, reply);
+            } finally {
+                closeDir(s, dfd);
+            }
+        } finally {
+            closeDir(s, from.dfd());
+        }
+    }
+
+    @Override
+    public void unlink(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node p = directory(parent);
+        int dfd = openDir(s, p);
+        try {
+            byte[] stored = storedName(s, p, dfd, name);
+            check(Libc.unlinkat(s.errno, dfd, cString(s.path, stored), 0));
+            removeLongName(s, dfd, stored);
+            unnamed(p, stored);
+            reply.ok();
+        } finally {
+            closeDir(s, dfd);
+        }
+    }
+
+    /** The name {@code stored} in {@code parent} is gone: whichever node had it loses it. */
+    private void unnamed(Node parent, byte[] stored) {
+        synchronized (tree) {
+            Node n = byName.get(nameKey(parent, stored));
+            if (n != null) removeName(n, parent, stored);
+        }
+    }
+
+    /** The key of a name in {@link #byName}: stored names are ASCII (base64), so a String holds them exactly. */
+    private static String nameKey(Node parent, byte[] stored) {
+        return parent.ino + "/" + new String(stored, StandardCharsets.ISO_8859_1);
+    }
+
+    /** Gives {@code n} the name ({@code parent}, {@code stored}), taking it from whichever node had it. Under the tree lock. */
+    private void name(Node n, Node parent, byte[] stored, byte[] plain) {
+        Node had = byName.get(nameKey(parent, stored));
+        if (had != null) removeName(had, parent, stored);
+        if (n.type == S_IFDIR) {
+            for (Node.Link l : List.copyOf(n.links)) removeLink(n, l);
+        }
+        n.links.addFirst(new Node.Link(parent, stored, plain));
+        parent.children++;
+        byName.put(nameKey(parent, stored), n);
+    }
+
+    private void removeName(Node n, Node parent, byte[] stored) {
+        for (Node.Link l : List.copyOf(n.links)) {
+            if (l.parent() == parent && Arrays.equals(l.stored(), stored)) removeLink(n, l);
+        }
+    }
+
+    /** Takes the name {@code l} from {@code n}; its directory may then be forgotten. Under the tree lock. */
+    private void removeLink(Node n, Node.Link l) {
+        if (!n.links.remove(l)) return;
+        byName.remove(nameKey(l.parent(), l.stored()), n);
+        l.parent().children--;
+        drop(l.parent());
+    }
+
+    @Override
+    public void rmdir(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node p = directory(parent);
+        int dfd = openDir(s, p);
+        try {
+            byte[] stored = storedName(s, p, dfd, name);
+            check(removeEmptyDirectory(s, dfd, stored));
+            removeLongName(s, dfd, stored);
+            unnamed(p, stored);
+            reply.ok();
+        } finally {
+            closeDir(s, dfd);
+        }
+    }
+
+    /**
+     * Removes the directory {@code stored} in {@code dfd} if it holds nothing but its
+     * gocryptfs.diriv (which is put back if the removal fails after all): 0 or -errno.
+     */
+    private static int removeEmptyDirectory(Scratch s, int dfd, byte[] stored) {
+        int fd = Libc.openat(s.errno, dfd, cString(s.path, stored), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+        if (fd < 0) return fd;
+        try {
+            boolean hasIv = false;
+            for (byte[] entry : rawNames(s, fd)) {
+                if (!Arrays.equals(entry, DIRIV)) return -ENOTEMPTY;
+                hasIv = true;
+            }
+            byte[] iv = null;
+            if (hasIv) {
+                int ivFd = Libc.openat(s.errno, fd, cString(s.path2, DIRIV), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+                if (ivFd >= 0) {
+                    if (Libc.pread(s.errno, ivFd, s.small, DIRIV_LENGTH, 0) == DIRIV_LENGTH) {
+                        iv = s.small.asSlice(0, DIRIV_LENGTH).toArray(JAVA_BYTE);
+                    }
+                    Libc.close(s.errno, ivFd);
+                }
+                int rc = Libc.unlinkat(s.errno, fd, cString(s.path2, DIRIV), 0);
+                if (rc < 0) return rc;
+            }
+            int rc = Libc.unlinkat(s.errno, dfd, cString(s.path, stored), Libc.AT_REMOVEDIR);
+            if (rc < 0 && iv != null) writeNew(s, fd, DIRIV, iv, 0444); // put it back: the directory stays
+            return rc;
+        } catch (ErrnoException e) {
+            return -e.errno();
+        } finally {
+            Libc.close(s.errno, fd);
+        }
+    }
+
+    /** The raw names in the open directory {@code fd}, without "." and "..". */
+    private static List<byte[]> rawNames(Scratch s, int fd) throws ErrnoException {
+        List<byte[]> out = new ArrayList<>();
+        Libc.lseek(s.errno, fd, 0, Posix.SEEK_SET);
+        long n;
+        while ((n = check(Libc.getdents64(s.errno, fd, s.dents, Scratch.DENTS))) > 0) {
+            for (long at = 0; at < n; ) {
+                int reclen = Short.toUnsignedInt(s.dents.get(JAVA_SHORT, at + Libc.DIRENT64_RECLEN));
+                byte[] name = direntName(s.dents, at);
+                if (!Arrays.equals(name, DOT) && !Arrays.equals(name, DOT_DOT)) out.add(name);
+                at += reclen;
+            }
+        }
+        return out;
+    }
+
+    private static byte[] direntName(MemorySegment dents, long record) {
+        long start = record + Libc.DIRENT64_NAME;
+        long end = start;
+        while (dents.get(JAVA_BYTE, end) != 0) end++;
+        return dents.asSlice(start, end - start).toArray(JAVA_BYTE);
+    }
+
+    @Override
+    public void rename(Request request, long parent, Name name, long newParent, Name newName, int flags, EmptyReply reply)
+            throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node p = directory(parent);
+        Node np = directory(newParent);
+        int dfd = openDir(s, p);
+        try {
+            int ndfd = openDir(s, np);
+            try {
+                byte[] stored = storedName(s, p, dfd, name);
+                byte[] newPlain = newName.bytes();
+                byte[] newStored = storedName(s, np, ndfd, newPlain);
+                boolean longName = writeLongName(s, np, ndfd, newStored, newPlain);
+                int rc = Libc.renameat2(s.errno, dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
+                if ((rc == -ENOTEMPTY || rc == -EEXIST) && flags == 0 && removeEmptyDirectory(s, ndfd, newStored) == 0) {
+                    // The "empty" directory replaced still held its gocryptfs.diriv: removed first, as gocryptfs does.
+                    rc = Libc.renameat2(s.errno, dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
+                }
+                if (rc < 0) {
+                    if (longName) removeLongName(s, ndfd, newStored);
+                    throw new ErrnoException(-rc);
+                }
+                if ((flags & Posix.RENAME_EXCHANGE) == 0) {
+                    removeLongName(s, dfd, stored);
+                }
+                renamed(p, stored, np, newStored, newPlain, name.bytes(), (flags & Posix.RENAME_EXCHANGE) != 0);
+                reply.ok();
+            } finally {
+                closeDir(s, ndfd);
+            }
+        } finally {
+            closeDir(s, dfd);
+        }
+    }
+
+    /** Moves the names in the node table as the rename moved the files. */
+    private void renamed(Node p, byte[] stored, Node np, byte[] newStored, byte[] newPlain, byte[] oldPlain, boolean exchange) {
+        synchronized (tree) {
+            Node moved = byName.get(nameKey(p, stored));
+            Node other = byName.get(nameKey(np, newStored));
+            // Hold both directories while names move, so that neither is forgotten in between.
+            p.children++;
+            np.children++;
+            if (moved != null) removeName(moved, p, stored);
+            if (other != null) removeName(other, np, newStored);
+            if (moved != null) name(moved, np, newStored, newPlain);
+            if (exchange && other != null) name(other, p, stored, oldPlain);
+            p.children--;
+            np.children--;
+            drop(p);
+            drop(np);
+        }
+    }
+
+    // ---- attributes --------------------------------------------------------------------------
+
+    @Override
+    public void getattr(Request request, long ino, long fh, AttrReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node n = node(ino);
+        stat(s, n, fh, reply.attributes());
+        reply.attributes(TIMEOUT);
+    }
+
+    @Override
+    public void setattr(Request request, long ino, Stat attributes, int toSet, long fh, AttrReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node n = node(ino);
+        OpenFile h = given(n, fh);
+        if ((toSet & SET_SIZE) != 0) {
+            if (n.type != S_IFREG) throw new ErrnoException(EINVAL);
+            truncate(s, n, h, attributes.size());
+        }
+        if ((toSet & (SET_MODE | SET_UID | SET_GID | SET_ATIME | SET_MTIME)) != 0) {
+            Node.Link l;
+            synchronized (tree) {
+                l = n.link();
+            }
+            if (n != rootNode && l != null) {
+                int dfd = openDir(s, l.parent());
+                try {
+                    change(s, dfd, cString(s.path2, l.stored()), false, attributes, toSet);
+                } finally {
+                    closeDir(s, dfd);
+                }
+            } else if (n == rootNode) {
+                change(s, Libc.AT_FDCWD, cString(s.path2, procPath(rootFd)), true, attributes, toSet);
+            } else {
+                // A file with no name left: through an open descriptor's /proc link.
+                OpenFile any = h != null && h.borrow() ? h : borrow(n);
+                if (any == null) throw new ErrnoException(ENOENT);
+                try {
+                    change(s, Libc.AT_FDCWD, cString(s.path2, procPath(any.fd)), true, attributes, toSet);
+                } finally {
+                    any.letGo();
+                }
+            }
+        }
+        stat(s, n, fh, reply.attributes());
+        reply.attributes(TIMEOUT);
+    }
+
+    private static byte[] procPath(int fd) {
+        return ("/proc/self/fd/" + fd).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** chmod, chown, utimens of {@code name} in {@code dirfd}, following a last link only for a /proc link ({@code follow}). */
+    private static void change(Scratch s, int dirfd, MemorySegment name, boolean follow, Stat a, int toSet) throws ErrnoException {
+        int nofollow = follow ? 0 : Libc.AT_SYMLINK_NOFOLLOW;
+        if ((toSet & SET_MODE) != 0) {
+            check(Libc.fchmodat(s.errno, dirfd, name, a.mode() & 07777, 0));
+        }
+        if ((toSet & (SET_UID | SET_GID)) != 0) {
+            check(Libc.fchownat(s.errno, dirfd, name, (toSet & SET_UID) != 0 ? a.uid() : -1,
+                    (toSet & SET_GID) != 0 ? a.gid() : -1, nofollow));
+        }
+        if ((toSet & (SET_ATIME | SET_MTIME)) != 0) {
+            MemorySegment times = s.small.asSlice(0, 32);
+            times.set(JAVA_LONG, 0, a.atimeSeconds());
+            times.set(JAVA_LONG, 8, time(toSet, SET_ATIME, SET_ATIME_NOW, a.atimeNanos()));
+            times.set(JAVA_LONG, 16, a.mtimeSeconds());
+            times.set(JAVA_LONG, 24, time(toSet, SET_MTIME, SET_MTIME_NOW, a.mtimeNanos()));
+            check(Libc.utimensat(s.errno, dirfd, name, times, nofollow));
+        }
+    }
+
+    /** A timespec's nanoseconds for utimensat(2): UTIME_OMIT, UTIME_NOW or the time given. */
+    private static long time(int toSet, int set, int now, long nanos) {
+        final long utimeNow = (1L << 30) - 1;
+        final long utimeOmit = (1L << 30) - 2;
+        return (toSet & set) == 0 ? utimeOmit : (toSet & now) != 0 ? utimeNow : nanos;
+    }
+
+    @Override
+    public void statfs(Request request, long ino, StatfsReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        MemorySegment v = s.small;
+        check(Libc.fstatvfs(s.errno, rootFd, v));
+        // Sizes in ciphertext blocks overstate what fits by the 32 bytes per 4 KiB of overhead (<1 %), as gocryptfs reports them.
+        reply.statvfs().setBlockSize(v.get(JAVA_LONG, 0)).setFragmentSize(v.get(JAVA_LONG, 8))
+                .setBlocks(v.get(JAVA_LONG, 16)).setBlocksFree(v.get(JAVA_LONG, 24))
+                .setBlocksAvailable(v.get(JAVA_LONG, 32)).setFiles(v.get(JAVA_LONG, 40))
+                .setFilesFree(v.get(JAVA_LONG, 48)).setFilesAvailable(v.get(JAVA_LONG, 56))
+                .setFsid(v.get(JAVA_LONG, 64)).setFlags(v.get(JAVA_LONG, 72)).setNameMax(NAME_MAX);
+        reply.statfs();
+    }
+
+    // ---- open files ----------------------------------------------------------------------------
+
+    private long register(OpenFile h) {
+        synchronized (tree) {
+            h.node.open.add(h);
+        }
+        long fh = handles.getAndIncrement();
+        open.put(fh, h);
+        return fh;
+    }
+
+    private void closeHandle(long fh) {
+        OpenFile h = open.remove(fh);
+        if (h == null) return;
+        synchronized (tree) {
+            h.node.open.remove(h);
+            drop(h.node);
+        }
+        h.release();
+    }
+
+    private OpenFile handle(long fh) throws ErrnoException {
+        OpenFile h = open.get(fh);
+        if (h == null) throw new ErrnoException(dev.fusepanama.Errno.EBADF);
+        return h;
+    }
+
+    /**
+     * Opens the ciphertext file read-write whatever the caller asked: a write of part of a block
+     * must read the rest of it. A file the vault may only read (mode 0444 for a non-root vault) is
+     * opened read-only for a reader.
+     */
+    private int openCipher(Scratch s, int dfd, MemorySegment name, int flags, int createMode) throws ErrnoException {
+        int passed = (flags & PASSED_FLAGS) | O_NOFOLLOW | O_CLOEXEC | (createMode >= 0 ? O_CREAT | (flags & O_EXCL) : 0);
+        int fd = Libc.openat(s.errno, dfd, name, O_RDWR | passed, Math.max(createMode, 0) & 07777);
+        if (fd == -EACCES && (flags & O_ACCMODE) == O_RDONLY) {
+            fd = Libc.openat(s.errno, dfd, name, O_RDONLY | passed, 0);
+        }
+        return check(fd);
+    }
+
+    @Override
+    public void open(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node n = node(ino);
+        Named at = named(s, n);
+        int fd;
+        try {
+            fd = openCipher(s, at.dfd(), cString(s.path2, at.link().stored()), flags, -1);
+        } finally {
+            closeDir(s, at.dfd());
+        }
+        OpenFile h = new OpenFile(n, fd, null);
+        if ((flags & O_TRUNC) != 0) {
+            try {
+                truncate(s, n, h, 0);
+            } catch (ErrnoException e) {
+                Libc.close(s.errno, fd);
+                throw e;
+            }
+        }
+        long fh = register(h);
+        if (!reply.open(fh, OpenReply.KEEP_CACHE)) closeHandle(fh);
+    }
+
+    @Override
+    public void create(Request request, long parent, Name name, int mode, int flags, CreateReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node p = directory(parent);
+        int dfd = openDir(s, p);
+        try {
+            byte[] plain = name.bytes();
+            byte[] stored = storedName(s, p, dfd, plain);
+            boolean longName = writeLongName(s, p, dfd, stored, plain);
+            MemorySegment cname = cString(s.path, stored);
+            int fd;
+            try {
+                fd = openCipher(s, dfd, cname, flags, mode & 07777);
+            } catch (ErrnoException e) {
+                if (longName) removeLongName(s, dfd, stored);
+                throw e;
+            }
+            own(s, request, dfd, cname);
+            Stat st = reply.attributes();
+            int rc = Libc.fstat(s.errno, fd, st.segment());
+            if (rc < 0) {
+                Libc.close(s.errno, fd);
+                throw new ErrnoException(-rc);
+            }
+            Node n = remember(p, stored, plain, st);
+            OpenFile h = new OpenFile(n, fd, null);
+            if ((flags & O_TRUNC) != 0 && st.size() > 0) truncate(s, n, h, 0);
+            present(s, n, st, dfd, cname);
+            long fh = register(h);
+            if (!reply.created(n.ino, n.generation, TIMEOUT, TIMEOUT, fh, OpenReply.KEEP_CACHE)) {
+                closeHandle(fh);
+                forget(n.ino, 1);
+            }
+        } finally {
+            closeDir(s, dfd);
+        }
+    }
+
+    @Override
+    public void release(Request request, long ino, long fh, int flags, EmptyReply reply) {
+        closeHandle(fh);
+        reply.ok();
+    }
+
+    @Override
+    public void flush(Request request, long ino, long fh, long lockOwner, EmptyReply reply) {
+        reply.ok(); // every write reached the ciphertext file before it was answered
+    }
+
+    @Override
+    public void fsync(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        check(Libc.fsync(s.errno, handle(fh).fd, dataOnly));
+        reply.ok();
+    }
+
+    // ---- contents ------------------------------------------------------------------------------
+
+    /** The file id of {@code h}'s file from its header; null if the file is empty. Under the content lock. */
+    private byte[] fileId(Scratch s, OpenFile h) throws ErrnoException {
+        byte[] id = h.node.fileId;
+        if (id != null) return id;
+        long n = check(Libc.pread(s.errno, h.fd, s.small, HEADER, 0));
+        if (n == 0) return null;
+        if (n < HEADER) {
+            LOG.error("vault {}: {} is truncated inside its header ({} bytes)", cipherDir, plainPath(h.node), n);
+            throw new ErrnoException(EIO);
+        }
+        try {
+            id = ContentCipher.parseHeader(s.small.asSlice(0, HEADER).toArray(JAVA_BYTE));
+        } catch (CorruptDataException e) {
+            LOG.error("vault {}: {} has a bad file header: {}", cipherDir, plainPath(h.node), e.getMessage());
+            throw new ErrnoException(EIO);
+        }
+        h.node.fileId = id;
+        return id;
+    }
+
+    @Override
+    public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        OpenFile h = handle(fh);
+        Lock l = h.node.content.readLock();
+        l.lock();
+        try {
+            byte[] id = fileId(s, h);
+            if (id == null || size == 0) {
+                reply.data(s.plain.clear().limit(0));
+                return;
+            }
+            long first = offset / PLAIN_BLOCK;
+            long last = (offset + Math.min(size, Scratch.MAX_IO) - 1) / PLAIN_BLOCK;
+            int blocks = (int) (last - first + 1);
+            long got = preadFully(s, h.fd, s.cipher, (long) blocks * CIPHER_BLOCK, HEADER + first * CIPHER_BLOCK);
+            ByteBuffer plain = s.plain.clear();
+            ByteBuffer cipher = s.cipherBuffer;
+            for (int b = 0; b < blocks; b++) {
+                long start = (long) b * CIPHER_BLOCK;
+                if (start >= got) break;
+                int len = (int) Math.min(CIPHER_BLOCK, got - start);
+                decrypt(h.node, cipher.limit((int) start + len).position((int) start), first + b, id, plain);
+            }
+            plain.flip();
+            int skip = (int) (offset - first * PLAIN_BLOCK);
+            if (skip >= plain.limit()) {
+                reply.data(plain.limit(0));
+                return;
+            }
+            plain.position(skip).limit((int) Math.min(plain.limit(), skip + size));
+            reply.data(plain);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /** Decrypts one ciphertext block into {@code out}, failing with EIO (and a log line naming file and block) if it is not authentic. */
+    private void decrypt(Node n, ByteBuffer cipher, long block, byte[] fileId, ByteBuffer out) throws ErrnoException {
+        try {
+            content.decryptBlock(cipher, block, fileId, out);
+        } catch (CorruptDataException e) {
+            LOG.error("vault {}: {} block {} fails authentication ({}): read refused", cipherDir, plainPath(n), block,
+                    e.getMessage());
+            throw new ErrnoException(EIO);
+        }
+    }
+
+    private static long preadFully(Scratch s, int fd, MemorySegment buf, long size, long offset) throws ErrnoException {
+        long done = 0;
+        while (done < size) {
+            long n = check(Libc.pread(s.errno, fd, buf.asSlice(done), size - done, offset + done));
+            if (n == 0) break;
+            done += n;
+        }
+        return done;
+    }
+
+    private static void pwriteFully(Scratch s, int fd, MemorySegment buf, long size, long offset) throws ErrnoException {
+        long done = 0;
+        while (done < size) {
+            done += check(Libc.pwrite(s.errno, fd, buf.asSlice(done), size - done, offset + done));
+        }
+    }
+
+    @Override
+    public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        OpenFile h = handle(fh);
+        int count = data.remaining();
+        Lock l = h.node.content.writeLock();
+        l.lock();
+        try {
+            writeLocked(s, h, data, offset);
+        } finally {
+            l.unlock();
+        }
+        reply.written(count);
+    }
+
+    /** The plaintext size of the open file, from its ciphertext size. */
+    private long plainSize(Scratch s, OpenFile h) throws ErrnoException {
+        long cipherSize = check(Libc.lseek(s.errno, h.fd, 0, SEEK_END));
+        long plain = ContentCipher.plainSize(cipherSize);
+        if (plain < 0) {
+            LOG.error("vault {}: {} has a ciphertext size ({}) no gocryptfs file can have", cipherDir, plainPath(h.node), cipherSize);
+            throw new ErrnoException(EIO);
+        }
+        return plain;
+    }
+
+    /** The file id, writing a new header first if the file is empty. Under the content write lock. */
+    private byte[] fileIdForWrite(Scratch s, OpenFile h) throws ErrnoException {
+        byte[] id = fileId(s, h);
+        if (id != null) return id;
+        id = ContentCipher.newFileId();
+        MemorySegment.copy(ContentCipher.header(id), 0, s.small, JAVA_BYTE, 0, HEADER);
+        pwriteFully(s, h.fd, s.small, HEADER, 0);
+        h.node.fileId = id;
+        return id;
+    }
+
+    /**
+     * Writes {@code data} at {@code offset}: whole blocks are encrypted as they are, a block only
+     * partly covered is read, decrypted, merged and encrypted anew, and a write past the end first
+     * completes the old last block with zeros (a partial block may only be the last), leaving
+     * the blocks in between as holes, which read as zeros.
+     */
+    private void writeLocked(Scratch s, OpenFile h, ByteBuffer data, long offset) throws ErrnoException {
+        int count = data.remaining();
+        if (count == 0) return;
+        byte[] id = fileIdForWrite(s, h);
+        long size = plainSize(s, h);
+        long first = offset / PLAIN_BLOCK;
+        long last = (offset + count - 1) / PLAIN_BLOCK;
+        long lastOld = size == 0 ? -1 : (size - 1) / PLAIN_BLOCK;
+        if (size % PLAIN_BLOCK != 0 && first > lastOld) {
+            padLastBlock(s, h, id, size);
+        }
+        ByteBuffer cipher = s.cipherBuffer.clear();
+        ByteBuffer block = s.plain.clear();
+        for (long b = first; b <= last; b++) {
+            long blockStart = b * PLAIN_BLOCK;
+            int from = (int) Math.max(offset - blockStart, 0);
+            int to = (int) Math.min(offset + count - blockStart, PLAIN_BLOCK);
+            ByteBuffer plainBlock;
+            if (from == 0 && (to == PLAIN_BLOCK || blockStart + to >= size)) {
+                plainBlock = data.slice(data.position() + (int) (blockStart + from - offset), to - from);
+            } else {
+                // Part of a block that has data: read it, merge.
+                block.clear();
+                if (blockStart < size) {
+                    readBlock(s, h, id, b, block);
+                }
+                int oldLen = block.position();
+                int newLen = Math.max(oldLen, to);
+                for (int i = oldLen; i < from; i++) block.put(i, (byte) 0);
+                block.put(from, data, data.position() + (int) (blockStart + from - offset), to - from);
+                plainBlock = block.position(0).limit(newLen);
+            }
+            content.encryptBlock(plainBlock, b, id, cipher);
+        }
+        cipher.flip();
+        pwriteFully(s, h.fd, s.cipher, cipher.limit(), HEADER + first * CIPHER_BLOCK);
+    }
+
+    /** Reads and decrypts block {@code b} into {@code out} (from its position), using the cipher buffer's tail. */
+    private void readBlock(Scratch s, OpenFile h, byte[] id, long b, ByteBuffer out) throws ErrnoException {
+        long tail = s.cipher.byteSize() - CIPHER_BLOCK;
+        MemorySegment at = s.cipher.asSlice(tail, CIPHER_BLOCK);
+        long got = preadFully(s, h.fd, at, CIPHER_BLOCK, HEADER + b * CIPHER_BLOCK);
+        if (got == 0) return;
+        decrypt(h.node, at.asByteBuffer().limit((int) got), b, id, out);
+    }
+
+    /** Completes a partial last block with zeros, so that blocks after it can be written. */
+    private void padLastBlock(Scratch s, OpenFile h, byte[] id, long size) throws ErrnoException {
+        long b = size / PLAIN_BLOCK;
+        ByteBuffer block = s.plain.clear();
+        readBlock(s, h, id, b, block);
+        for (int i = block.position(); i < PLAIN_BLOCK; i++) block.put(i, (byte) 0);
+        block.position(0).limit(PLAIN_BLOCK);
+        ByteBuffer cipher = s.cipherBuffer.clear();
+        content.encryptBlock(block, b, id, cipher);
+        pwriteFully(s, h.fd, s.cipher, cipher.position(), HEADER + b * CIPHER_BLOCK);
+    }
+
+    /** Truncates the file of {@code n} (through {@code h}, else opened by name, else any open handle) to {@code size} plaintext bytes. */
+    private void truncate(Scratch s, Node n, OpenFile h, long size) throws ErrnoException {
+        OpenFile via = h;
+        boolean opened = false;
+        boolean borrowed = false;
+        if (via == null) {
+            Node.Link l;
+            synchronized (tree) {
+                l = n.link();
+            }
+            if (l != null) {
+                int dfd = openDir(s, l.parent());
+                try {
+                    via = new OpenFile(n, openCipher(s, dfd, cString(s.path2, l.stored()), O_WRONLY, -1), null);
+                    opened = true;
+                } finally {
+                    closeDir(s, dfd);
+                }
+            } else {
+                via = borrow(n);
+                if (via == null) throw new ErrnoException(ENOENT);
+                borrowed = true;
+            }
+        }
+        Lock l = n.content.writeLock();
+        l.lock();
+        try {
+            truncateLocked(s, via, size);
+        } finally {
+            l.unlock();
+            if (opened) Libc.close(s.errno, via.fd);
+            if (borrowed) via.letGo();
+        }
+    }
+
+    private void truncateLocked(Scratch s, OpenFile h, long size) throws ErrnoException {
+        long old = plainSize(s, h);
+        if (size == old) return;
+        if (size == 0) {
+            check(Libc.ftruncate(s.errno, h.fd, 0)); // an empty file has no header
+            h.node.fileId = null;
+            return;
+        }
+        if (size < old) {
+            int keep = (int) (size % PLAIN_BLOCK);
+            if (keep != 0) {
+                byte[] id = fileId(s, h);
+                long b = size / PLAIN_BLOCK;
+                ByteBuffer block = s.plain.clear();
+                readBlock(s, h, id, b, block);
+                block.position(0).limit(keep);
+                ByteBuffer cipher = s.cipherBuffer.clear();
+                content.encryptBlock(block, b, id, cipher);
+                pwriteFully(s, h.fd, s.cipher, cipher.position(), HEADER + b * CIPHER_BLOCK);
+            }
+            check(Libc.ftruncate(s.errno, h.fd, ContentCipher.cipherSize(size)));
+            return;
+        }
+        // Growing: whole blocks past the old end become holes; a partial new last block is written as zeros.
+        byte[] id = fileIdForWrite(s, h);
+        long lastStart = (size - 1) / PLAIN_BLOCK * PLAIN_BLOCK;
+        if (old > lastStart) {
+            writeLocked(s, h, ByteBuffer.allocate((int) (size - old)), old); // within the old last block
+            return;
+        }
+        if (old % PLAIN_BLOCK != 0) {
+            padLastBlock(s, h, id, old);
+        }
+        if (size % PLAIN_BLOCK == 0) {
+            check(Libc.ftruncate(s.errno, h.fd, ContentCipher.cipherSize(size)));
+        } else {
+            writeLocked(s, h, ByteBuffer.allocate((int) (size - lastStart)), lastStart);
+        }
+    }
+
+    // ---- directories ---------------------------------------------------------------------------
+
+    @Override
+    public void opendir(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node n = directory(ino);
+        int fd;
+        if (n == rootNode) {
+            fd = check(Libc.openat(s.errno, rootFd, cString(s.path2, DOT), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0));
+        } else {
+            Named at = named(s, n);
+            try {
+                fd = check(Libc.openat(s.errno, at.dfd(), cString(s.path2, at.link().stored()),
+                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0));
+            } finally {
+                closeDir(s, at.dfd());
+            }
+        }
+        Listing listing;
+        try {
+            listing = list(s, n, fd);
+        } catch (ErrnoException e) {
+            Libc.close(s.errno, fd);
+            throw e;
+        }
+        long fh = register(new OpenFile(n, fd, listing));
+        if (!reply.open(fh, 0)) closeHandle(fh);
+    }
+
+    /** The decrypted listing of directory {@code dir}, open as {@code fd}. */
+    private Listing list(Scratch s, Node dir, int fd) throws ErrnoException {
+        byte[] iv = dirIv(s, dir, fd);
+        List<Listing.Entry> entries = new ArrayList<>();
+        long n;
+        while ((n = check(Libc.getdents64(s.errno, fd, s.dents, Scratch.DENTS))) > 0) {
+            List<long[]> records = new ArrayList<>();
+            for (long at = 0; at < n; ) {
+                records.add(new long[] {at});
+                at += Short.toUnsignedInt(s.dents.get(JAVA_SHORT, at + Libc.DIRENT64_RECLEN));
+            }
+            // Copy the batch's names out first: reading a long name's .name file reuses no dents memory, but be plain about it.
+            List<Object[]> batch = new ArrayList<>(records.size());
+            for (long[] r : records) {
+                batch.add(new Object[] {direntName(s.dents, r[0]), s.dents.get(JAVA_LONG, r[0] + Libc.DIRENT64_INO),
+                        Byte.toUnsignedInt(s.dents.get(JAVA_BYTE, r[0] + Libc.DIRENT64_TYPE)) << 12});
+            }
+            for (Object[] e : batch) {
+                byte[] stored = (byte[]) e[0];
+                if (hidden(dir, stored)) continue;
+                byte[] encrypted = stored;
+                if (NameCipher.isLongName(stored)) {
+                    encrypted = readLongName(s, dir, fd, stored);
+                    if (encrypted == null) continue;
+                }
+                byte[] plain;
+                try {
+                    plain = names.decrypt(encrypted, iv);
+                } catch (InvalidNameException bad) {
+                    undecryptable(dir, stored, bad.getMessage());
+                    continue;
+                }
+                entries.add(new Listing.Entry(plain, stored, (long) e[1], (int) e[2]));
+            }
+        }
+        return new Listing(entries);
+    }
+
+    /** The vault's own files, which are not files of the mount. */
+    private boolean hidden(Node dir, byte[] stored) {
+        if (Arrays.equals(stored, DOT) || Arrays.equals(stored, DOT_DOT) || Arrays.equals(stored, DIRIV)) return true;
+        if (dir == rootNode && Arrays.equals(stored, CONF)) return true;
+        return NameCipher.isLongNameFile(stored);
+    }
+
+    private byte[] readLongName(Scratch s, Node dir, int fd, byte[] stored) throws ErrnoException {
+        int nfd = Libc.openat(s.errno, fd, cString(s.path2, NameCipher.longNameFileFor(stored)), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+        if (nfd < 0) {
+            undecryptable(dir, stored, "its .name file is missing (" + dev.fusepanama.Errno.name(-nfd) + ")");
+            return null;
+        }
+        try {
+            long n = check(Libc.pread(s.errno, nfd, s.cipher, Scratch.PATH_MAX, 0));
+            return s.cipher.asSlice(0, n).toArray(JAVA_BYTE);
+        } finally {
+            Libc.close(s.errno, nfd);
+        }
+    }
+
+    private void undecryptable(Node dir, byte[] stored, String why) {
+        String cipherName = new String(stored, StandardCharsets.ISO_8859_1);
+        if (reportedNames.size() < 10_000 && reportedNames.add(dir.backingIno + "/" + cipherName)) {
+            LOG.warn("vault {}: name {} in {} does not decrypt ({}): left out of the listing", cipherDir, cipherName,
+                    plainPath(dir), why);
+        }
+    }
+
+    @Override
+    public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws ErrnoException {
+        OpenFile h = handle(fh);
+        List<Listing.Entry> entries = h.listing.entries();
+        for (long i = offset; i < entries.size() + 2; i++) {
+            boolean added;
+            if (i == 0) added = reply.add(DOT, h.node.ino, S_IFDIR, 1);
+            else if (i == 1) added = reply.add(DOT_DOT, h.node.ino, S_IFDIR, 2);
+            else {
+                Listing.Entry e = entries.get((int) i - 2);
+                added = reply.add(e.plain(), nodeId(e.backingIno()), e.type(), i + 1);
+            }
+            if (!added) break;
+        }
+        reply.send();
+    }
+
+    @Override
+    public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        OpenFile h = handle(fh);
+        List<Listing.Entry> entries = h.listing.entries();
+        List<Node> counted = new ArrayList<>();
+        for (long i = offset; i < entries.size() + 2; i++) {
+            Stat st = reply.attributes();
+            if (i < 2) {
+                stat(s, h.node, NO_HANDLE, st);
+                if (!reply.add(i == 0 ? DOT : DOT_DOT, h.node.ino, 0, TIMEOUT, TIMEOUT, i + 1)) break;
+                continue;
+            }
+            Listing.Entry e = entries.get((int) i - 2);
+            MemorySegment name = cString(s.path, e.stored());
+            if (Libc.fstatat(s.errno, h.fd, name, st.segment(), Libc.AT_SYMLINK_NOFOLLOW) < 0) {
+                st.clear();
+                continue; // removed since opendir
+            }
+            Node n = remember(h.node, e.stored(), e.plain(), st);
+            try {
+                present(s, n, st, h.fd, name);
+            } catch (ErrnoException bad) {
+                forget(n.ino, 1);
+                st.clear();
+                continue;
+            }
+            if (!reply.add(e.plain(), n.ino, n.generation, TIMEOUT, TIMEOUT, i + 1)) {
+                forget(n.ino, 1);
+                break;
+            }
+            counted.add(n);
+        }
+        if (!reply.send()) {
+            for (Node n : counted) forget(n.ino, 1);
+        }
+    }
+
+    @Override
+    public void releasedir(Request request, long ino, long fh, EmptyReply reply) {
+        closeHandle(fh);
+        reply.ok();
+    }
+
+    @Override
+    public void fsyncdir(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        check(Libc.fsync(s.errno, handle(fh).fd, dataOnly));
+        reply.ok();
+    }
+}
