@@ -126,8 +126,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private final AtomicLong handles = new AtomicLong(1);
     private final Map<Long, OpenFile> open = new ConcurrentHashMap<>();
     private final Node rootNode;
-    /** Names that failed to decrypt and were logged (each once). */
-    private final Set<String> reportedNames = ConcurrentHashMap.newKeySet();
+    /** Names that failed to decrypt and blocks that failed authentication, logged once each (up to a bound). */
+    private final Set<String> reported = ConcurrentHashMap.newKeySet();
+    private static final int MAX_REPORTED = 10_000;
 
     /**
      * Serves the vault in {@code cipherDir} with the unlocked {@code key}; closing the filesystem
@@ -1144,13 +1145,19 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         }
     }
 
-    /** Decrypts one ciphertext block into {@code out}, failing with EIO (and a log line naming file and block) if it is not authentic. */
+    /**
+     * Decrypts one ciphertext block into {@code out}, failing with EIO if it is not authentic,
+     * with one log line per file and block (the kernel retries a failed read page by page, and
+     * a program may retry forever).
+     */
     private void decrypt(Node n, ByteBuffer cipher, long block, byte[] fileId, ByteBuffer out) throws ErrnoException {
         try {
             content.decryptBlock(cipher, block, fileId, out);
         } catch (CorruptDataException e) {
-            LOG.error("vault {}: {} block {} fails authentication ({}): read refused", cipherDir, plainPath(n), block,
-                    e.getMessage());
+            if (reported.size() < MAX_REPORTED && reported.add(n.backingIno + " block " + block)) {
+                LOG.error("vault {}: {} block {} fails authentication ({}): reads of it answer EIO", cipherDir, plainPath(n),
+                        block, e.getMessage());
+            }
             throw new ErrnoException(EIO);
         }
     }
@@ -1439,7 +1446,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     private void undecryptable(Node dir, byte[] stored, String why) {
         String cipherName = new String(stored, StandardCharsets.ISO_8859_1);
-        if (reportedNames.size() < 10_000 && reportedNames.add(dir.backingIno + "/" + cipherName)) {
+        if (reported.size() < MAX_REPORTED && reported.add(dir.backingIno + "/" + cipherName)) {
             LOG.warn("vault {}: name {} in {} does not decrypt ({}): left out of the listing", cipherDir, cipherName,
                     plainPath(dir), why);
         }
