@@ -9,6 +9,24 @@ import java.time.Instant;
  * nanoseconds since the epoch (or an {@link Instant}).
  */
 public interface Stat {
+    /** The size of a {@code struct stat} on this platform: what to allocate for {@link #over}. */
+    long SIZE = dev.fusepanama.internal.bind.stat.SIZE;
+
+    /**
+     * A view of the {@code struct stat} at the start of {@code segment}, such as one a
+     * pass-through filesystem had {@code fstat(2)} fill in its own memory (see
+     * {@link dev.fusepanama.libc.Libc#fstat}). Make one per buffer and keep it: the view is valid
+     * as long as the memory is.
+     *
+     * @throws IllegalArgumentException if {@code segment} is smaller than {@link #SIZE}
+     */
+    static Stat over(MemorySegment segment) {
+        if (segment.byteSize() < SIZE) {
+            throw new IllegalArgumentException("a struct stat needs " + SIZE + " bytes, not " + segment.byteSize());
+        }
+        return new dev.fusepanama.internal.view.NativeStat().at(segment.address());
+    }
+
     /** Sets every field to zero. */
     void clear();
 

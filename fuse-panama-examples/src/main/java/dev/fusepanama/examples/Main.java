@@ -194,11 +194,11 @@ public final class Main {
         return serve(name, at -> Fuse.mount(fs, at, options.build()), common);
     }
 
-    private interface Mounter {
-        FuseMount mount(Path at) throws MountException;
+    interface Mounter {
+        FuseMount mount(Path at) throws java.io.IOException;
     }
 
-    private static int serve(String name, Mounter mounter, Common common) throws Exception {
+    static int serve(String name, Mounter mounter, Common common) throws Exception {
         if (common.debug) {
             ((Logger) LoggerFactory.getLogger("dev.fusepanama.libfuse")).setLevel(Level.DEBUG);
         }

@@ -58,7 +58,8 @@ final class VaultCommand extends Main.Common implements Callable<Integer> {
             Arrays.fill(password, '\0');
         }
         try (fs) {
-            return Main.serve("vault", fs, apply(Vault.mountOptions(cipherDir)), this);
+            var options = apply(Vault.mountOptions(cipherDir)).build();
+            return Main.serve("vault", at -> Vault.mount(fs, at, options), this);
         }
     }
 

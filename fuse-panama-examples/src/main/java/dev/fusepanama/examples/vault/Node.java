@@ -39,6 +39,11 @@ final class Node {
     volatile byte[] dirIv;
     /** A symbolic link's decrypted target, read once (targets never change). */
     volatile byte[] target;
+    /**
+     * The ciphertext file's ctime (nanoseconds) as the vault last saw or made it: a change
+     * reported with this ctime is the vault's own, one with another was made behind its back.
+     */
+    volatile long seenCtime = Long.MIN_VALUE;
 
     Node(long ino, long generation, long backingIno, int type) {
         this.ino = ino;

@@ -1,5 +1,6 @@
 package dev.fusepanama.examples.vault;
 
+import dev.fusepanama.Stat;
 import dev.fusepanama.libc.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -28,6 +29,9 @@ final class Scratch {
     /** {@code struct open_how}, two timespecs, a {@code struct statvfs}, a file header. */
     final MemorySegment small = arena.allocate(256, 8);
     final MemorySegment dents = arena.allocate(DENTS, 8);
+    /** A {@code struct stat} of the vault's own, and the view that reads it. */
+    final MemorySegment stat = arena.allocate(Stat.SIZE, 8);
+    final Stat statView = Stat.over(stat);
     /** Ciphertext of one request: its blocks, and one block more for an unaligned start. */
     final MemorySegment cipher;
     final ByteBuffer cipherBuffer;

@@ -4,12 +4,14 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.FileNames;
+import dev.fusepanama.Fuse;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.examples.vault.crypto.DirIv;
 import dev.fusepanama.examples.vault.crypto.MasterKey;
 import dev.fusepanama.examples.vault.crypto.VaultConfig;
 import dev.fusepanama.examples.vault.crypto.WrongPasswordException;
+import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.libc.Libc;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -87,6 +89,22 @@ public final class Vault {
             long ino = stat.get(JAVA_LONG, 8);
             return new VaultFileSystem(cipherDir.toAbsolutePath().toString(), fd, ino, key);
         }
+    }
+
+    /**
+     * Mounts the unlocked vault {@code fs} at {@code mountpoint} and starts watching its cipher
+     * directory, so that changes other programs make there (a sync client) are seen through the
+     * mount at once. Closing the mount wipes the key.
+     */
+    public static InodeMount mount(VaultFileSystem fs, Path mountpoint, MountOptions options) throws IOException {
+        InodeMount mount = Fuse.mount(fs, mountpoint, options);
+        try {
+            fs.watch(mount);
+        } catch (IOException | RuntimeException e) {
+            mount.close();
+            throw e;
+        }
+        return mount;
     }
 
     /**

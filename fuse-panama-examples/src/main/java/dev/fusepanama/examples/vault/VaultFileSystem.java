@@ -46,6 +46,7 @@ import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.ReadlinkReply;
@@ -57,6 +58,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -89,8 +91,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(VaultFileSystem.class);
-    /** Seconds the kernel may trust names and attributes. */
-    static final double TIMEOUT = 1.0;
+    /**
+     * Seconds the kernel may trust names and attributes. Changes made through the mount reach
+     * the kernel in its own requests, and those made in the cipher directory by other programs
+     * are told to it by the watcher ({@link #watch}), so the kernel may cache for long; the bound
+     * is for the rare change the watcher cannot see (a directory it could not watch).
+     */
+    static final double TIMEOUT = 60.0;
     private static final int NAME_MAX = 255;
     static final byte[] DIRIV = "gocryptfs.diriv".getBytes(StandardCharsets.US_ASCII);
     static final byte[] CONF = "gocryptfs.conf".getBytes(StandardCharsets.US_ASCII);
@@ -114,6 +121,14 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private final boolean root = Libc.geteuid() == 0;
     private final SecureRandom random = new SecureRandom();
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile InodeMount mount;
+    private volatile CipherDirWatcher watcher;
+    /**
+     * Names the vault is creating, by stored name, with when it began: their creation events
+     * are the vault's own until the node table has them (a little later, or never if it failed).
+     */
+    private final Map<String, Long> creating = new ConcurrentHashMap<>();
+    private static final long CREATION_WINDOW_NANOS = 2_000_000_000L;
 
     /** Guards the node tables, every node's names and lookup count and open list. */
     private final Object tree = new Object();
@@ -155,10 +170,17 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         close();
     }
 
+    /** Whether the key has been wiped (the vault closed, or its mount ended). */
+    public boolean isLocked() {
+        return closed.get();
+    }
+
     /** Wipes the master key and closes the cipher directory; for a vault never mounted, or after its mount. Idempotent. */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            CipherDirWatcher w = watcher;
+            if (w != null) w.close();
             key.close();
             Libc.close(Libc.errno(), rootFd);
         }
@@ -337,9 +359,11 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      * new one; one more lookup either way.
      */
     private Node remember(Node parent, byte[] stored, byte[] plain, Stat st) {
+        Node n;
+        boolean created = false;
         synchronized (tree) {
             int type = st.mode() & S_IFMT;
-            Node n = byBacking.get(st.ino());
+            n = byBacking.get(st.ino());
             if (n == null || n.type != type) {
                 // The same number for another type: the file was replaced and its number reused; the
                 // kernel tells the two apart by the generation, and forgets both under the one number.
@@ -348,11 +372,17 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 if (replaced != null) n.lookups = replaced.lookups;
                 byBacking.put(n.backingIno, n);
                 byIno.put(n.ino, n);
+                created = true;
             }
             if (n != rootNode) name(n, parent, stored, plain);
             n.lookups++;
-            return n;
         }
+        if (!creating.isEmpty()) creating.remove(new String(stored, StandardCharsets.ISO_8859_1));
+        CipherDirWatcher w = watcher;
+        if (created && n.type == S_IFDIR && w != null) {
+            watch(w, n);
+        }
+        return n;
     }
 
     /**
@@ -372,6 +402,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      */
     private void drop(Node n) {
         if (n != rootNode && n.lookups <= 0 && n.open.isEmpty() && n.children == 0) {
+            CipherDirWatcher w = watcher;
+            if (w != null && n.type == S_IFDIR) w.forget(n);
             byIno.remove(n.ino, n);
             byBacking.remove(n.backingIno, n);
             for (Node.Link l : List.copyOf(n.links)) removeLink(n, l);
@@ -380,6 +412,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     /** Turns the ciphertext file's attributes in {@code st} into the plaintext file's. */
     private void present(Scratch s, Node n, Stat st, int dfd, MemorySegment storedName) throws ErrnoException {
+        n.seenCtime = ctime(st);
         if (n.type == S_IFREG) {
             long plain = ContentCipher.plainSize(st.size());
             if (plain < 0) {
@@ -391,6 +424,15 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         } else if (n.type == S_IFLNK) {
             st.setSize(target(s, n, dfd, storedName).length);
         }
+    }
+
+    private static long ctime(Stat st) {
+        return st.ctimeSeconds() * 1_000_000_000L + st.ctimeNanos();
+    }
+
+    /** Records the ctime the open file has after the vault changed it (under its content write lock). */
+    private static void seen(Scratch s, OpenFile h) {
+        if (Libc.fstat(s.errno, h.fd, s.stat) == 0) h.node.seenCtime = ctime(s.statView);
     }
 
     /** A symbolic link's decrypted target, read once. */
@@ -498,6 +540,182 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         }
     }
 
+    // ---- changes made behind the vault's back ------------------------------------------------
+
+    /**
+     * Starts telling the kernel about changes other programs make in the cipher directory (a
+     * sync client adding, replacing or removing files), through {@code mount}'s notifications:
+     * what it cached of a changed name or file is dropped, so the change is seen at once while
+     * caching stays on. Called once the vault is mounted; stopped by {@link #close}.
+     */
+    public void watch(InodeMount mount) throws IOException {
+        this.mount = mount;
+        CipherDirWatcher w = new CipherDirWatcher(new CipherDirWatcher.Listener() {
+            @Override
+            public boolean changed(Node dir, byte[] stored) {
+                return externalChange(dir, stored);
+            }
+
+            @Override
+            public void lost() {
+                everythingChanged();
+            }
+        }, cipherDir);
+        this.watcher = w;
+        List<Node> dirs;
+        synchronized (tree) {
+            dirs = byIno.values().stream().filter(n -> n.type == S_IFDIR).toList();
+        }
+        for (Node d : dirs) watch(w, d);
+    }
+
+    private void watch(CipherDirWatcher w, Node dir) {
+        String relative = cipherPathString(dir);
+        if (relative != null) w.watch(dir, relative.isEmpty() ? Path.of(cipherDir) : Path.of(cipherDir, relative));
+    }
+
+    /** The path of {@code dir} below the top as a String ("" for the top), or null if it has no name. */
+    private String cipherPathString(Node dir) {
+        StringBuilder b = new StringBuilder();
+        synchronized (tree) {
+            for (Node n = dir; n != rootNode; ) {
+                Node.Link l = n.link();
+                if (l == null) return null;
+                b.insert(0, (b.isEmpty() ? "" : "/")).insert(0, new String(l.stored(), StandardCharsets.ISO_8859_1));
+                n = l.parent();
+            }
+        }
+        return b.toString();
+    }
+
+    /**
+     * The name {@code stored} changed in {@code dir}'s cipher directory. The vault's own changes
+     * are told from others' by the ciphertext file's ctime, which the vault records after each of
+     * its changes; a change still under way (the file's content lock held, or a name not yet in
+     * the node table) is looked at again shortly (false). Another program's change drops the
+     * kernel's cached name and, for a file the kernel knows, its attributes and data.
+     */
+    boolean externalChange(Node dir, byte[] stored) {
+        InodeMount m = mount;
+        if (m == null || closed.get()) return true;
+        if (Arrays.equals(stored, DIRIV) || (dir == rootNode && Arrays.equals(stored, CONF))) return true;
+        byte[] name = NameCipher.isLongNameFile(stored)
+                ? Arrays.copyOf(stored, stored.length - NameCipher.LONG_NAME_SUFFIX.length()) : stored;
+        if (!NameCipher.isLongName(name) && !plausibleName(name)) return true; // gocryptfs's temporary files and the like
+        Node known;
+        byte[] plain = null;
+        synchronized (tree) {
+            known = byName.get(nameKey(dir, name));
+            if (known != null) {
+                for (Node.Link l : known.links) {
+                    if (l.parent() == dir && Arrays.equals(l.stored(), name)) plain = l.plain();
+                }
+            }
+        }
+        Scratch s = Scratch.get();
+        int rc;
+        int dfd;
+        try {
+            dfd = openDir(s, dir);
+        } catch (ErrnoException gone) {
+            return true; // the directory itself went: its own name's change says so to its parent
+        }
+        try {
+            rc = Libc.fstatat(s.errno, dfd, cString(s.path, name), s.stat, Libc.AT_SYMLINK_NOFOLLOW);
+            if (known != null && known.content.isWriteLocked()) return false;
+            if (known != null && rc == 0 && s.statView.ino() == known.backingIno && ctime(s.statView) == known.seenCtime) {
+                return true; // as the vault left it
+            }
+            if (known == null && rc == 0) {
+                boolean settled = !recentlyCreated(name);
+                if (!settled) return false;
+            }
+            if (plain == null) {
+                plain = decryptName(s, dir, dfd, name);
+                if (plain == null) return true;
+            }
+        } catch (ErrnoException e) {
+            return true;
+        } finally {
+            closeDir(s, dfd);
+        }
+        try {
+            m.invalidateEntry(dir.ino, plain);
+            if (known != null) {
+                known.fileId = null;
+                known.target = null;
+                known.seenCtime = Long.MIN_VALUE;
+                m.invalidateInode(known.ino, 0, 0);
+            }
+        } catch (IOException | IllegalStateException e) {
+            LOG.debug("vault {}: telling the kernel that {} changed: {}", cipherDir, plainPath(dir), e.toString());
+        }
+        return true;
+    }
+
+    /** Lost events: everything the kernel knows may have changed. */
+    private void everythingChanged() {
+        InodeMount m = mount;
+        if (m == null) return;
+        List<Node> nodes;
+        synchronized (tree) {
+            nodes = List.copyOf(byIno.values());
+        }
+        for (Node n : nodes) {
+            n.fileId = null;
+            n.target = null;
+            n.seenCtime = Long.MIN_VALUE;
+            try {
+                m.invalidateInode(n.ino, 0, 0);
+                Node.Link l;
+                synchronized (tree) {
+                    l = n.link();
+                }
+                if (l != null) m.invalidateEntry(l.parent().ino, l.plain());
+            } catch (IOException | IllegalStateException e) {
+                LOG.debug("vault {}: invalidating after lost events: {}", cipherDir, e.toString());
+            }
+        }
+    }
+
+    /** Names a vault holds are unpadded URL-safe base64 (or long names). */
+    private static boolean plausibleName(byte[] name) {
+        for (byte b : name) {
+            if (!(b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '-' || b == '_')) return false;
+        }
+        return name.length > 0;
+    }
+
+    /** The vault is about to create {@code stored}: its creation event is the vault's own. */
+    private void announce(byte[] stored) {
+        if (watcher == null) return;
+        if (creating.size() > 10_000) {
+            long now = System.nanoTime();
+            creating.values().removeIf(at -> now - at > CREATION_WINDOW_NANOS);
+        }
+        creating.put(new String(stored, StandardCharsets.ISO_8859_1), System.nanoTime());
+    }
+
+    /** Whether a name was created by the vault moments ago and is not yet in the node table. */
+    private boolean recentlyCreated(byte[] stored) {
+        Long at = creating.get(new String(stored, StandardCharsets.ISO_8859_1));
+        return at != null && System.nanoTime() - at < CREATION_WINDOW_NANOS;
+    }
+
+    /** The plaintext of {@code name} in {@code dir}, or null if it does not decrypt. */
+    private byte[] decryptName(Scratch s, Node dir, int dfd, byte[] name) throws ErrnoException {
+        byte[] encrypted = name;
+        if (NameCipher.isLongName(name)) {
+            encrypted = readLongName(s, dir, dfd, name);
+            if (encrypted == null) return null;
+        }
+        try {
+            return names.decrypt(encrypted, dirIv(s, dir, dfd));
+        } catch (InvalidNameException bad) {
+            return null;
+        }
+    }
+
     // ---- names: lookup, create, remove, rename -----------------------------------------------
 
     @Override
@@ -515,6 +733,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         try {
             byte[] plain = name.bytes();
             byte[] stored = storedName(s, p, dfd, plain);
+            announce(stored);
             Stat st = reply.attributes();
             check(Libc.fstatat(s.errno, dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
             entry(s, p, dfd, stored, plain, st, reply);
@@ -541,6 +760,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         try {
             byte[] plain = name.bytes();
             byte[] stored = storedName(s, p, dfd, plain);
+            announce(stored);
             boolean longName = writeLongName(s, p, dfd, stored, plain);
             MemorySegment cname = cString(s.path, stored);
             int rc = Libc.mknodat(s.errno, dfd, cname, mode, rdev);
@@ -565,6 +785,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         try {
             byte[] plain = name.bytes();
             byte[] stored = storedName(s, p, dfd, plain);
+            announce(stored);
             boolean longName = writeLongName(s, p, dfd, stored, plain);
             MemorySegment cname = cString(s.path, stored);
             int rc = Libc.mkdirat(s.errno, dfd, cname, 0700);
@@ -591,6 +812,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 check(Libc.fstat(s.errno, fd, st.segment()));
                 Node n = remember(p, stored, plain, st);
                 n.dirIv = iv;
+                n.seenCtime = ctime(st);
                 if (!reply.entry(n.ino, n.generation, TIMEOUT, TIMEOUT)) forget(n.ino, 1);
             } finally {
                 if (fd >= 0) Libc.close(s.errno, fd);
@@ -623,6 +845,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         try {
             byte[] plain = name.bytes();
             byte[] stored = storedName(s, p, dfd, plain);
+            announce(stored);
             byte[] encrypted = content.encryptSymlink(target);
             if (encrypted.length >= Scratch.PATH_MAX) throw new ErrnoException(ENAMETOOLONG);
             boolean longName = writeLongName(s, p, dfd, stored, plain);
@@ -637,6 +860,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             check(Libc.fstatat(s.errno, dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
             Node n = remember(p, stored, plain, st);
             n.target = target.clone();
+            n.seenCtime = ctime(st);
             st.setSize(target.length);
             if (!reply.entry(n.ino, n.generation, TIMEOUT, TIMEOUT)) forget(n.ino, 1);
         } finally {
@@ -671,6 +895,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             try {
                 byte[] plain = newName.bytes();
                 byte[] stored = storedName(s, p, dfd, plain);
+                announce(stored);
+            announce(stored);
                 boolean longName = writeLongName(s, p, dfd, stored, plain);
                 int rc = Libc.linkat(s.errno, from.dfd(), cString(s.path2, from.link().stored()), dfd, cString(s.path, stored), 0);
                 if (rc < 0) {
@@ -830,6 +1056,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 byte[] stored = storedName(s, p, dfd, name);
                 byte[] newPlain = newName.bytes();
                 byte[] newStored = storedName(s, np, ndfd, newPlain);
+                announce(newStored);
                 boolean longName = writeLongName(s, np, ndfd, newStored, newPlain);
                 int rc = Libc.renameat2(s.errno, dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
                 if ((rc == -ENOTEMPTY || rc == -EEXIST) && flags == 0 && removeEmptyDirectory(s, ndfd, newStored) == 0) {
@@ -843,7 +1070,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 if ((flags & Posix.RENAME_EXCHANGE) == 0) {
                     removeLongName(s, dfd, stored);
                 }
-                renamed(p, stored, np, newStored, newPlain, name.bytes(), (flags & Posix.RENAME_EXCHANGE) != 0);
+                long ctime = Libc.fstatat(s.errno, ndfd, cString(s.path2, newStored), s.stat, Libc.AT_SYMLINK_NOFOLLOW) == 0
+                        ? ctime(s.statView) : Long.MIN_VALUE;
+                renamed(p, stored, np, newStored, newPlain, name.bytes(), (flags & Posix.RENAME_EXCHANGE) != 0, ctime);
                 reply.ok();
             } finally {
                 closeDir(s, ndfd);
@@ -854,7 +1083,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     }
 
     /** Moves the names in the node table as the rename moved the files. */
-    private void renamed(Node p, byte[] stored, Node np, byte[] newStored, byte[] newPlain, byte[] oldPlain, boolean exchange) {
+    private void renamed(Node p, byte[] stored, Node np, byte[] newStored, byte[] newPlain, byte[] oldPlain, boolean exchange,
+            long movedCtime) {
         synchronized (tree) {
             Node moved = byName.get(nameKey(p, stored));
             Node other = byName.get(nameKey(np, newStored));
@@ -863,7 +1093,10 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             np.children++;
             if (moved != null) removeName(moved, p, stored);
             if (other != null) removeName(other, np, newStored);
-            if (moved != null) name(moved, np, newStored, newPlain);
+            if (moved != null) {
+                name(moved, np, newStored, newPlain);
+                moved.seenCtime = movedCtime;
+            }
             if (exchange && other != null) name(other, p, stored, oldPlain);
             p.children--;
             np.children--;
@@ -887,6 +1120,19 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Scratch s = Scratch.get();
         Node n = node(ino);
         OpenFile h = given(n, fh);
+        // Held throughout, so that the watcher takes the change for the vault's own (see externalChange).
+        Lock changing = n.content.writeLock();
+        changing.lock();
+        try {
+            setattrLocked(s, n, h, attributes, toSet);
+            stat(s, n, fh, reply.attributes());
+        } finally {
+            changing.unlock();
+        }
+        reply.attributes(TIMEOUT);
+    }
+
+    private void setattrLocked(Scratch s, Node n, OpenFile h, Stat attributes, int toSet) throws ErrnoException {
         if ((toSet & SET_SIZE) != 0) {
             if (n.type != S_IFREG) throw new ErrnoException(EINVAL);
             truncate(s, n, h, attributes.size());
@@ -916,8 +1162,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 }
             }
         }
-        stat(s, n, fh, reply.attributes());
-        reply.attributes(TIMEOUT);
     }
 
     private static byte[] procPath(int fd) {
@@ -1038,6 +1282,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         try {
             byte[] plain = name.bytes();
             byte[] stored = storedName(s, p, dfd, plain);
+            announce(stored);
             boolean longName = writeLongName(s, p, dfd, stored, plain);
             MemorySegment cname = cString(s.path, stored);
             int fd;
@@ -1188,6 +1433,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         l.lock();
         try {
             writeLocked(s, h, data, offset);
+            seen(s, h);
         } finally {
             l.unlock();
         }
@@ -1309,6 +1555,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         l.lock();
         try {
             truncateLocked(s, via, size);
+            seen(s, via);
         } finally {
             l.unlock();
             if (opened) Libc.close(s.errno, via.fd);

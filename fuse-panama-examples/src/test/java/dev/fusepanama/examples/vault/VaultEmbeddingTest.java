@@ -1,0 +1,192 @@
+package dev.fusepanama.examples.vault;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fusepanama.MountOptions;
+import dev.fusepanama.inode.InodeMount;
+import dev.fusepanama.testkit.TestMount;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What an application embedding vaults relies on: several vaults open at once and closed
+ * repeatedly in one JVM leave nothing behind; a change another program makes in the cipher
+ * directory (here a second mount of the same vault, as a sync client would write it) is seen
+ * through the first mount within a second, with kernel caching on; /proc/mounts names the vault.
+ */
+@Timeout(120)
+class VaultEmbeddingTest {
+    private static final char[] PASSWORD = "embedded".toCharArray();
+
+    @TempDir
+    Path tmp;
+
+    /** Mounts the vault in {@code cipher} at a fresh directory; the caller closes it. */
+    private static Mounted mount(Path cipher) throws Exception {
+        Path at = Files.createTempDirectory("vault-embed-");
+        VaultFileSystem fs = Vault.unlock(cipher, PASSWORD);
+        InodeMount m;
+        try {
+            m = Vault.mount(fs, at, Vault.mountOptions(cipher).build());
+        } catch (IOException | RuntimeException e) {
+            fs.close();
+            Files.deleteIfExists(at);
+            throw e;
+        }
+        return new Mounted(at, m);
+    }
+
+    private record Mounted(Path root, InodeMount mount) implements AutoCloseable {
+        @Override
+        public void close() throws Exception {
+            try {
+                mount.close();
+            } finally {
+                if (mount.isMounted()) TestMount.forceUnmount(root);
+                Files.deleteIfExists(root);
+            }
+        }
+    }
+
+    /** Waits up to a second for {@code condition}; how long it took. */
+    private static long within(String what, Callable<Boolean> condition) throws Exception {
+        long start = System.nanoTime();
+        while (!condition.call()) {
+            if (System.nanoTime() - start > 1_000_000_000L) throw new AssertionError(what + " not seen within a second");
+            Thread.sleep(10);
+        }
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    private static String readOrMissing(Path p) throws IOException {
+        try {
+            return Files.readString(p);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    @Test
+    void changesMadeInTheCipherDirectoryAreSeenThroughTheMountWithinASecond() throws Exception {
+        Path cipher = tmp.resolve("cipher");
+        Vault.create(cipher, PASSWORD, 10);
+        try (Mounted ours = mount(cipher); Mounted other = mount(cipher)) {
+            Path f = ours.root().resolve("f");
+            Files.writeString(f, "one");
+            Files.createDirectories(ours.root().resolve("dir/sub"));
+            Files.writeString(ours.root().resolve("dir/sub/inner"), "inner");
+            // Cached by the kernel now: names, attributes and data.
+            assertEquals("one", Files.readString(f));
+            assertEquals(3, Files.size(f));
+            assertEquals("inner", Files.readString(ours.root().resolve("dir/sub/inner")));
+
+            Files.writeString(other.root().resolve("f"), "two, and longer");
+            within("a file rewritten", () -> "two, and longer".equals(readOrMissing(f)));
+            assertEquals(15, Files.size(f));
+
+            Path tmpFile = other.root().resolve("f.sync-tmp");
+            Files.writeString(tmpFile, "three: replaced by rename");
+            Files.move(tmpFile, other.root().resolve("f"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            within("a file replaced by rename", () -> "three: replaced by rename".equals(readOrMissing(f)));
+
+            Files.writeString(other.root().resolve("g"), "new");
+            within("a new file", () -> "new".equals(readOrMissing(ours.root().resolve("g"))));
+            try (Stream<Path> list = Files.list(ours.root())) {
+                assertTrue(list.anyMatch(p -> p.getFileName().toString().equals("g")));
+            }
+
+            Files.delete(other.root().resolve("g"));
+            within("a removed file", () -> !Files.exists(ours.root().resolve("g")));
+
+            Files.move(other.root().resolve("dir/sub"), other.root().resolve("moved"));
+            within("a moved directory", () -> "inner".equals(readOrMissing(ours.root().resolve("moved/inner"))));
+            within("a moved directory's old name", () -> !Files.exists(ours.root().resolve("dir/sub")));
+
+            // The vault's own changes keep the kernel's caches: no invalidation storm.
+            Files.writeString(ours.root().resolve("h"), "mine");
+            assertEquals("mine", Files.readString(ours.root().resolve("h")));
+        }
+    }
+
+    @Test
+    void severalVaultsOpenAndClosedRepeatedlyInOneJvmLeaveNothingBehind() throws Exception {
+        List<Path> ciphers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Path c = tmp.resolve("cipher" + i);
+            Vault.create(c, PASSWORD, 10);
+            ciphers.add(c);
+        }
+        long fdsBefore = openDescriptors();
+        for (int round = 0; round < 5; round++) {
+            List<Mounted> open = new ArrayList<>();
+            try {
+                for (Path c : ciphers) open.add(mount(c));
+                for (int i = 0; i < open.size(); i++) {
+                    Path file = open.get(i).root().resolve("round" + round);
+                    Files.writeString(file, "vault " + i + " round " + round);
+                }
+                for (int i = 0; i < open.size(); i++) {
+                    assertEquals("vault " + i + " round " + round, Files.readString(open.get(i).root().resolve("round" + round)));
+                    try (Stream<Path> list = Files.list(open.get(i).root())) {
+                        assertEquals(round + 1, list.count(), "each vault has only its own files");
+                    }
+                }
+            } finally {
+                for (Mounted m : open) m.close();
+            }
+            for (Mounted m : open) assertFalse(m.mount().isMounted());
+        }
+        String mounts = Files.readString(Path.of("/proc/self/mounts"));
+        for (Path c : ciphers) assertFalse(mounts.contains(c.toString()), "nothing of " + c + " stays mounted");
+        // Descriptors of the JDK's watch services and worker threads may linger a little; not one per round.
+        long fdsAfter = openDescriptors();
+        assertTrue(fdsAfter - fdsBefore < 10, () -> "descriptors before " + fdsBefore + ", after " + fdsAfter);
+    }
+
+    private static long openDescriptors() throws IOException {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
+    }
+
+    @Test
+    void procMountsNamesTheCipherDirectoryAndTheVaultType() throws Exception {
+        Path cipher = tmp.resolve("cipher");
+        Vault.create(cipher, PASSWORD, 10);
+        try (Mounted m = mount(cipher)) {
+            String line = Files.readAllLines(Path.of("/proc/self/mounts"), StandardCharsets.UTF_8).stream()
+                    .filter(l -> l.contains(" " + m.root() + " ")).findFirst().orElseThrow();
+            assertEquals(cipher.toString(), line.split(" ")[0]);
+            assertEquals("fuse.vault", line.split(" ")[2]);
+        }
+    }
+
+    @Test
+    void aClosedVaultHasWipedItsKey() throws Exception {
+        Path cipher = tmp.resolve("cipher");
+        Vault.create(cipher, PASSWORD, 10);
+        VaultFileSystem fs = Vault.unlock(cipher, PASSWORD);
+        InodeMount m = Vault.mount(fs, Files.createTempDirectory("vault-embed-"), MountOptions.builder().build());
+        try {
+            Files.writeString(m.mountpoint().resolve("x"), "x");
+            assertFalse(fs.isLocked());
+        } finally {
+            m.close();
+            Files.deleteIfExists(m.mountpoint());
+        }
+        assertTrue(fs.isLocked(), "the key is wiped when the mount ends");
+    }
+}
