@@ -29,6 +29,28 @@ public interface FuseMount extends AutoCloseable {
     void close() throws MountException;
 
     /**
+     * As {@link #close()}, waiting at most {@code timeout} for filesystem calls in flight to
+     * return, instead of the mount's {@link MountOptions#closeTimeout()}.
+     *
+     * @throws MountException with {@link MountException.Reason#BUSY} if a process still has a
+     *         file open there (the mount is left as it was), or if calls were still running when
+     *         the time ran out (the mount is gone; its resources are released when they return)
+     */
+    void close(Duration timeout) throws MountException;
+
+    /**
+     * Ends the mount now, whoever uses it: detaches it (nothing new can reach it), then ends the
+     * FUSE connection, so that the calls of processes still using it fail with ENOTCONN instead
+     * of reaching the filesystem, and waits up to {@code timeout} for the session to end. Ending
+     * the connection goes through fusectl ({@code /sys/fs/fuse/connections}), which only root may
+     * write; without it the detached mount ends when its last user lets go.
+     *
+     * @return whether the session has ended
+     * @throws IllegalStateException if called from inside one of this mount's filesystem methods
+     */
+    boolean forceClose(Duration timeout) throws MountException;
+
+    /**
      * Detaches the mount at once (umount -l): new accesses fail, processes using it keep it until
      * they let go, and its resources are released then. Returns without waiting for them.
      */

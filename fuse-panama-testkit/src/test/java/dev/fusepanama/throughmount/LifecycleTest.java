@@ -177,6 +177,54 @@ class LifecycleTest {
         assertFalse(t.handle().isMounted());
     }
 
+    /** A close with its own timeout gives up on a request that does not return, and says so. */
+    @Test
+    void closeWithATimeoutReportsARequestThatOutlivesIt() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ScratchFileSystem fs = new ScratchFileSystem() {
+            @Override
+            public synchronized int release(String path, FileInfo fi) {
+                entered.countDown();
+                await(release);
+                return super.release(path, fi);
+            }
+        };
+        TestMount t = TestMount.mount(fs);
+        cleanup.add(t);
+        cleanup.add(release::countDown);
+        Files.writeString(t.path("f"), "x"); // its RELEASE arrives after close(2) has returned, and hangs
+        assertTrue(entered.await(10, TimeUnit.SECONDS));
+        long start = System.nanoTime();
+        MountException e = assertThrows(MountException.class, () -> t.handle().close(Duration.ofMillis(300)));
+        long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertEquals(MountException.Reason.BUSY, e.reason());
+        assertTrue(waited >= 300 && waited < 5_000, "waited " + waited + " ms");
+        assertTrue(e.getMessage().contains("PT0.3S"), e.getMessage());
+        assertFalse(inProcMounts(t.root()), "unmounted all the same");
+        release.countDown();
+        assertTrue(t.handle().awaitUnmount(Duration.ofSeconds(20)));
+    }
+
+    /** forceClose ends a mount a process still uses: that process's calls fail, nothing waits for it. */
+    @Test
+    void forceCloseEndsAMountInUseAtOnceAndItsUsersGetErrors() throws Exception {
+        TestMount t = TestMount.mount(new ScratchFileSystem());
+        cleanup.add(t);
+        Files.writeString(t.path("f"), "secret");
+        int fd = Os.open(t.path("f"), Posix.O_RDONLY);
+        try {
+            assertTrue(t.handle().forceClose(Duration.ofSeconds(10)), "the session ended");
+            assertFalse(t.handle().isMounted());
+            assertFalse(inProcMounts(t.root()));
+            Os.OsException e = assertThrows(Os.OsException.class, () -> Os.pread(fd, 100, 0));
+            assertEquals(dev.fusepanama.Errno.ENOTCONN, e.errno);
+        } finally {
+            Os.close(fd);
+        }
+        t.handle().close(); // a no-op now
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             latch.await(30, TimeUnit.SECONDS);

@@ -326,15 +326,45 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
 
     @Override
     public void close() throws MountException {
-        end(false);
+        end(false, options.closeTimeout());
+    }
+
+    @Override
+    public void close(Duration timeout) throws MountException {
+        end(false, timeout);
     }
 
     @Override
     public void unmountLazily() throws MountException {
-        end(true);
+        end(true, options.closeTimeout());
     }
 
-    private void end(boolean lazy) throws MountException {
+    @Override
+    public boolean forceClose(Duration timeout) throws MountException {
+        if (insideOwnRequest()) {
+            throw new IllegalStateException("force-closing the mount at " + mountpoint + " from inside one of its "
+                    + "filesystem operations would wait for itself; do it from another thread");
+        }
+        closing.lock();
+        try {
+            if (terminated.getCount() > 0 || stillOurs()) {
+                detach(true);
+            }
+            if (terminated.getCount() > 0) {
+                abortConnection();
+            }
+            boolean ended = terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            closed = true;
+            return ended;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return !isMounted();
+        } finally {
+            closing.unlock();
+        }
+    }
+
+    private void end(boolean lazy, Duration timeout) throws MountException {
         if (closed) {
             return;
         }
@@ -354,14 +384,14 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
                 closed = true;
                 return;
             }
-            if (!terminated.await(options.closeTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
+            if (!terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
                 if (!wasMounted && abortConnection() && terminated.await(5, TimeUnit.SECONDS)) {
                     closed = true;
                     return;
                 }
                 throw new MountException(Reason.BUSY, mountpoint, wasMounted
                         ? "unmounted " + mountpoint + ", but filesystem calls still running have not returned after "
-                                + options.closeTimeout() + "; its resources are released when they return"
+                                + timeout + "; its resources are released when they return"
                         : mountpoint + " was detached (lazily) but is still in use by open files; the session "
                                 + "ends when they are closed");
             }

@@ -122,6 +122,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private final SecureRandom random = new SecureRandom();
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile InodeMount mount;
+    /** Set by {@link #lockNow}: every request is refused from then on. */
+    private volatile boolean locked;
     private volatile CipherDirWatcher watcher;
     /**
      * Names the vault is creating, by stored name, with when it began: their creation events
@@ -170,6 +172,35 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         close();
     }
 
+    /**
+     * Locks the vault now, for an application that must not leave it open a moment longer (the
+     * user locked the screen, the session timed out): the key is wiped at once, so calls still
+     * running fail with EIO; the kernel drops the plaintext it cached; and the mount is ended with
+     * {@link dev.fusepanama.FuseMount#forceClose}, so programs that still have files open there
+     * get errors instead of data.
+     *
+     * @return whether the mount's session ended within {@code timeout}
+     */
+    public boolean lockNow(java.time.Duration timeout) throws IOException {
+        InodeMount m = mount;
+        locked = true;
+        if (m != null && m.isMounted()) {
+            List<Node> files;
+            synchronized (tree) {
+                files = byIno.values().stream().filter(n -> n.type == S_IFREG || n.type == S_IFLNK).toList();
+            }
+            for (Node n : files) {
+                try {
+                    m.invalidateInode(n.ino, 0, 0);
+                } catch (IOException | IllegalStateException e) {
+                    LOG.debug("vault {}: dropping cached data at lock: {}", cipherDir, e.toString());
+                }
+            }
+        }
+        close();
+        return m == null || m.forceClose(timeout);
+    }
+
     /** Whether the key has been wiped (the vault closed, or its mount ended). */
     public boolean isLocked() {
         return closed.get();
@@ -189,6 +220,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     // ---- nodes and names ---------------------------------------------------------------------
 
     private Node node(long ino) throws ErrnoException {
+        if (locked) throw new ErrnoException(EIO);
         synchronized (tree) {
             Node n = byIno.get(ino);
             if (n == null) throw new ErrnoException(ENOENT);
@@ -1231,6 +1263,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     }
 
     private OpenFile handle(long fh) throws ErrnoException {
+        if (locked) throw new ErrnoException(EIO);
         OpenFile h = open.get(fh);
         if (h == null) throw new ErrnoException(dev.fusepanama.Errno.EBADF);
         return h;

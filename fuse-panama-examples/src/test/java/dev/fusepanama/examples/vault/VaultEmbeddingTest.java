@@ -2,6 +2,7 @@ package dev.fusepanama.examples.vault;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.MountOptions;
@@ -118,6 +119,34 @@ class VaultEmbeddingTest {
             // The vault's own changes keep the kernel's caches: no invalidation storm.
             Files.writeString(ours.root().resolve("h"), "mine");
             assertEquals("mine", Files.readString(ours.root().resolve("h")));
+        }
+    }
+
+    @Test
+    void lockNowEndsTheMountAtOnceEvenWithFilesOpenAndWipesTheKey() throws Exception {
+        Path cipher = tmp.resolve("cipher");
+        Vault.create(cipher, PASSWORD, 10);
+        VaultFileSystem fs = Vault.unlock(cipher, PASSWORD);
+        Path at = Files.createTempDirectory("vault-embed-");
+        InodeMount m = Vault.mount(fs, at, Vault.mountOptions(cipher).build());
+        int fd = -1;
+        try {
+            Files.writeString(at.resolve("secret"), "plaintext");
+            fd = dev.fusepanama.testkit.Os.open(at.resolve("secret"), dev.fusepanama.Posix.O_RDONLY);
+            assertEquals("plaintext", new String(dev.fusepanama.testkit.Os.pread(fd, 100, 0), StandardCharsets.UTF_8));
+            long start = System.nanoTime();
+            assertTrue(fs.lockNow(java.time.Duration.ofSeconds(10)), "the session ended");
+            assertTrue(System.nanoTime() - start < 5_000_000_000L, "without waiting for the open file");
+            assertTrue(fs.isLocked());
+            assertFalse(m.isMounted());
+            assertFalse(Files.readString(Path.of("/proc/self/mounts")).contains(" " + at + " "));
+            int held = fd;
+            assertThrows(dev.fusepanama.testkit.Os.OsException.class, () -> dev.fusepanama.testkit.Os.pread(held, 100, 0),
+                    "the open file gives errors, not the plaintext");
+        } finally {
+            if (fd >= 0) dev.fusepanama.testkit.Os.close(fd);
+            if (m.isMounted()) m.close();
+            Files.deleteIfExists(at);
         }
     }
 
