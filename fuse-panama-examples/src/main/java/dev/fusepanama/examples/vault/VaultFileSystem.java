@@ -8,6 +8,7 @@ import static dev.fusepanama.Errno.ENOTEMPTY;
 import static dev.fusepanama.Errno.EINVAL;
 import static dev.fusepanama.Errno.EACCES;
 import static dev.fusepanama.Errno.EEXIST;
+import static dev.fusepanama.Errno.ERANGE;
 import static dev.fusepanama.Posix.O_ACCMODE;
 import static dev.fusepanama.Posix.O_CLOEXEC;
 import static dev.fusepanama.Posix.O_CREAT;
@@ -53,6 +54,7 @@ import dev.fusepanama.inode.ReadlinkReply;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.inode.StatfsReply;
 import dev.fusepanama.inode.WriteReply;
+import dev.fusepanama.inode.XattrReply;
 import dev.fusepanama.libc.Libc;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -1634,6 +1636,171 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         } else {
             writeLocked(s, h, ByteBuffer.allocate((int) (size - lastStart)), lastStart);
         }
+    }
+
+    // ---- extended attributes -------------------------------------------------------------------
+
+    /** POSIX ACLs, which gocryptfs keeps unencrypted so that the kernel below can enforce them. */
+    private static boolean isAcl(byte[] name) {
+        return Arrays.equals(name, ACL_ACCESS) || Arrays.equals(name, ACL_DEFAULT);
+    }
+
+    private static final byte[] ACL_ACCESS = "system.posix_acl_access".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ACL_DEFAULT = "system.posix_acl_default".getBytes(StandardCharsets.US_ASCII);
+    /** The largest value (or list) the kernel passes: XATTR_SIZE_MAX, and its encryption's overhead. */
+    private static final int XATTR_MAX = 65536 + ContentCipher.BLOCK_OVERHEAD;
+
+    /**
+     * Where the xattr calls reach the ciphertext file of {@code n}: a path through /proc to its
+     * directory's descriptor and its name (not following a final link), the top's descriptor, or
+     * an open descriptor of a file with no name left. Release with {@link #done}.
+     */
+    private record XattrTarget(MemorySegment path, boolean follow, int dfd, OpenFile borrowed) {}
+
+    private XattrTarget xattrTarget(Scratch s, Node n) throws ErrnoException {
+        if (n == rootNode) return new XattrTarget(cString(s.path, procPath(rootFd)), true, -1, null);
+        Node.Link l;
+        synchronized (tree) {
+            l = n.link();
+        }
+        if (l != null) {
+            int dfd = openDir(s, l.parent());
+            byte[] dir = procPath(dfd);
+            byte[] path = Arrays.copyOf(dir, dir.length + 1 + l.stored().length);
+            path[dir.length] = '/';
+            System.arraycopy(l.stored(), 0, path, dir.length + 1, l.stored().length);
+            return new XattrTarget(cString(s.path, path), false, dfd, null);
+        }
+        OpenFile any = borrow(n);
+        if (any == null) throw new ErrnoException(ENOENT);
+        return new XattrTarget(cString(s.path, procPath(any.fd)), true, -1, any);
+    }
+
+    private static boolean hasPrefix(byte[] name, String prefix) {
+        byte[] p = prefix.getBytes(StandardCharsets.US_ASCII);
+        return name.length > p.length && Arrays.equals(name, 0, p.length, p, 0, p.length);
+    }
+
+    private void done(Scratch s, XattrTarget t) {
+        closeDir(s, t.dfd());
+        if (t.borrowed() != null) t.borrowed().letGo();
+    }
+
+    /**
+     * The stored name of the attribute {@code name}. Namespaces the kernel's filesystems do not
+     * know answer EOPNOTSUPP, as there (gocryptfs would store them: a vault it wrote still lists them).
+     */
+    private byte[] storedXattrName(Name name) throws ErrnoException {
+        byte[] plain = name.bytes();
+        if (isAcl(plain)) return plain;
+        if (!hasPrefix(plain, "user.") && !hasPrefix(plain, "trusted.") && !hasPrefix(plain, "security.")) {
+            throw new ErrnoException(dev.fusepanama.Errno.EOPNOTSUPP);
+        }
+        try {
+            return names.encryptXattrName(plain);
+        } catch (IllegalArgumentException e) {
+            throw new ErrnoException(plain.length > NAME_MAX ? ERANGE : EINVAL);
+        }
+    }
+
+    @Override
+    public void setxattr(Request request, long ino, Name name, ByteBuffer value, int flags, EmptyReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node n = node(ino);
+        byte[] stored = storedXattrName(name);
+        byte[] plain = new byte[value.remaining()];
+        value.get(value.position(), plain);
+        byte[] encrypted = isAcl(stored) ? plain : content.encryptXattrValue(plain);
+        XattrTarget t = xattrTarget(s, n);
+        try {
+            MemorySegment.copy(encrypted, 0, s.cipher, JAVA_BYTE, 0, encrypted.length);
+            MemorySegment nameSeg = cString(s.path2, stored);
+            check(t.follow() ? Libc.setxattr(s.errno, t.path(), nameSeg, s.cipher, encrypted.length, flags)
+                    : Libc.lsetxattr(s.errno, t.path(), nameSeg, s.cipher, encrypted.length, flags));
+        } finally {
+            done(s, t);
+        }
+        reply.ok();
+    }
+
+    @Override
+    public void getxattr(Request request, long ino, Name name, long size, XattrReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node n = node(ino);
+        byte[] stored = storedXattrName(name);
+        byte[] encrypted;
+        XattrTarget t = xattrTarget(s, n);
+        try {
+            MemorySegment nameSeg = cString(s.path2, stored);
+            long got = check(t.follow() ? Libc.getxattr(s.errno, t.path(), nameSeg, s.cipher, XATTR_MAX)
+                    : Libc.lgetxattr(s.errno, t.path(), nameSeg, s.cipher, XATTR_MAX));
+            encrypted = s.cipher.asSlice(0, got).toArray(JAVA_BYTE);
+        } finally {
+            done(s, t);
+        }
+        byte[] plain;
+        try {
+            plain = isAcl(stored) ? encrypted : content.decryptXattrValue(encrypted);
+        } catch (CorruptDataException e) {
+            LOG.error("vault {}: attribute {} of {} fails authentication", cipherDir, name, plainPath(n));
+            throw new ErrnoException(EIO);
+        }
+        if (size == 0) reply.size(plain.length);
+        else if (plain.length > size) reply.error(ERANGE);
+        else reply.data(plain, 0, plain.length);
+    }
+
+    @Override
+    public void listxattr(Request request, long ino, long size, XattrReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node n = node(ino);
+        byte[] list;
+        XattrTarget t = xattrTarget(s, n);
+        try {
+            long got = check(t.follow() ? Libc.listxattr(s.errno, t.path(), s.cipher, XATTR_MAX)
+                    : Libc.llistxattr(s.errno, t.path(), s.cipher, XATTR_MAX));
+            list = s.cipher.asSlice(0, got).toArray(JAVA_BYTE);
+        } finally {
+            done(s, t);
+        }
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (int start = 0, i = 0; i < list.length; i++) {
+            if (list[i] != 0) continue;
+            byte[] stored = Arrays.copyOfRange(list, start, i);
+            start = i + 1;
+            byte[] plain = null;
+            if (isAcl(stored)) {
+                plain = stored;
+            } else if (stored.length > NameCipher.XATTR_PREFIX.length()) {
+                try {
+                    plain = names.decryptXattrName(stored);
+                } catch (InvalidNameException notOurs) {
+                    // another program's attribute on the ciphertext file, or a damaged one: not the plaintext file's
+                }
+            }
+            if (plain != null) {
+                out.writeBytes(plain);
+                out.write(0);
+            }
+        }
+        if (size == 0) reply.size(out.size());
+        else if (out.size() > size) reply.error(ERANGE);
+        else reply.data(out.toByteArray(), 0, out.size());
+    }
+
+    @Override
+    public void removexattr(Request request, long ino, Name name, EmptyReply reply) throws ErrnoException {
+        Scratch s = Scratch.get();
+        Node n = node(ino);
+        byte[] stored = storedXattrName(name);
+        XattrTarget t = xattrTarget(s, n);
+        try {
+            MemorySegment nameSeg = cString(s.path2, stored);
+            check(t.follow() ? Libc.removexattr(s.errno, t.path(), nameSeg) : Libc.lremovexattr(s.errno, t.path(), nameSeg));
+        } finally {
+            done(s, t);
+        }
+        reply.ok();
     }
 
     // ---- directories ---------------------------------------------------------------------------

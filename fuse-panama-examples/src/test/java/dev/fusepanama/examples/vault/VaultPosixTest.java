@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 /**
  * The POSIX suite against a vault, mounted as the launcher mounts it. What the vault leaves out,
  * gocryptfs leaves out too: fallocate and SEEK_DATA/SEEK_HOLE (ciphertext holes do not line up
- * with plaintext ones); extended attributes are not implemented yet.
+ * with plaintext ones).
  */
 class VaultPosixTest extends PosixSuite {
     private static final char[] PASSWORD = "posix".toCharArray();
@@ -44,6 +44,6 @@ class VaultPosixTest extends PosixSuite {
 
     @Override
     protected Set<Feature> unsupported() {
-        return EnumSet.of(Feature.XATTRS, Feature.FALLOCATE, Feature.SEEK_HOLES);
+        return EnumSet.of(Feature.FALLOCATE, Feature.SEEK_HOLES);
     }
 }

@@ -87,6 +87,9 @@ final class VaultTree {
         check(Os.link(path(root, "size-4097"), path(root, "hard")), "link");
         check(Os.mknod(path(root, "fifo"), Posix.S_IFIFO | 0640, 0), "mknod");
         check(Os.chmod(path(root, "size-1"), 0600), "chmod");
+        check(Os.setxattr(path(root, "size-4097"), "user.note", "a note".getBytes(StandardCharsets.UTF_8), 0), "setxattr");
+        check(Os.setxattr(path(root, "size-4097"), "user.empty", new byte[0], 0), "setxattr empty");
+        check(Os.setxattr(path(root, "dir"), "user." + "x".repeat(100), data(3000, 12), 0), "setxattr dir");
         check(Os.mkdir(path(root, "before"), 0755), "mkdir before");
         writeFile(path(root, "before/inner"), data(6000, 11));
         check(Os.renameat2(path(root, "before"), path(root, "after"), 0), "rename");
@@ -119,9 +122,23 @@ final class VaultTree {
                 default -> "type " + Integer.toOctalString(type);
             };
             out.put(printable(rel), what + " mode " + Integer.toOctalString(st.mode() & 07777) + " nlink "
-                    + (type == Posix.S_IFDIR ? "-" : st.nlink()) + " size " + st.size());
+                    + (type == Posix.S_IFDIR ? "-" : st.nlink()) + " size " + st.size()
+                    + (type == Posix.S_IFREG || type == Posix.S_IFDIR ? " xattrs " + xattrs(full) : ""));
             if (type == Posix.S_IFDIR) walk(root, rel, out);
         }
+    }
+
+    /** The extended attributes of {@code path}: sorted names, each with a digest of its value. */
+    private static String xattrs(byte[] path) {
+        Os.Result list = Os.listxattr(path, 65536);
+        assertTrue(list.rc() >= 0, "listxattr: " + list.rc());
+        SortedMap<String, String> out = new TreeMap<>();
+        for (String name : list.names()) {
+            Os.Result v = Os.getxattr(path, name, 65536);
+            assertTrue(v.rc() >= 0, "getxattr " + name + ": " + v.rc());
+            out.put(name, digest(v.data()));
+        }
+        return out.toString();
     }
 
     private static byte[] concat(byte[] a, byte sep, byte[] b) {

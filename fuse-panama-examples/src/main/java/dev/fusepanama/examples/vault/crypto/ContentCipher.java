@@ -372,6 +372,35 @@ public final class ContentCipher {
         return openUnbound(sealed);
     }
 
+    /**
+     * The stored form of an extended attribute's value: encrypted as a symlink target is, but
+     * kept as raw bytes (gocryptfs's {@code encryptXattrValue}). Empty stays empty.
+     */
+    public byte[] encryptXattrValue(byte[] value) {
+        return value.length == 0 ? value : sealUnbound(value);
+    }
+
+    /**
+     * Inverse of {@link #encryptXattrValue}; a value that does not open is tried once more as
+     * base64 text, the form gocryptfs before 1.8 stored.
+     */
+    public byte[] decryptXattrValue(byte[] stored) throws CorruptDataException {
+        if (stored.length == 0) {
+            return stored;
+        }
+        try {
+            return openUnbound(stored);
+        } catch (CorruptDataException e) {
+            byte[] decoded;
+            try {
+                decoded = Raw64.decode(stored);
+            } catch (IllegalArgumentException notText) {
+                throw e;
+            }
+            return openUnbound(decoded);
+        }
+    }
+
     /** Block 0, no file ID: symlink targets, and the master key in gocryptfs.conf under the password's key. */
     byte[] sealUnbound(byte[] plain) {
         byte[] out = new byte[plain.length + BLOCK_OVERHEAD];

@@ -66,6 +66,50 @@ public final class NameCipher {
             throw new IllegalArgumentException("cannot encrypt file name: " + problem);
         }
         DirIv.require(dirIv);
+        return seal(plainName, dirIv);
+    }
+
+    /** The IV gocryptfs encrypts every extended attribute's name with. */
+    private static final byte[] XATTR_IV = "xattr_name_iv_xx".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    /** What a stored extended attribute's name starts with: every one lives in the user namespace of the ciphertext file. */
+    public static final String XATTR_PREFIX = "user.gocryptfs.";
+
+    /**
+     * The name an extended attribute {@code plainName} (namespace included, "user.x") has on the
+     * ciphertext file: {@link #XATTR_PREFIX} and the name encrypted as a file name is, under a
+     * fixed IV.
+     *
+     * @throws IllegalArgumentException for an empty name, one over 255 bytes or one with a NUL
+     */
+    public byte[] encryptXattrName(byte[] plainName) {
+        if (plainName.length == 0 || plainName.length > NAME_MAX) {
+            throw new IllegalArgumentException("cannot encrypt an attribute name of " + plainName.length + " bytes");
+        }
+        for (byte b : plainName) {
+            if (b == 0) throw new IllegalArgumentException("cannot encrypt an attribute name with a NUL");
+        }
+        byte[] prefix = XATTR_PREFIX.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] sealed = seal(plainName, XATTR_IV);
+        byte[] out = Arrays.copyOf(prefix, prefix.length + sealed.length);
+        System.arraycopy(sealed, 0, out, prefix.length, sealed.length);
+        return out;
+    }
+
+    /** Inverse of {@link #encryptXattrName}: the plaintext name of a stored one (prefix included). */
+    public byte[] decryptXattrName(byte[] stored) throws InvalidNameException {
+        byte[] prefix = XATTR_PREFIX.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        if (stored.length <= prefix.length || !Arrays.equals(stored, 0, prefix.length, prefix, 0, prefix.length)) {
+            throw new InvalidNameException(describe(stored) + ": not an encrypted attribute name");
+        }
+        byte[] plain = open(Arrays.copyOfRange(stored, prefix.length, stored.length), XATTR_IV);
+        for (byte b : plain) {
+            if (b == 0) throw new InvalidNameException(describe(stored) + ": decrypts to a name with a NUL");
+        }
+        return plain;
+    }
+
+    /** {@code plain} padded (PKCS#7, 16) and EME-encrypted under {@code iv}, as Raw64 text. */
+    private byte[] seal(byte[] plainName, byte[] dirIv) {
         int padded = (plainName.length / Eme.BLOCK + 1) * Eme.BLOCK;
         byte[] block = Arrays.copyOf(plainName, padded);
         Arrays.fill(block, plainName.length, padded, (byte) (padded - plainName.length));
@@ -78,6 +122,16 @@ public final class NameCipher {
      */
     public byte[] decrypt(byte[] cipherName, byte[] dirIv) throws InvalidNameException {
         DirIv.require(dirIv);
+        byte[] plain = open(cipherName, dirIv);
+        String problem = plainNameProblem(plain);
+        if (problem != null) {
+            throw new InvalidNameException(describe(cipherName) + ": decrypts to a forbidden name: " + problem);
+        }
+        return plain;
+    }
+
+    /** Decodes, decrypts and unpads {@code cipherName} under {@code iv}. */
+    private byte[] open(byte[] cipherName, byte[] iv) throws InvalidNameException {
         byte[] data;
         try {
             data = Raw64.decode(cipherName);
@@ -92,7 +146,7 @@ public final class NameCipher {
             throw new InvalidNameException(describe(cipherName) + ": decodes to " + data.length
                     + " bytes, more than a " + NAME_MAX + "-byte name encrypts to");
         }
-        byte[] padded = eme.decrypt(dirIv, data);
+        byte[] padded = eme.decrypt(iv, data);
         int pad = padded[padded.length - 1] & 0xff;
         if (pad == 0 || pad > Eme.BLOCK) {
             throw new InvalidNameException(describe(cipherName) + ": bad padding (last byte " + pad + ", must be 1..16)");
@@ -105,12 +159,7 @@ public final class NameCipher {
                 throw new InvalidNameException(describe(cipherName) + ": bad padding (byte " + i + " differs from the pad length)");
             }
         }
-        byte[] plain = Arrays.copyOf(padded, padded.length - pad);
-        String problem = plainNameProblem(plain);
-        if (problem != null) {
-            throw new InvalidNameException(describe(cipherName) + ": decrypts to a forbidden name: " + problem);
-        }
-        return plain;
+        return Arrays.copyOf(padded, padded.length - pad);
     }
 
     /** Names longer than this (in encrypted form) are stored as long names. */
