@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The README's commands as a user runs them: ./fuse-panama memfs MOUNTPOINT and
-# ./fuse-panama mirror SOURCE MOUNTPOINT, use the volume, Ctrl-C. Each passes if it mounts,
+# The README's commands as a user runs them: ./fuse-panama memfs MOUNTPOINT,
+# ./fuse-panama mirror SOURCE MOUNTPOINT and ./fuse-panama vault [init] CIPHER_DIR MOUNTPOINT, use
+# the volume, Ctrl-C. Each passes if it mounts,
 # serves, and on SIGINT unmounts and exits 0; `fusermount3 -u` from outside ends it with exit 0
 # too. A mountpoint the launcher had to create must be gone afterwards. A mirror mounted inside
 # its own source must be refused with a message. No check may leave a JVM crash report.
@@ -100,6 +101,32 @@ mirror() {
   stop
 }
 
+# vault init, then mount it with the password from a file, use it, Ctrl-C; gocryptfs (if
+# installed) reads what was written; a wrong password exits 2 before anything is mounted.
+vault() {
+  local cipher="$work/cipher"
+  echo "smoke password" > "$work/pass"
+  ./fuse-panama vault init --passfile "$work/pass" --scryptn 10 "$cipher" >"$log" 2>&1 || { echo "vault init failed"; return 1; }
+  [ -f "$cipher/gocryptfs.conf" ] || { echo "no gocryptfs.conf after init"; return 1; }
+  start vault --passfile "$work/pass" "$cipher" "$mnt" || { echo "not mounted"; return 1; }
+  echo secret > "$mnt/note" && mkdir "$mnt/d" && [ "$(cat "$mnt/note")" = secret ] || { echo "cannot write and read back"; return 1; }
+  ! grep -rq secret "$cipher" || { echo "plaintext in the cipher directory"; return 1; }
+  stop || return 1
+  if command -v gocryptfs >/dev/null; then
+    gocryptfs -q -passfile "$work/pass" "$cipher" "$mnt" || { echo "gocryptfs cannot mount it"; return 1; }
+    local seen
+    seen=$(cat "$mnt/note")
+    fusermount3 -u "$mnt"
+    [ "$seen" = secret ] || { echo "gocryptfs reads '$seen'"; return 1; }
+  fi
+  echo wrong > "$work/wrong"
+  local rc=0
+  ./fuse-panama vault --passfile "$work/wrong" "$cipher" "$mnt" >"$log" 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] || { echo "exit status $rc for a wrong password, expected 2"; return 1; }
+  grep -q "wrong password" "$log" || { echo "no 'wrong password' message"; return 1; }
+  ! mounted || { echo "mounted with a wrong password"; return 1; }
+}
+
 # A mountpoint that does not exist (the caller sets $mnt to it): the launcher makes it, serves,
 # and removes it after Ctrl-C.
 memfs_at_a_new_mountpoint() {
@@ -158,6 +185,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null \
 fi
 check "memfs unmounted from outside" memfs_unmounted_from_outside
 check mirror mirror
+check vault vault
 outer=$mnt
 mnt="$work/new/deeper/mnt"
 check "memfs at a new mountpoint" memfs_at_a_new_mountpoint
