@@ -786,16 +786,30 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         }
     }
 
+    /** A name about to be created in a directory: plain and stored, and whether its .name file was written for it. */
+    private record NewName(byte[] plain, byte[] stored, boolean longName) {}
+
+    /**
+     * Prepares creating {@code name} in {@code p}: encrypts it, tells the watcher the vault is
+     * making it, and writes a long name's {@code .name} file first, as gocryptfs does.
+     */
+    private NewName newName(Scratch s, Node p, int dfd, Name name) throws ErrnoException {
+        byte[] plain = name.bytes();
+        byte[] stored = storedName(s, p, dfd, plain);
+        announce(stored);
+        return new NewName(plain, stored, writeLongName(s, p, dfd, stored, plain));
+    }
+
     @Override
     public void mknod(Request request, long parent, Name name, int mode, long rdev, EntryReply reply) throws ErrnoException {
         Scratch s = Scratch.get();
         Node p = directory(parent);
         int dfd = openDir(s, p);
         try {
-            byte[] plain = name.bytes();
-            byte[] stored = storedName(s, p, dfd, plain);
-            announce(stored);
-            boolean longName = writeLongName(s, p, dfd, stored, plain);
+            NewName nn = newName(s, p, dfd, name);
+            byte[] plain = nn.plain();
+            byte[] stored = nn.stored();
+            boolean longName = nn.longName();
             MemorySegment cname = cString(s.path, stored);
             int rc = Libc.mknodat(s.errno, dfd, cname, mode, rdev);
             if (rc < 0) {
@@ -817,10 +831,10 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Node p = directory(parent);
         int dfd = openDir(s, p);
         try {
-            byte[] plain = name.bytes();
-            byte[] stored = storedName(s, p, dfd, plain);
-            announce(stored);
-            boolean longName = writeLongName(s, p, dfd, stored, plain);
+            NewName nn = newName(s, p, dfd, name);
+            byte[] plain = nn.plain();
+            byte[] stored = nn.stored();
+            boolean longName = nn.longName();
             MemorySegment cname = cString(s.path, stored);
             int rc = Libc.mkdirat(s.errno, dfd, cname, 0700);
             if (rc < 0) {
@@ -1315,10 +1329,10 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Node p = directory(parent);
         int dfd = openDir(s, p);
         try {
-            byte[] plain = name.bytes();
-            byte[] stored = storedName(s, p, dfd, plain);
-            announce(stored);
-            boolean longName = writeLongName(s, p, dfd, stored, plain);
+            NewName nn = newName(s, p, dfd, name);
+            byte[] plain = nn.plain();
+            byte[] stored = nn.stored();
+            boolean longName = nn.longName();
             MemorySegment cname = cString(s.path, stored);
             int fd;
             try {
