@@ -646,6 +646,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 }
             }
         }
+        // The vault's own change still under way: look again shortly, without a system call now.
+        if (known != null ? known.content.isWriteLocked() : recentlyCreated(name)) return false;
         Scratch s = Scratch.get();
         int rc;
         int dfd;
@@ -656,13 +658,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         }
         try {
             rc = Libc.fstatat(s.errno, dfd, cString(s.path, name), s.stat, Libc.AT_SYMLINK_NOFOLLOW);
-            if (known != null && known.content.isWriteLocked()) return false;
             if (known != null && rc == 0 && s.statView.ino() == known.backingIno && ctime(s.statView) == known.seenCtime) {
                 return true; // as the vault left it
-            }
-            if (known == null && rc == 0) {
-                boolean settled = !recentlyCreated(name);
-                if (!settled) return false;
             }
             if (plain == null) {
                 plain = decryptName(s, dir, dfd, name);
