@@ -135,6 +135,7 @@ public final class Libc {
     private static final MethodHandle FSTATAT = bind("fstatat", i(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CAPTURE);
     private static final MethodHandle FSTAT = bind("fstat", i(JAVA_INT, ADDRESS), CAPTURE);
     private static final MethodHandle WRITE = bind("write", l(JAVA_INT, ADDRESS, JAVA_LONG), CAPTURE);
+    private static final MethodHandle READ = bind("read", l(JAVA_INT, ADDRESS, JAVA_LONG), CAPTURE);
     private static final MethodHandle PREAD = bind("pread64", l(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), CAPTURE);
     private static final MethodHandle PWRITE = bind("pwrite64", l(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), CAPTURE);
     private static final MethodHandle RENAMEAT2 = bind("renameat2", i(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT), CAPTURE);
@@ -173,6 +174,10 @@ public final class Libc {
     private static final MethodHandle LSETXATTR = bind("lsetxattr", i(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE);
     private static final MethodHandle LLISTXATTR = bind("llistxattr", l(ADDRESS, ADDRESS, JAVA_LONG), CAPTURE);
     private static final MethodHandle LREMOVEXATTR = bind("lremovexattr", i(ADDRESS, ADDRESS), CAPTURE);
+    private static final MethodHandle INOTIFY_INIT1 = bind("inotify_init1", i(JAVA_INT), CAPTURE);
+    private static final MethodHandle INOTIFY_ADD_WATCH = bind("inotify_add_watch", i(JAVA_INT, ADDRESS, JAVA_INT), CAPTURE);
+    private static final MethodHandle INOTIFY_RM_WATCH = bind("inotify_rm_watch", i(JAVA_INT, JAVA_INT), CAPTURE);
+    private static final MethodHandle EVENTFD = bind("eventfd", i(JAVA_INT, JAVA_INT), CAPTURE);
     private static final MethodHandle UNSHARE = bind("unshare", i(JAVA_INT), CAPTURE);
     private static final MethodHandle UMOUNT2 = bind("umount2", i(ADDRESS, JAVA_INT), CAPTURE);
     private static final MethodHandle UMASK = bind("umask", i(JAVA_INT));
@@ -254,6 +259,10 @@ public final class Libc {
 
     public static long write(MemorySegment e, int fd, MemorySegment buf, long size) {
         try { return r((long) WRITE.invokeExact(e, fd, buf, size), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    public static long read(MemorySegment e, int fd, MemorySegment buf, long size) {
+        try { return r((long) READ.invokeExact(e, fd, buf, size), e); } catch (Throwable t) { throw broken(t); }
     }
 
     public static long pread(MemorySegment e, int fd, MemorySegment buf, long size, long offset) {
@@ -465,6 +474,42 @@ public final class Libc {
             return (int) r((long) SYSCALL4.invokeExact(e, SYS_REMOVEXATTRAT, (long) dirfd, path.address(), (long) atFlags,
                     name.address()), e);
         } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** inotify(7) flags and event bits (linux/inotify.h). */
+    public static final int IN_NONBLOCK = 04000;
+    public static final int IN_CLOEXEC = 02000000;
+    public static final int IN_ATTRIB = 0x4;
+    public static final int IN_CLOSE_WRITE = 0x8;
+    public static final int IN_MOVED_FROM = 0x40;
+    public static final int IN_MOVED_TO = 0x80;
+    public static final int IN_CREATE = 0x100;
+    public static final int IN_DELETE = 0x200;
+    public static final int IN_Q_OVERFLOW = 0x4000;
+    public static final int IN_IGNORED = 0x8000;
+    public static final int IN_ONLYDIR = 0x01000000;
+    public static final int IN_EXCL_UNLINK = 0x04000000;
+    /** {@code struct inotify_event}: wd, mask, cookie, len (4 x 32 bits), then {@code len} bytes of NUL-padded name. */
+    public static final long INOTIFY_EVENT_SIZE = 16;
+    /** eventfd(2) flags. */
+    public static final int EFD_CLOEXEC = 02000000;
+    public static final int EFD_NONBLOCK = 04000;
+
+    public static int inotifyInit1(MemorySegment e, int flags) {
+        try { return r((int) INOTIFY_INIT1.invokeExact(e, flags), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code inotify_add_watch(2)}: the watch descriptor, the same one again for an inode already watched. */
+    public static int inotifyAddWatch(MemorySegment e, int fd, MemorySegment path, int mask) {
+        try { return r((int) INOTIFY_ADD_WATCH.invokeExact(e, fd, path, mask), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    public static int inotifyRmWatch(MemorySegment e, int fd, int wd) {
+        try { return r((int) INOTIFY_RM_WATCH.invokeExact(e, fd, wd), e); } catch (Throwable t) { throw broken(t); }
+    }
+
+    public static int eventfd(MemorySegment e, int initval, int flags) {
+        try { return r((int) EVENTFD.invokeExact(e, initval, flags), e); } catch (Throwable t) { throw broken(t); }
     }
 
     public static int unshare(MemorySegment e, int flags) {

@@ -60,7 +60,6 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -604,22 +603,18 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     }
 
     private void watch(CipherDirWatcher w, Node dir) {
-        String relative = cipherPathString(dir);
-        if (relative != null) w.watch(dir, relative.isEmpty() ? Path.of(cipherDir) : Path.of(cipherDir, relative));
-    }
-
-    /** The path of {@code dir} below the top as a String ("" for the top), or null if it has no name. */
-    private String cipherPathString(Node dir) {
-        StringBuilder b = new StringBuilder();
-        synchronized (tree) {
-            for (Node n = dir; n != rootNode; ) {
-                Node.Link l = n.link();
-                if (l == null) return null;
-                b.insert(0, (b.isEmpty() ? "" : "/")).insert(0, new String(l.stored(), StandardCharsets.ISO_8859_1));
-                n = l.parent();
-            }
+        Scratch s = Scratch.get();
+        int dfd;
+        try {
+            dfd = openDir(s, dir);
+        } catch (ErrnoException gone) {
+            return; // removed meanwhile: nothing to watch
         }
-        return b.toString();
+        try {
+            w.watch(dir, dfd);
+        } finally {
+            closeDir(s, dfd);
+        }
     }
 
     /**
@@ -1307,6 +1302,28 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         } finally {
             closeDir(s, at.dfd());
         }
+        int keep = OpenReply.KEEP_CACHE;
+        try {
+            check(Libc.fstat(s.errno, fd, s.stat));
+            // Another program replaced the file under this name, and the watcher has not told the
+            // kernel yet: ESTALE makes the kernel look the name up again and open the new file.
+            if (s.statView.ino() != n.backingIno) throw new ErrnoException(dev.fusepanama.Errno.ESTALE);
+            if (ctime(s.statView) != n.seenCtime) {
+                // Changed since the vault last looked (perhaps rewritten in place by another
+                // program): read its header again, and let the kernel drop the pages it keeps.
+                Lock l = n.content.writeLock();
+                l.lock();
+                try {
+                    n.fileId = null;
+                } finally {
+                    l.unlock();
+                }
+                keep = 0;
+            }
+        } catch (ErrnoException e) {
+            Libc.close(s.errno, fd);
+            throw e;
+        }
         OpenFile h = new OpenFile(n, fd, null);
         if ((flags & O_TRUNC) != 0) {
             try {
@@ -1317,7 +1334,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             }
         }
         long fh = register(h);
-        if (!reply.open(fh, OpenReply.KEEP_CACHE)) closeHandle(fh);
+        if (!reply.open(fh, keep)) closeHandle(fh);
     }
 
     @Override

@@ -94,6 +94,8 @@ class VaultEmbeddingTest {
             assertEquals("inner", Files.readString(ours.root().resolve("dir/sub/inner")));
 
             Files.writeString(other.root().resolve("f"), "two, and longer");
+            // At once, before the watcher has told the kernel: stale, perhaps, but never an error.
+            Files.readString(f);
             within("a file rewritten", () -> "two, and longer".equals(readOrMissing(f)));
             assertEquals(15, Files.size(f));
 
@@ -101,6 +103,7 @@ class VaultEmbeddingTest {
             Files.writeString(tmpFile, "three: replaced by rename");
             Files.move(tmpFile, other.root().resolve("f"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.readString(f);
             within("a file replaced by rename", () -> "three: replaced by rename".equals(readOrMissing(f)));
 
             Files.writeString(other.root().resolve("g"), "new");
@@ -115,6 +118,15 @@ class VaultEmbeddingTest {
             Files.move(other.root().resolve("dir/sub"), other.root().resolve("moved"));
             within("a moved directory", () -> "inner".equals(readOrMissing(ours.root().resolve("moved/inner"))));
             within("a moved directory's old name", () -> !Files.exists(ours.root().resolve("dir/sub")));
+
+            // Below the top, and a change of attributes only.
+            Files.writeString(other.root().resolve("moved/inner"), "inner, rewritten");
+            within("a file rewritten in a subdirectory",
+                    () -> "inner, rewritten".equals(readOrMissing(ours.root().resolve("moved/inner"))));
+            Files.setPosixFilePermissions(other.root().resolve("moved/inner"),
+                    java.nio.file.attribute.PosixFilePermissions.fromString("r--------"));
+            within("a chmod", () -> Files.getPosixFilePermissions(ours.root().resolve("moved/inner"))
+                    .equals(java.nio.file.attribute.PosixFilePermissions.fromString("r--------")));
 
             // The vault's own changes keep the kernel's caches: no invalidation storm.
             Files.writeString(ours.root().resolve("h"), "mine");
