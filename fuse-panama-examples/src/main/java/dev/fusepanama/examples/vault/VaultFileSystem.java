@@ -57,6 +57,7 @@ import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
 import dev.fusepanama.libc.Libc;
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -126,6 +127,10 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     /** Set by {@link #lockNow}: every request is refused from then on. */
     private volatile boolean locked;
     private volatile CipherDirWatcher watcher;
+    /** Set once mounted nosuid: {@code security.capability} then means nothing and is not looked up. */
+    private volatile boolean capabilitiesIgnored;
+    private static final byte[] SECURITY_CAPABILITY = "security.capability".getBytes(StandardCharsets.US_ASCII);
+    private static final long ST_NOSUID = 2;
     /**
      * Names the vault is creating, by stored name, with when it began: their creation events
      * are the vault's own until the node table has them (a little later, or never if it failed).
@@ -583,6 +588,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      */
     public void watch(InodeMount mount) throws IOException {
         this.mount = mount;
+        capabilitiesIgnored = mountedNosuid(mount.mountpoint());
         CipherDirWatcher w = new CipherDirWatcher(new CipherDirWatcher.Listener() {
             @Override
             public boolean changed(Node dir, byte[] stored) {
@@ -600,6 +606,15 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             dirs = byIno.values().stream().filter(n -> n.type == S_IFDIR).toList();
         }
         for (Node d : dirs) watch(w, d);
+    }
+
+    /** Whether the filesystem at {@code mountpoint} is mounted nosuid (statvfs's ST_NOSUID), where file capabilities do not apply. */
+    private static boolean mountedNosuid(java.nio.file.Path mountpoint) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment buf = a.allocate(112, 8);
+            int rc = Libc.statvfs(Libc.errno(), a.allocateFrom(mountpoint.toString()), buf);
+            return rc == 0 && (buf.get(JAVA_LONG, 72) & ST_NOSUID) != 0;
+        }
     }
 
     private void watch(CipherDirWatcher w, Node dir) {
@@ -1753,6 +1768,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void getxattr(Request request, long ino, Name name, long size, XattrReply reply) throws ErrnoException {
+        // The kernel asks for this before every write, to clear it; on a nosuid mount it grants
+        // nothing, so answer at once, as gocryptfs does without -suid (its issue 515).
+        if (capabilitiesIgnored && name.is(SECURITY_CAPABILITY)) throw new ErrnoException(dev.fusepanama.Errno.EOPNOTSUPP);
         Scratch s = Scratch.get();
         Node n = node(ino);
         byte[] stored = storedXattrName(name);

@@ -212,6 +212,17 @@ class VaultEmbeddingTest {
                     .filter(l -> l.contains(" " + m.root() + " ")).findFirst().orElseThrow();
             assertEquals(cipher.toString(), line.split(" ")[0]);
             assertEquals("fuse.vault", line.split(" ")[2]);
+            assertTrue(line.split(" ")[3].contains("nosuid"), line);
+            // Asked before every write; on a nosuid mount answered without a look at the disk.
+            Path f = m.root().resolve("f");
+            Files.writeString(f, "x");
+            try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+                java.lang.foreign.MemorySegment buf = a.allocate(64);
+                assertEquals(-dev.fusepanama.Errno.EOPNOTSUPP, dev.fusepanama.libc.Libc.lgetxattr(dev.fusepanama.libc.Libc.errno(),
+                        a.allocateFrom(f.toString()), a.allocateFrom("security.capability"), buf, 64));
+                assertEquals(-dev.fusepanama.Errno.ENODATA, dev.fusepanama.libc.Libc.lgetxattr(dev.fusepanama.libc.Libc.errno(),
+                        a.allocateFrom(f.toString()), a.allocateFrom("user.absent"), buf, 64));
+            }
         }
     }
 
