@@ -10,6 +10,9 @@ import java.nio.ByteBuffer;
  * The vault's native memory per libfuse worker thread, made on the thread's first request and
  * reused: names and paths for system calls, small structs, a getdents batch, and the ciphertext
  * and plaintext buffers of reads and writes. Nothing on a request's path allocates native memory.
+ * Each vault keeps its own ({@link VaultFileSystem}) and frees them, wiped, when it closes: an
+ * application mounting vault after vault must not wait for a full garbage collection to get
+ * its worker threads' 2 MiB each back, nor leave plaintext behind in freed memory.
  */
 final class Scratch {
     /** {@code PATH_MAX}: the longest path a system call takes, NUL included. */
@@ -18,9 +21,7 @@ final class Scratch {
     static final int MAX_IO = 1 << 20;
     static final int DENTS = 32 * 1024;
 
-    private static final ThreadLocal<Scratch> PER_THREAD = ThreadLocal.withInitial(Scratch::new);
-
-    private final Arena arena = Arena.ofAuto();
+    private final Arena arena = Arena.ofShared();
     final MemorySegment errno = Libc.errno();
     /** A path below the cipher directory's top, or a name (NUL-terminated). */
     final MemorySegment path = arena.allocate(PATH_MAX);
@@ -37,12 +38,14 @@ final class Scratch {
     final ByteBuffer cipherBuffer;
     /** Plaintext of one request, and one block more. */
     final ByteBuffer plain;
+    private final MemorySegment plainSegment;
 
-    private Scratch() {
+    Scratch() {
         int blocks = MAX_IO / 4096 + 2;
         cipher = arena.allocate((long) blocks * (4096 + 32), 64);
         cipherBuffer = cipher.asByteBuffer();
-        plain = arena.allocate((long) blocks * 4096, 64).asByteBuffer();
+        plainSegment = arena.allocate((long) blocks * 4096, 64);
+        plain = plainSegment.asByteBuffer();
         // Each worker gets its own fs_struct, so its umask can be 0: the kernel has already
         // applied the caller's umask to every mode it sends.
         if (Libc.unshare(errno, Libc.CLONE_FS) == 0) {
@@ -50,7 +53,17 @@ final class Scratch {
         }
     }
 
-    static Scratch get() {
-        return PER_THREAD.get();
+    /**
+     * Zeroes and frees the memory, once the vault is closed and no request runs; false (and
+     * left to the garbage collector) if a thread is in a system call with it.
+     */
+    boolean free() {
+        try {
+            for (MemorySegment m : new MemorySegment[] {path, path2, small, dents, cipher, plainSegment}) m.fill((byte) 0);
+            arena.close();
+            return true;
+        } catch (IllegalStateException inUse) {
+            return false;
+        }
     }
 }

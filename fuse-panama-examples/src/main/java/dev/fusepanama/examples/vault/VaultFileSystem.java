@@ -127,6 +127,13 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     /** Set by {@link #lockNow}: every request is refused from then on. */
     private volatile boolean locked;
     private volatile CipherDirWatcher watcher;
+    /** Every thread's native memory for this vault, freed by {@link #close}. */
+    private final Set<Scratch> scratches = ConcurrentHashMap.newKeySet();
+    private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(() -> {
+        Scratch s = new Scratch();
+        scratches.add(s);
+        return s;
+    });
     /** Set once mounted nosuid: {@code security.capability} then means nothing and is not looked up. */
     private volatile boolean capabilitiesIgnored;
     private static final byte[] SECURITY_CAPABILITY = "security.capability".getBytes(StandardCharsets.US_ASCII);
@@ -220,7 +227,24 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             if (w != null) w.close();
             key.close();
             Libc.close(Libc.errno(), rootFd);
+            int busy = 0;
+            for (Scratch s : scratches) {
+                if (!s.free()) busy++;
+            }
+            scratches.clear();
+            scratch.remove();
+            if (busy > 0) LOG.debug("vault {}: {} threads' buffers still in use at close; left to the garbage collector", cipherDir, busy);
         }
+    }
+
+    /** How many threads' native memory this vault holds (for tests: none once closed). */
+    int threadBuffers() {
+        return scratches.size();
+    }
+
+    /** This thread's native memory for this vault. */
+    private Scratch scratch() {
+        return scratch.get();
     }
 
     // ---- nodes and names ---------------------------------------------------------------------
@@ -618,7 +642,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     }
 
     private void watch(CipherDirWatcher w, Node dir) {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         int dfd;
         try {
             dfd = openDir(s, dir);
@@ -658,7 +682,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         }
         // The vault's own change still under way: look again shortly, without a system call now.
         if (known != null ? known.content.isWriteLocked() : recentlyCreated(name)) return false;
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         int rc;
         int dfd;
         try {
@@ -761,7 +785,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void lookup(Request request, long parent, Name name, EntryReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node p = directory(parent);
         if (name.is(DOT)) {
             Stat st = reply.attributes();
@@ -809,7 +833,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void mknod(Request request, long parent, Name name, int mode, long rdev, EntryReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node p = directory(parent);
         int dfd = openDir(s, p);
         try {
@@ -834,7 +858,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void mkdir(Request request, long parent, Name name, int mode, EntryReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node p = directory(parent);
         int dfd = openDir(s, p);
         try {
@@ -894,7 +918,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void symlink(Request request, long parent, Name name, byte[] target, EntryReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node p = directory(parent);
         int dfd = openDir(s, p);
         try {
@@ -925,7 +949,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void readlink(Request request, long ino, ReadlinkReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node n = node(ino);
         if (n.target != null) {
             reply.target(n.target);
@@ -941,7 +965,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void link(Request request, long ino, long newParent, Name newName, EntryReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node n = node(ino);
         Node p = directory(newParent);
         Named from = named(s, n);
@@ -971,7 +995,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void unlink(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node p = directory(parent);
         int dfd = openDir(s, p);
         try {
@@ -1026,7 +1050,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void rmdir(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node p = directory(parent);
         int dfd = openDir(s, p);
         try {
@@ -1101,7 +1125,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     @Override
     public void rename(Request request, long parent, Name name, long newParent, Name newName, int flags, EmptyReply reply)
             throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node p = directory(parent);
         Node np = directory(newParent);
         int dfd = openDir(s, p);
@@ -1164,7 +1188,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void getattr(Request request, long ino, long fh, AttrReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node n = node(ino);
         stat(s, n, fh, reply.attributes());
         reply.attributes(TIMEOUT);
@@ -1172,7 +1196,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void setattr(Request request, long ino, Stat attributes, int toSet, long fh, AttrReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node n = node(ino);
         OpenFile h = given(n, fh);
         // Held throughout, so that the watcher takes the change for the vault's own (see externalChange).
@@ -1252,7 +1276,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void statfs(Request request, long ino, StatfsReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         MemorySegment v = s.small;
         check(Libc.fstatvfs(s.errno, rootFd, v));
         // Sizes in ciphertext blocks overstate what fits by the 32 bytes per 4 KiB of overhead (<1 %), as gocryptfs reports them.
@@ -1308,7 +1332,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void open(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node n = node(ino);
         Named at = named(s, n);
         int fd;
@@ -1354,7 +1378,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void create(Request request, long parent, Name name, int mode, int flags, CreateReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node p = directory(parent);
         int dfd = openDir(s, p);
         try {
@@ -1404,7 +1428,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void fsync(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         check(Libc.fsync(s.errno, handle(fh).fd, dataOnly));
         reply.ok();
     }
@@ -1433,7 +1457,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         OpenFile h = handle(fh);
         Lock l = h.node.content.readLock();
         l.lock();
@@ -1504,7 +1528,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         OpenFile h = handle(fh);
         int count = data.remaining();
         Lock l = h.node.content.writeLock();
@@ -1748,7 +1772,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void setxattr(Request request, long ino, Name name, ByteBuffer value, int flags, EmptyReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node n = node(ino);
         byte[] stored = storedXattrName(name);
         byte[] plain = new byte[value.remaining()];
@@ -1771,7 +1795,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         // The kernel asks for this before every write, to clear it; on a nosuid mount it grants
         // nothing, so answer at once, as gocryptfs does without -suid (its issue 515).
         if (capabilitiesIgnored && name.is(SECURITY_CAPABILITY)) throw new ErrnoException(dev.fusepanama.Errno.EOPNOTSUPP);
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node n = node(ino);
         byte[] stored = storedXattrName(name);
         byte[] encrypted;
@@ -1798,7 +1822,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void listxattr(Request request, long ino, long size, XattrReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node n = node(ino);
         byte[] list;
         XattrTarget t = xattrTarget(s, n);
@@ -1836,7 +1860,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void removexattr(Request request, long ino, Name name, EmptyReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node n = node(ino);
         byte[] stored = storedXattrName(name);
         XattrTarget t = xattrTarget(s, n);
@@ -1853,7 +1877,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void opendir(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         Node n = directory(ino);
         int fd;
         if (n == rootNode) {
@@ -1964,7 +1988,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         OpenFile h = handle(fh);
         List<Listing.Entry> entries = h.listing.entries();
         List<Node> counted = new ArrayList<>();
@@ -2008,7 +2032,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void fsyncdir(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) throws ErrnoException {
-        Scratch s = Scratch.get();
+        Scratch s = scratch();
         check(Libc.fsync(s.errno, handle(fh).fd, dataOnly));
         reply.ok();
     }

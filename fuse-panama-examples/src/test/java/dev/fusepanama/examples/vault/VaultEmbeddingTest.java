@@ -46,10 +46,10 @@ class VaultEmbeddingTest {
             Files.deleteIfExists(at);
             throw e;
         }
-        return new Mounted(at, m);
+        return new Mounted(at, m, fs);
     }
 
-    private record Mounted(Path root, InodeMount mount) implements AutoCloseable {
+    private record Mounted(Path root, InodeMount mount, VaultFileSystem fs) implements AutoCloseable {
         @Override
         public void close() throws Exception {
             try {
@@ -185,10 +185,13 @@ class VaultEmbeddingTest {
                         assertEquals(round + 1, list.count(), "each vault has only its own files");
                     }
                 }
+                for (Mounted m : open) assertTrue(m.fs().threadBuffers() > 0, "the workers' buffers are the vault's own");
             } finally {
                 for (Mounted m : open) m.close();
             }
             for (Mounted m : open) assertFalse(m.mount().isMounted());
+            // Freed (wiped) at unmount, not whenever a full collection finds them: 2 MiB per worker.
+            for (Mounted m : open) assertEquals(0, m.fs().threadBuffers());
         }
         String mounts = Files.readString(Path.of("/proc/self/mounts"));
         for (Path c : ciphers) assertFalse(mounts.contains(c.toString()), "nothing of " + c + " stays mounted");
