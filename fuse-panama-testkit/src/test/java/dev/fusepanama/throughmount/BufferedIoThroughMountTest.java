@@ -15,6 +15,7 @@ import dev.fusepanama.WriteBuffer;
 import dev.fusepanama.testing.ScratchFileSystem;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -40,6 +41,30 @@ class BufferedIoThroughMountTest {
             assertArrayEquals(data, Files.readAllBytes(m.path("f")));
             assertTrue(fs.calls("writeBuf") > 0 && fs.calls("readBuf") > 0);
         }
+    }
+
+    @Test
+    void readaheadAboveTheKernelsOfferIsSetAfterInit() throws Exception {
+        ScratchFileSystem.Buffered fs = new ScratchFileSystem.Buffered();
+        boolean root = "0".equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid").toString());
+        try (TestMount m = TestMount.mount(fs, MountOptions.builder().maxReadahead(1 << 20).build());
+                TestMount plain = TestMount.mount(new ScratchFileSystem.Buffered())) {
+            assertEquals(root ? 1024 : 128, readaheadKib(m.root()));
+            assertEquals(root, m.handle().describe().contains("readahead 1024 KiB"), m.handle().describe());
+            assertEquals(128, readaheadKib(plain.root()), "the kernel's offer when not asked for more");
+            byte[] data = new byte[4 * 1024 * 1024];
+            new Random(5).nextBytes(data);
+            Files.write(m.path("f"), data);
+            assertArrayEquals(data, Files.readAllBytes(m.path("f")));
+        }
+    }
+
+    /** The mount's read_ahead_kb, found through its device in /proc/self/mountinfo. */
+    private static int readaheadKib(Path mountpoint) throws IOException {
+        String device = Files.readAllLines(Path.of("/proc/self/mountinfo")).stream()
+                .map(l -> l.split(" ")).filter(f -> f[4].equals(mountpoint.toString())).map(f -> f[2])
+                .reduce((a, b) -> b).orElseThrow();
+        return Integer.parseInt(Files.readString(Path.of("/sys/class/bdi", device, "read_ahead_kb")).trim());
     }
 
     @Test

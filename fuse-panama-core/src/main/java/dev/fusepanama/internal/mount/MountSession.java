@@ -69,6 +69,8 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
     protected volatile long handle;
     /** The FUSE connection's number (the mount's minor device), for aborting it; null if unknown. */
     private String connection;
+    /** The kernel's readahead for this mount in KiB once raised above its offer in init; 0 if left as negotiated. */
+    private volatile int readaheadKib;
     private volatile boolean closed;
     private volatile int loopResult;
 
@@ -144,6 +146,7 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
             loop.setDaemon(true);
             loop.start();
             awaitInit();
+            raiseReadahead();
             MountRegistry.add(this);
             LOG.debug("mounted {} with {} operations", mountpoint, operationCount());
         } catch (MountException e) {
@@ -152,6 +155,32 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
         } catch (Throwable t) {
             abandon(mounted);
             throw new MountException(Reason.MOUNT_FAILED, mountpoint, "mounting " + mountpoint + " failed: " + t, t);
+        }
+    }
+
+    /**
+     * The kernel offers at most 128 KiB of readahead in init ({@code VM_READAHEAD_PAGES}) and a
+     * filesystem may only lower it there; a larger {@link MountOptions#maxReadahead} is set after
+     * init through the mount's {@code /sys/class/bdi/MAJOR:MINOR/read_ahead_kb}, which needs
+     * root. Never fails the mount: without the right, readahead stays as negotiated (logged).
+     */
+    private void raiseReadahead() {
+        int wanted = options.maxReadahead();
+        if (wanted <= MountOptions.KERNEL_READAHEAD || connection == null) return;
+        try {
+            // Returns once the kernel has the init reply, which sets the readahead itself.
+            java.nio.file.Files.readAttributes(mountpoint, java.nio.file.attribute.BasicFileAttributes.class);
+        } catch (IOException e) {
+            LOG.debug("stat of {} after init: {}", mountpoint, e.toString());
+        }
+        Path setting = Path.of("/sys/class/bdi/0:" + connection + "/read_ahead_kb");
+        int kib = wanted / 1024;
+        try {
+            java.nio.file.Files.writeString(setting, Integer.toString(kib));
+            readaheadKib = Integer.parseInt(java.nio.file.Files.readString(setting).trim());
+        } catch (IOException | RuntimeException e) {
+            LOG.info("readahead of {} stays at {} KiB, not the {} KiB asked for: {} cannot be written ({}); it needs root",
+                    mountpoint, MountOptions.KERNEL_READAHEAD / 1024, kib, setting, e.toString());
         }
     }
 
@@ -466,7 +495,8 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
     @Override
     public String describe() {
         return "fuse-panama mount at " + mountpoint + " (libfuse " + lib.packageVersion + ", "
-                + operationCount() + " operations, " + (isMounted() ? "mounted" : "ended, loop result " + loopResult) + ")";
+                + operationCount() + " operations, "
+                + (readaheadKib > 0 ? "readahead " + readaheadKib + " KiB, " : "") + (isMounted() ? "mounted" : "ended, loop result " + loopResult) + ")";
     }
 
     @Override

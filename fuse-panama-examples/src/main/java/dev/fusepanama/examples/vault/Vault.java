@@ -109,11 +109,12 @@ public final class Vault {
 
     /**
      * The options a vault is mounted with: the kernel checks permissions from the modes
-     * ({@code default_permissions}), and {@code /proc/mounts} shows the cipher directory as the
-     * source and {@code fuse.vault} as the type.
+     * ({@code default_permissions}), reads ahead up to 1 MiB, the largest request libfuse takes
+     * (as root: a third more cold sequential throughput than the kernel's 128 KiB), and
+     * {@code /proc/mounts} shows the cipher directory as the source and {@code fuse.vault} as the type.
      */
     public static MountOptions.Builder mountOptions(Path cipherDir) {
-        return MountOptions.builder().defaultPermissions(true)
+        return MountOptions.builder().defaultPermissions(true).maxReadahead(MountOptions.MAX_WRITE_LIMIT)
                 .fsName(cipherDir.toAbsolutePath().toString().replace(",", "_")).subtype("vault");
     }
 }
