@@ -31,6 +31,10 @@ public interface ConnectionInfo {
     long CAP_CACHE_SYMLINKS = 1L << 23;
     long CAP_NO_OPENDIR_SUPPORT = 1L << 24;
     long CAP_EXPLICIT_INVAL_DATA = 1L << 25;
+    /** libfuse 3.17+: open files may be passed through to a backing file ({@link MountOptions.Builder#passthrough}). */
+    long CAP_PASSTHROUGH = 1L << 29;
+    /** libfuse 3.18+: requests may travel over io_uring ({@link MountOptions.Builder#ioUring}). */
+    long CAP_OVER_IO_URING = 1L << 31;
 
     int protocolMajor();
     int protocolMinor();

@@ -45,7 +45,8 @@ public final class MountOptions {
             Map.entry("time_gran", "timeGranularity"), Map.entry("max_threads", "maxThreads"),
             Map.entry("max_idle_threads", "maxIdleThreads"), Map.entry("auto_inval_data", "autoInvalData"),
             Map.entry("no_auto_inval_data", "autoInvalData"), Map.entry("intr", "interrupts"),
-            Map.entry("readdir_ino", "readdirIno"));
+            Map.entry("readdir_ino", "readdirIno"), Map.entry("io_uring", "ioUring"),
+            Map.entry("io_uring_q_depth", "ioUringQueueDepth"));
 
     private final Builder s;
 
@@ -95,6 +96,12 @@ public final class MountOptions {
     public boolean readdirIno() { return s.readdirIno; }
     public boolean interrupts() { return s.interrupts; }
     public boolean debug() { return s.debug; }
+    /** Whether open/create may pass files through to the kernel ({@link FileInfo#setPassthrough}). */
+    public boolean passthrough() { return s.passthrough; }
+    /** Whether requests should travel over io_uring where the kernel and libfuse have it. */
+    public boolean ioUring() { return s.ioUring; }
+    /** Requests in flight per io_uring queue; 0: libfuse's default. */
+    public int ioUringQueueDepth() { return s.ioUringQueueDepth; }
     public Duration mountTimeout() { return s.mountTimeout; }
     public Duration closeTimeout() { return s.closeTimeout; }
     public List<String> rawOptions() { return List.copyOf(s.rawOptions); }
@@ -147,6 +154,9 @@ public final class MountOptions {
         private boolean readdirIno;
         private boolean interrupts;
         private boolean debug;
+        private boolean passthrough;
+        private boolean ioUring;
+        private int ioUringQueueDepth;
         private Duration mountTimeout = Duration.ofSeconds(30);
         private Duration closeTimeout = Duration.ofSeconds(30);
         private List<String> rawOptions = new ArrayList<>();
@@ -297,6 +307,34 @@ public final class MountOptions {
          * only for the {@code -o} option those releases lack) is left off: it would kill the JVM.
          */
         public Builder interrupts(boolean on) { interrupts = on; return this; }
+        /**
+         * Let the filesystem's open and create hand the kernel the file's data
+         * ({@link FileInfo#setPassthrough}): reads, writes and mmap of such a file then go from
+         * the kernel to the backing file without a request (measured in RESULTS.md: about 24x
+         * the 4 KiB random-read IOPS of a round trip). Needs libfuse 3.17+, a kernel with
+         * {@code CONFIG_FUSE_PASSTHROUGH} (6.9+) and CAP_SYS_ADMIN; where any is missing the
+         * mount still succeeds, files are served by the filesystem and {@link FuseMount#describe()}
+         * says why. Backing files must not be on a stacked filesystem (overlayfs, another
+         * passthrough FUSE mount); such a file is served by the filesystem. Off by default: it
+         * turns the writeback cache off, and files are only passed through when the filesystem
+         * asks. Not with {@link #kernelCache}, {@link #autoCache} or {@link #directIo}, which
+         * decide the page cache of every file (refused at {@link #build()}).
+         */
+        public Builder passthrough(boolean on) { passthrough = on; return this; }
+
+        /**
+         * Requests travel over io_uring instead of {@code read}/{@code write} on /dev/fuse
+         * (FUSE-over-io_uring: one queue per CPU, served by threads libfuse starts). Needs libfuse
+         * 3.18+, a kernel with {@code CONFIG_FUSE_IO_URING} and the fuse module parameter
+         * {@code enable_uring} on (root: {@code echo 1 > /sys/module/fuse/parameters/enable_uring});
+         * where any is missing the mount uses /dev/fuse, and {@link FuseMount#describe()} says
+         * which transport it got. It trades latency for throughput: see RESULTS.md.
+         */
+        public Builder ioUring(boolean on) { ioUring = on; return this; }
+
+        /** Requests in flight per io_uring queue (libfuse's {@code io_uring_q_depth}); 0: libfuse's default. */
+        public Builder ioUringQueueDepth(int depth) { ioUringQueueDepth = notNegative("ioUringQueueDepth", depth); return this; }
+
         /** libfuse's per-request trace, logged through SLF4J (logger dev.fusepanama.libfuse, DEBUG). */
         public Builder debug(boolean on) { debug = on; return this; }
         /** How long {@code mount} waits for the kernel's INIT before giving up. */
@@ -324,6 +362,14 @@ public final class MountOptions {
         }
 
         public MountOptions build() {
+            if (passthrough && (kernelCache || autoCache || directIo)) {
+                throw new IllegalArgumentException("passthrough cannot be combined with "
+                        + (kernelCache ? "kernelCache" : autoCache ? "autoCache" : "directIo")
+                        + ": each decides the page cache of every open file");
+            }
+            if (passthrough && (wanted & ConnectionInfo.CAP_WRITEBACK_CACHE) != 0) {
+                throw new IllegalArgumentException("passthrough cannot be combined with the writeback cache: the kernel refuses it");
+            }
             return new MountOptions(copy());
         }
 

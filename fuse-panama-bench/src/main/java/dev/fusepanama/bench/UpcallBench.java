@@ -77,7 +77,7 @@ public class UpcallBench {
 
             @Override
             public void initialized(Throwable failure) {}
-        }, NativePollHandle.Guard.NONE, Set.of(Operation.named("getattr"), Operation.named("read")));
+        }, NativePollHandle.Guard.NONE, Set.of(Operation.named("getattr"), Operation.named("read")), null);
         getattr = Native.LINKER.downcallHandle(upcalls.stub(Operation.named("getattr"), arena), Operation.named("getattr").descriptor());
         read = Native.LINKER.downcallHandle(upcalls.stub(Operation.named("read"), arena), Operation.named("read").descriptor());
         path = arena.allocateFrom("/big/file-01234").address();

@@ -68,8 +68,12 @@ public final class Main {
         @Option(names = "--debug", description = "Log every FUSE request (libfuse's trace).")
         boolean debug;
 
+        @Option(names = "--io-uring", description = "Take requests over io_uring where the kernel and libfuse allow it "
+                + "(libfuse 3.18+, fuse module parameter enable_uring on); otherwise /dev/fuse. The start-up line says which.")
+        boolean ioUring;
+
         MountOptions.Builder apply(MountOptions.Builder b) {
-            b.readOnly(readOnly).allowOther(allowOther).singleThreaded(singleThreaded).debug(debug);
+            b.readOnly(readOnly).allowOther(allowOther).singleThreaded(singleThreaded).debug(debug).ioUring(ioUring);
             if (attrTimeout != null) b.attrTimeout(attrTimeout);
             if (entryTimeout != null) b.entryTimeout(entryTimeout);
             if (maxThreads != null) b.maxThreads(maxThreads);
@@ -133,6 +137,10 @@ public final class Main {
         @Option(names = "--no-splice", description = "Move file data with read/write through memory instead of read_buf/write_buf (for comparison).")
         boolean noSplice;
 
+        @Option(names = "--no-passthrough", description = "Splice file data through the mirror even where the kernel could "
+                + "read and write the source files itself (kernel passthrough: libfuse 3.17+, root).")
+        boolean noPassthrough;
+
         @Option(names = "--containment", paramLabel = "MODE",
                 description = "How paths are kept beneath the source: PRIVATE_MOUNT (a copy of its mount that follows no link; "
                         + "needs CAP_SYS_ADMIN), OPENAT2 or PER_COMPONENT. Default: PRIVATE_MOUNT where allowed, else OPENAT2.")
@@ -153,7 +161,8 @@ public final class Main {
             }
             MirrorFileSystem mirror;
             try {
-                mirror = noSplice ? MirrorFileSystem.of(realSource, containment) : MirrorFileSystem.zeroCopy(realSource, containment);
+                mirror = noSplice ? MirrorFileSystem.of(realSource, containment)
+                        : MirrorFileSystem.zeroCopy(realSource, containment, !noPassthrough);
             } catch (IOException e) {
                 LOG.error("mirror: {}", e.getMessage());
                 return 2;
@@ -215,8 +224,10 @@ public final class Main {
                 LOG.error("{}", e.getMessage());
                 return 2;
             }
-            LOG.info("{} mounted at {} (libfuse {}); stop with Ctrl-C or: fusermount3 -u {}",
-                    name, mountpoint, Fuse.libfuseVersion(), mountpoint);
+            String how = mount.describe();
+            int open = how.indexOf('(');
+            LOG.info("{} mounted at {} {}; stop with Ctrl-C or: fusermount3 -u {}",
+                    name, mountpoint, open < 0 ? "(libfuse " + Fuse.libfuseVersion() + ")" : how.substring(open), mountpoint);
             return Foreground.serve(mount, LOG);
         } finally {
             removeCreated(created);

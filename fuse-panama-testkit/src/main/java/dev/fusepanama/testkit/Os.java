@@ -83,10 +83,13 @@ public final class Os {
         }
     }
 
-    /** pread of up to {@code size} bytes; throws {@link OsException} on error. */
+    /**
+     * pread of up to {@code size} bytes into a page-aligned buffer (as O_DIRECT on a real
+     * filesystem, and so on a passed-through FUSE file, requires); throws {@link OsException} on error.
+     */
     public static byte[] pread(int fd, int size, long offset) {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment buf = a.allocate(Math.max(1, size));
+            MemorySegment buf = a.allocate(Math.max(1, size), 4096);
             long n = Libc.pread(e(), fd, buf, size, offset);
             if (n < 0) {
                 throw new OsException("pread", (int) -n);

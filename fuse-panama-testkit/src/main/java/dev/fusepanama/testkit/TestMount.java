@@ -58,6 +58,23 @@ public final class TestMount implements AutoCloseable {
         return mountAt(dir -> Fuse.mount(fs, dir, options));
     }
 
+    /**
+     * Whether mounts of this run can pass files through to the kernel: libfuse 3.17+, root and
+     * Linux 6.9+ (where our machines have {@code CONFIG_FUSE_PASSTHROUGH}).
+     */
+    public static boolean passthroughExpected() throws IOException {
+        boolean root = "0".equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid").toString());
+        return root && atLeast(Fuse.libfuseVersion(), 3, 17)
+                && atLeast(Files.readString(Path.of("/proc/sys/kernel/osrelease")), 6, 9);
+    }
+
+    private static boolean atLeast(String version, int major, int minor) {
+        String[] p = version.trim().split("[.-]");
+        int ma = Integer.parseInt(p[0]);
+        int mi = Integer.parseInt(p[1]);
+        return ma > major || (ma == major && mi >= minor);
+    }
+
     public Path root() { return dir; }
 
     public Path path(String relative) { return dir.resolve(relative); }

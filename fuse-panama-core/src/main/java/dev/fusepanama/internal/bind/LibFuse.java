@@ -63,6 +63,10 @@ public final class LibFuse {
     public final MethodHandle pollhandleDestroy;
     public final MethodHandle bufCopy;
     public final MethodHandle setLogFunc;
+    /** {@code struct fuse_session *fuse_get_session(struct fuse *)}. */
+    public final MethodHandle getSession;
+    /** {@code int fuse_session_fd(struct fuse_session *)}: the /dev/fuse descriptor passthrough ioctls go to. */
+    public final MethodHandle sessionFd;
     public final LibFuseLowLevel lowLevel;
 
     private LibFuse(String name, SymbolLookup lookup) {
@@ -111,6 +115,8 @@ public final class LibFuse {
         this.pollhandleDestroy = downcall(lookup, "fuse_pollhandle_destroy", FunctionDescriptor.ofVoid(C_POINTER));
         this.bufCopy = downcall(lookup, "fuse_buf_copy", FunctionDescriptor.of(C_LONG, C_POINTER, C_POINTER, C_INT));
         this.setLogFunc = downcall(lookup, "fuse_set_log_func", FunctionDescriptor.ofVoid(ADDRESS));
+        this.getSession = downcall(lookup, "fuse_get_session", FunctionDescriptor.of(C_POINTER, C_POINTER));
+        this.sessionFd = downcall(lookup, "fuse_session_fd", FunctionDescriptor.of(C_INT, C_POINTER));
         this.lowLevel = new LibFuseLowLevel(lookup, version);
     }
 

@@ -103,6 +103,11 @@ public final class fuse_conn_info {
     public static void congestion_threshold(long c, int v) { congestion_threshold.set(ALL, c, v); }
     public static void time_gran(long c, int v) { time_gran.set(ALL, c, v); }
 
+    /** libfuse 3.17+ only: {@code uint32_t max_backing_stack_depth}. */
+    public static final long MAX_BACKING_STACK_DEPTH_317 = LAYOUT_317.byteOffset(groupElement("max_backing_stack_depth"));
+
+    public static int max_backing_stack_depth(long c) { return ALL.get(C_INT, c + MAX_BACKING_STACK_DEPTH_317); }
+
     public static long capable_ext(long c) { return ALL.get(C_LONG, c + CAPABLE_EXT_317); }
     public static long want_ext(long c) { return ALL.get(C_LONG, c + WANT_EXT_317); }
     public static void want_ext(long c, long v) { ALL.set(C_LONG, c + WANT_EXT_317, v); }

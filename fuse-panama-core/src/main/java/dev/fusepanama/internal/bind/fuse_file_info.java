@@ -99,6 +99,12 @@ public final class fuse_file_info {
     private static final VarHandle lock_owner = LAYOUT_310.varHandle(groupElement("lock_owner"));
     private static final VarHandle poll_events = LAYOUT_310.varHandle(groupElement("poll_events"));
 
+    /** libfuse 3.17+ only: {@code int32_t backing_id}, which the open reply turns into FOPEN_PASSTHROUGH. */
+    public static final long BACKING_ID_317 = LAYOUT_317.byteOffset(groupElement("backing_id"));
+
+    public static int backing_id(long fi) { return ALL.get(C_INT, fi + BACKING_ID_317); }
+    public static void backing_id(long fi, int v) { ALL.set(C_INT, fi + BACKING_ID_317, v); }
+
     public static int flags(long fi) { return (int) flags.get(ALL, fi); }
     public static void flags(long fi, int v) { flags.set(ALL, fi, v); }
     public static long fh(long fi) { return (long) fh.get(ALL, fi); }

@@ -4,9 +4,12 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.Native;
+import dev.fusepanama.internal.bind.fuse_file_info;
 import dev.fusepanama.internal.bind.timespec;
+import dev.fusepanama.internal.passthrough.BackingFiles;
 import dev.fusepanama.internal.codec.NameCodec;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
+import dev.fusepanama.internal.view.NativeFileInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
 import dev.fusepanama.internal.view.NativePollHandle;
 import java.lang.foreign.Arena;
@@ -51,10 +54,13 @@ public final class Upcalls {
     private final boolean userInit;
     private final boolean extendedFlags;
     private final StructLayout configLayout;
+    /** The mount's passthrough registrations; null where files cannot be passed through (then release is not wrapped). */
+    private final BackingFiles backing;
 
     public Upcalls(FuseFileSystem fs, ErrorMapper errors, InitListener initListener, NativePollHandle.Guard guard,
-            Set<Operation> implemented) {
+            Set<Operation> implemented, BackingFiles backing) {
         this.fs = fs;
+        this.backing = backing;
         this.errors = errors;
         this.initListener = initListener;
         this.guard = guard;
@@ -206,7 +212,19 @@ public final class Upcalls {
 
     int open(long path, long fi) throws IOException {
         ThreadState t = ThreadState.get();
-        return fs.open(t.path(path), t.fileInfo.at(fi));
+        if (backing == null) {
+            return fs.open(t.path(path), t.fileInfo.at(fi));
+        }
+        String p = t.path(path);
+        NativeFileInfo info = t.fileInfo.at(fi);
+        info.opening(backing);
+        int rc = -Errno.EIO;
+        try {
+            rc = fs.open(p, info);
+            return rc;
+        } finally {
+            info.settle(rc);
+        }
     }
 
     int read(long path, long buf, long size, long offset, long fi) throws IOException {
@@ -231,7 +249,13 @@ public final class Upcalls {
 
     int release(long path, long fi) throws IOException {
         ThreadState t = ThreadState.get();
-        return fs.release(t.path(path), t.fileInfo.at(fi));
+        try {
+            return fs.release(t.path(path), t.fileInfo.at(fi));
+        } finally {
+            if (backing != null) {
+                backing.release(fuse_file_info.fh(fi));
+            }
+        }
     }
 
     int fsync(long path, int datasync, long fi) throws IOException {
@@ -311,7 +335,19 @@ public final class Upcalls {
 
     int create(long path, int mode, long fi) throws IOException {
         ThreadState t = ThreadState.get();
-        return fs.create(t.path(path), mode, t.fileInfo.at(fi));
+        if (backing == null) {
+            return fs.create(t.path(path), mode, t.fileInfo.at(fi));
+        }
+        String p = t.path(path);
+        NativeFileInfo info = t.fileInfo.at(fi);
+        info.opening(backing);
+        int rc = -Errno.EIO;
+        try {
+            rc = fs.create(p, mode, info);
+            return rc;
+        } finally {
+            info.settle(rc);
+        }
     }
 
     int lock(long path, long fi, int cmd, long lock) throws IOException {

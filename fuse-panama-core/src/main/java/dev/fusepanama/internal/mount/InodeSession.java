@@ -129,6 +129,12 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
     @Override
     public void configure(NativeConnectionInfo connection) {
         connection.apply(options);
+        checkIoUring(connection);
+    }
+
+    @Override
+    protected String passthroughUnsupportedHere() {
+        return "the inode API does not pass files through yet";
     }
 
     // ---- notifications ------------------------------------------------------------------------------

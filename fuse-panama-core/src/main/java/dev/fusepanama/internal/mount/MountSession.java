@@ -1,5 +1,6 @@
 package dev.fusepanama.internal.mount;
 
+import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.FuseMount;
@@ -18,6 +19,7 @@ import dev.fusepanama.internal.codec.NameCodec;
 import dev.fusepanama.internal.dispatch.ErrorMapper;
 import dev.fusepanama.internal.dispatch.Operation;
 import dev.fusepanama.internal.dispatch.Upcalls;
+import dev.fusepanama.internal.passthrough.BackingFiles;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
 import dev.fusepanama.internal.view.NativePollHandle;
@@ -73,11 +75,112 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
     private volatile int readaheadKib;
     private volatile boolean closed;
     private volatile int loopResult;
+    /** Why requests do not travel over io_uring although asked to; null if they do or it was not asked. */
+    private volatile String ioUringUnavailable;
+    /** The mount's passthrough registrations (null if passthrough was not asked for or this libfuse has none). */
+    protected final BackingFiles backing;
+    /** Why files are not passed through although asked to, before init (libfuse); null otherwise. */
+    private final String passthroughBeforeInit;
 
     protected MountSession(LibFuse lib, Path mountpoint, MountOptions options) {
         this.lib = lib;
         this.mountpoint = mountpoint;
         this.options = options;
+        if (!options.passthrough()) {
+            passthroughBeforeInit = null;
+        } else if (!lib.version.atLeast(3, 17, 0)) {
+            passthroughBeforeInit = "libfuse " + lib.packageVersion + " has none (3.17+)";
+        } else {
+            passthroughBeforeInit = passthroughUnsupportedHere();
+        }
+        backing = options.passthrough() && lib.version.atLeast(3, 17, 0)
+                ? new BackingFiles(mountpoint.toString(), passthroughBeforeInit) : null;
+        ioUringUnavailable = options.ioUring() ? ioUringUnavailable(lib) : null;
+    }
+
+    /** Why this API cannot pass files through; null if it can. */
+    protected String passthroughUnsupportedHere() {
+        return null;
+    }
+
+    /**
+     * Why io_uring cannot be used by this process with {@code lib}; null if it can be asked for.
+     * The module parameter is read at mount time: the kernel reads it when the server registers
+     * its rings, so turning it on later does not change a mount.
+     */
+    static String ioUringUnavailable(LibFuse lib) {
+        if (!lib.version.atLeast(3, 18, 0)) {
+            return "libfuse " + lib.packageVersion + " has none (3.18+)";
+        }
+        Path parameter = Path.of("/sys/module/fuse/parameters/enable_uring");
+        try {
+            String value = java.nio.file.Files.readString(parameter).trim();
+            return value.equals("Y") || value.equals("1") ? null
+                    : "the fuse module's enable_uring is off (as root: echo 1 > " + parameter + ")";
+        } catch (IOException e) {
+            return "the kernel has no FUSE-over-io_uring (no " + parameter + ")";
+        }
+    }
+
+    /** Whether this process has CAP_SYS_ADMIN, which registering a backing file needs. */
+    static boolean hasSysAdmin() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("CapEff:")) {
+                    return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << 21)) != 0;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            LOG.debug("cannot read the capabilities of this process: {}", e.toString());
+        }
+        return Libc.geteuid() == 0;
+    }
+
+    /**
+     * In init, before the filesystem's own: asks for passthrough where the kernel offers it and
+     * this process may use it, and records what the mount got. {@code deviceFd} is the session's
+     * /dev/fuse descriptor, which the backing-file ioctls go to.
+     */
+    protected final void negotiate(NativeConnectionInfo connection, int deviceFd) {
+        if (backing == null || backing.unavailable() != null) {
+            return;
+        }
+        String reason = null;
+        if (!connection.isCapable(ConnectionInfo.CAP_PASSTHROUGH)) {
+            reason = "the kernel does not offer it (CONFIG_FUSE_PASSTHROUGH, Linux 6.9+)";
+        } else if (!hasSysAdmin()) {
+            reason = "registering backing files needs CAP_SYS_ADMIN";
+        } else {
+            connection.want(ConnectionInfo.CAP_PASSTHROUGH);
+            connection.unwant(ConnectionInfo.CAP_WRITEBACK_CACHE);
+            if (!connection.wants(ConnectionInfo.CAP_PASSTHROUGH)) {
+                reason = "libfuse did not grant it";
+            }
+        }
+        backing.negotiated(deviceFd, reason);
+        if (reason != null) {
+            LOG.info("{}: files are not passed through to the kernel: {}", mountpoint, reason);
+        }
+    }
+
+    /**
+     * In init: io_uring is started by libfuse after init only if the kernel offers it; a mount
+     * that asked for it and is not offered it uses /dev/fuse, and says so.
+     */
+    protected final void checkIoUring(NativeConnectionInfo connection) {
+        if (options.ioUring() && ioUringUnavailable == null && !connection.isCapable(ConnectionInfo.CAP_OVER_IO_URING)) {
+            ioUringRefused("the kernel did not offer it in init");
+        }
+    }
+
+    /** The {@code -o} options for libfuse: the mount's, and the transport's where it can be had. */
+    private List<String> sessionOptions() {
+        List<String> o = new ArrayList<>(options.libfuseOptions());
+        if (options.ioUring() && ioUringUnavailable == null) {
+            o.add("io_uring");
+            if (options.ioUringQueueDepth() > 0) o.add("io_uring_q_depth=" + options.ioUringQueueDepth());
+        }
+        return o;
     }
 
     /** The loaded libfuse and the checked mountpoint, or the MountException saying what is wrong. */
@@ -128,7 +231,7 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
                 handle = create(args);
                 if (handle == 0) {
                     throw new MountException(Reason.INVALID_OPTIONS, mountpoint, "libfuse rejected the options "
-                            + options.libfuseOptions() + ": " + orUnknown(FuseLog.captured()));
+                            + sessionOptions() + ": " + orUnknown(FuseLog.captured()));
                 }
                 int rc = mountAt(handle, arena.allocateFrom(mountpoint.toString()));
                 if (rc != 0) {
@@ -237,7 +340,7 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
 
     /** {@code fuse-panama -o opt,opt,...}, kept alive by the arena (libfuse may keep pointers into it). */
     private MemorySegment arguments() {
-        List<String> argv = new ArrayList<>(List.of("fuse-panama", "-o", String.join(",", options.libfuseOptions())));
+        List<String> argv = new ArrayList<>(List.of("fuse-panama", "-o", String.join(",", sessionOptions())));
         MemorySegment array = arena.allocate(ValueLayout.ADDRESS, argv.size() + 1);
         for (int i = 0; i < argv.size(); i++) {
             array.setAtIndex(ValueLayout.ADDRESS, i, arena.allocateFrom(argv.get(i)));
@@ -301,6 +404,9 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
             teardown(retired);
         } catch (Throwable t) {
             LOG.error("tearing down {} failed", mountpoint, t);
+        }
+        if (backing != null) {
+            backing.ended();
         }
         arena.close();
         MountRegistry.remove(this);
@@ -495,8 +601,30 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
     @Override
     public String describe() {
         return "fuse-panama mount at " + mountpoint + " (libfuse " + lib.packageVersion + ", "
-                + operationCount() + " operations, "
+                + operationCount() + " operations, " + transport() + ", " + dataPath() + ", "
                 + (readaheadKib > 0 ? "readahead " + readaheadKib + " KiB, " : "") + (isMounted() ? "mounted" : "ended, loop result " + loopResult) + ")";
+    }
+
+    /** Which transport requests take: "io_uring", or "/dev/fuse" and, if io_uring was asked for, why not. */
+    private String transport() {
+        if (!options.ioUring()) return "transport /dev/fuse";
+        String why = ioUringUnavailable;
+        return why == null ? "transport io_uring" : "transport /dev/fuse (no io_uring: " + why + ")";
+    }
+
+    /** How file data travels: "kernel passthrough" where files may be passed through, or why not. */
+    private String dataPath() {
+        if (!options.passthrough()) return "data through the filesystem";
+        String why = backing == null ? passthroughBeforeInit : backing.unavailable();
+        return why == null ? "kernel passthrough" : "data through the filesystem (no passthrough: " + why + ")";
+    }
+
+    /** After init: records that io_uring was not started after all (the kernel did not offer it). */
+    protected final void ioUringRefused(String why) {
+        if (ioUringUnavailable == null) {
+            ioUringUnavailable = why;
+            LOG.info("{}: requests travel over /dev/fuse, not io_uring: {}", mountpoint, why);
+        }
     }
 
     @Override

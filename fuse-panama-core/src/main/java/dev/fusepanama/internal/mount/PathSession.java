@@ -37,6 +37,9 @@ public final class PathSession extends MountSession implements Upcalls.InitListe
         Path at = checkedMountpoint(mountpoint);
         Set<Operation> ops = Operation.implementedBy(fs.getClass());
         ops.add(Operation.named("init"));
+        if (options.passthrough()) {
+            ops.add(Operation.named("release")); // a passed-through file's backing is dropped at release
+        }
         PathSession session = new PathSession(lib, at, options, fs, ops);
         session.start();
         return session;
@@ -44,7 +47,7 @@ public final class PathSession extends MountSession implements Upcalls.InitListe
 
     @Override
     protected long create(MemorySegment args) throws Throwable {
-        Upcalls upcalls = new Upcalls(fs, new ErrorMapper(mountpoint.toString()), this, this, operations);
+        Upcalls upcalls = new Upcalls(fs, new ErrorMapper(mountpoint.toString()), this, this, operations, backing);
         MemorySegment table = arena.allocate(lib.layouts.operations());
         for (Operation op : operations) {
             table.set(ValueLayout.ADDRESS, fuse_operations.offset(op.cName()), upcalls.stub(op, arena));
@@ -98,6 +101,16 @@ public final class PathSession extends MountSession implements Upcalls.InitListe
     public void configure(NativeConnectionInfo connection, NativeFuseConfig config) {
         config.apply(options, lib.version.atLeast(3, 17, 0));
         connection.apply(options);
+        if (backing != null) {
+            int deviceFd = -1;
+            try {
+                deviceFd = (int) lib.sessionFd.invokeExact((long) lib.getSession.invokeExact(handle));
+            } catch (Throwable t) {
+                throw new IllegalStateException("cannot find the session's /dev/fuse descriptor", t);
+            }
+            negotiate(connection, deviceFd);
+        }
+        checkIoUring(connection);
     }
 
     @Override

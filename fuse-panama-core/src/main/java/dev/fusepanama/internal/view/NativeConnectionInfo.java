@@ -45,6 +45,16 @@ public final class NativeConnectionInfo implements ConnectionInfo {
     @Override public int congestionThreshold() { return fuse_conn_info.congestion_threshold(a); }
     @Override public int timeGranularity() { return fuse_conn_info.time_gran(a); }
 
+    /** Turns {@code capabilities} on where the kernel offers them. */
+    public void want(long capabilities) {
+        setWanted(wanted() | (capable() & capabilities));
+    }
+
+    /** Turns {@code capabilities} off. */
+    public void unwant(long capabilities) {
+        setWanted(wanted() & ~capabilities);
+    }
+
     /**
      * Applies the mount's settings before the filesystem's init sees them: each wanted
      * capability the kernel offers is turned on (one it does not offer is left off, never

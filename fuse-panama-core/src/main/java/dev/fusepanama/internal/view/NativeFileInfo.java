@@ -2,11 +2,15 @@ package dev.fusepanama.internal.view;
 
 import dev.fusepanama.FileInfo;
 import dev.fusepanama.internal.bind.fuse_file_info;
+import dev.fusepanama.internal.passthrough.BackingFiles;
 
 /** {@link FileInfo} over a {@code struct fuse_file_info}, with the loaded release's bit positions. */
 public final class NativeFileInfo implements FileInfo {
     private final fuse_file_info.Bits bits;
     private long a;
+    /** During open/create of a mount that may pass files through: its backing files, and what was asked. */
+    private BackingFiles backing;
+    private BackingFiles.Pending pending;
 
     public NativeFileInfo(fuse_file_info.Bits bits) {
         this.bits = bits;
@@ -28,6 +32,45 @@ public final class NativeFileInfo implements FileInfo {
     @Override public FileInfo setNonSeekable(boolean on) { fuse_file_info.bit(a, bits.nonseekable(), on); return this; }
     @Override public FileInfo setCacheReaddir(boolean on) { fuse_file_info.bit(a, bits.cacheReaddir(), on); return this; }
     @Override public FileInfo setNoFlush(boolean on) { fuse_file_info.bit(a, bits.noflush(), on); return this; }
+    /** Before the filesystem's open or create on a mount whose files may be passed through. */
+    public void opening(BackingFiles backing) {
+        this.backing = backing;
+        this.pending = null;
+    }
+
+    @Override
+    public boolean setPassthrough(int fd) {
+        if (backing == null) {
+            return false;
+        }
+        if (pending != null) {
+            backing.settle(pending, -1, 0); // asked twice: the last one counts
+            pending = null;
+        }
+        fuse_file_info.backing_id(a, 0);
+        pending = backing.acquire(fd);
+        return pending != null;
+    }
+
+    /**
+     * After the filesystem's open or create returned {@code rc}: the open reply carries the
+     * backing id, without keep-cache (the kernel refuses it beside passthrough), or the
+     * registration is undone.
+     */
+    public void settle(int rc) {
+        BackingFiles.Pending p = pending;
+        BackingFiles b = backing;
+        pending = null;
+        backing = null;
+        if (p == null) {
+            return;
+        }
+        if (b.settle(p, rc, fh())) {
+            fuse_file_info.backing_id(a, p.backingId());
+            fuse_file_info.bit(a, bits.keepCache(), false);
+        }
+    }
+
     @Override public boolean writepage() { return fuse_file_info.bit(a, bits.writepage()); }
     @Override public boolean flush() { return fuse_file_info.bit(a, bits.flush()); }
     @Override public boolean flockRelease() { return fuse_file_info.bit(a, bits.flockRelease()); }

@@ -88,7 +88,7 @@ class OperationTest {
             public void initialized(Throwable failure) {
                 initFailure.set(failure);
             }
-        }, NativePollHandle.Guard.NONE, new HashSet<>(Operation.ALL));
+        }, NativePollHandle.Guard.NONE, new HashSet<>(Operation.ALL), null);
         try (Arena arena = Arena.ofConfined()) {
             // Every pointer argument points at zeroed scratch memory (an empty path, zeroed
             // structs); a poll handle of NULL means "no notification wanted".

@@ -95,13 +95,25 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
 
     /** As {@link #zeroCopy(Path)}, with the given containment (null: the strongest available); see {@link #of(Path, Containment)}. */
     public static MirrorFileSystem zeroCopy(Path source, Containment containment) throws IOException {
-        return new ZeroCopy(SourceDir.open(source, containment));
+        return zeroCopy(source, containment, true);
+    }
+
+    /**
+     * As {@link #zeroCopy(Path, Containment)}; with {@code passthrough}, each open file's data is
+     * read and written by the kernel itself from the source file where the mount can
+     * ({@link FileInfo#setPassthrough}: libfuse 3.17+, CAP_SYS_ADMIN), and spliced otherwise.
+     */
+    public static MirrorFileSystem zeroCopy(Path source, Containment containment, boolean passthrough) throws IOException {
+        return new ZeroCopy(SourceDir.open(source, containment), passthrough);
     }
 
     /** As {@link #zeroCopy(Path, Containment)}, naming files through /proc/self/fd for the extended attribute calls, as before Linux 6.13 (tests). */
     static MirrorFileSystem zeroCopyWithProcXattrPaths(Path source, Containment containment) throws IOException {
-        return new ZeroCopy(SourceDir.open(source, containment, false));
+        return new ZeroCopy(SourceDir.open(source, containment, false), true);
     }
+
+    /** After open or create gave {@code fd} for {@code fi}: a subclass may hand it to the kernel. */
+    void opened(FileInfo fi, int fd) {}
 
     /** How this mirror keeps paths beneath its source. */
     public Containment containment() {
@@ -460,6 +472,7 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
         }
         files.add(fd);
         fi.setFh(fd);
+        opened(fi, fd);
         return 0;
     }
 
@@ -471,6 +484,7 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
         }
         files.add(fd);
         fi.setFh(fd);
+        opened(fi, fd);
         return 0;
     }
 
@@ -737,21 +751,35 @@ public class MirrorFileSystem implements FuseFileSystem, AutoCloseable {
         return rc;
     }
 
-    /** The mirror with {@code read_buf}/{@code write_buf}: data spliced between the source and the kernel. */
+    /**
+     * The mirror with {@code read_buf}/{@code write_buf}: data spliced between the source and the
+     * kernel, or, with passthrough, not passing through the mirror at all.
+     */
     private static final class ZeroCopy extends MirrorFileSystem {
-        ZeroCopy(SourceDir source) {
+        private final boolean passthrough;
+
+        ZeroCopy(SourceDir source, boolean passthrough) {
             super(source);
+            this.passthrough = passthrough;
+        }
+
+        @Override
+        void opened(FileInfo fi, int fd) {
+            if (passthrough) {
+                fi.setPassthrough(fd);
+            }
         }
 
         /**
          * SPLICE_WRITE: libfuse may splice replies (our read_buf's file ranges) into /dev/fuse;
          * SPLICE_MOVE: and move the pages rather than copy; SPLICE_READ: read requests (write
-         * data) from /dev/fuse into a pipe that write_buf splices into the file.
+         * data) from /dev/fuse into a pipe that write_buf splices into the file. Passthrough, where
+         * asked for: files whose data the kernel moves itself, which replaces all three.
          */
         @Override
         public MountOptions.Builder mountOptions() {
             return super.mountOptions().want(ConnectionInfo.CAP_SPLICE_WRITE | ConnectionInfo.CAP_SPLICE_MOVE
-                    | ConnectionInfo.CAP_SPLICE_READ);
+                    | ConnectionInfo.CAP_SPLICE_READ).passthrough(passthrough);
         }
 
         @Override

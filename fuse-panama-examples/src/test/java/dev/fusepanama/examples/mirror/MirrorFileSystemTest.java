@@ -164,14 +164,21 @@ class MirrorFileSystemTest {
         }
     }
 
-    @ParameterizedTest(name = "zero copy {0}")
-    @ValueSource(booleans = {true, false})
-    void dataArrivesInTheSourceByteForByte(boolean zeroCopy) throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"passthrough", "splice", "memory"})
+    void dataArrivesInTheSourceByteForByte(String how) throws Exception {
         sourceAndOutside();
         byte[] data = new byte[(8 << 20) + 12345];
         new Random(42).nextBytes(data);
         Files.write(source.resolve("in"), data);
-        try (TestMount m = mount(zeroCopy ? MirrorFileSystem.zeroCopy(source) : MirrorFileSystem.of(source))) {
+        MirrorFileSystem fs = switch (how) {
+            case "passthrough" -> MirrorFileSystem.zeroCopy(source);
+            case "splice" -> MirrorFileSystem.zeroCopy(source, null, false);
+            default -> MirrorFileSystem.of(source);
+        };
+        try (TestMount m = mount(fs)) {
+            String described = m.handle().describe();
+            assertEquals(how.equals("passthrough") && TestMount.passthroughExpected(), described.contains("kernel passthrough"), described);
             assertArrayEquals(data, Files.readAllBytes(m.path("in")), "read through the mount");
             int fd = Os.open(Os.bytes(m.path("in")), Posix.O_RDONLY | Posix.O_DIRECT, 0);
             assertArrayEquals(Arrays.copyOfRange(data, 1 << 20, 2 << 20), Os.pread(fd, 1 << 20, 1 << 20), "O_DIRECT read");

@@ -1,0 +1,197 @@
+package dev.fusepanama.internal.passthrough;
+
+import dev.fusepanama.Errno;
+import dev.fusepanama.internal.bind.stat;
+import dev.fusepanama.libc.Libc;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.HashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One mount's kernel passthrough: the backing ids registered with the kernel
+ * ({@code FUSE_DEV_IOC_BACKING_OPEN} on the session's {@code /dev/fuse} descriptor) and which open
+ * files use them.
+ *
+ * <p>The kernel binds an inode to one backing while any file of it is open in passthrough mode:
+ * every other open of that inode must be a passthrough open with the same backing, or it fails
+ * (the program sees EIO). So one backing id is shared by every open of one backing file (its
+ * device and inode number), counted, and closed when the last of them is released. Opens are told
+ * apart at release by their file handle, so a filesystem that passes through gives each open file
+ * a handle of its own (its descriptor, say).
+ *
+ * <p>Thread-safe: the tables and the ioctls that change them are under one lock, so that two opens
+ * of one file never register it twice; the ioctl is a few microseconds, once per backing file.
+ */
+public final class BackingFiles {
+    private static final Logger LOG = LoggerFactory.getLogger(BackingFiles.class);
+
+    /** {@code _IOW(229, 1, struct fuse_backing_map)}: {int32 fd, uint32 flags, uint64 padding}. */
+    static final long FUSE_DEV_IOC_BACKING_OPEN = 0x4010E501L;
+    /** {@code _IOW(229, 2, uint32_t)}: the backing id. */
+    static final long FUSE_DEV_IOC_BACKING_CLOSE = 0x4004E502L;
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFREG = 0100000;
+
+    /** What an open asked for, between {@link #acquire} and {@link #settle}. */
+    public record Pending(Key key, int backingId) {}
+
+    record Key(long device, long inode) {}
+
+    private static final class Backing {
+        final int id;
+        int opens;
+
+        Backing(int id) {
+            this.id = id;
+        }
+    }
+
+
+    private final String mountpoint;
+    private int deviceFd = -1;
+    private volatile String unavailable;
+    private final Map<Key, Backing> byFile = new HashMap<>();
+    private final Map<Long, Key> byHandle = new HashMap<>();
+    private boolean warnedHandles;
+    private static final ThreadLocal<MemorySegment> SCRATCH =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(stat.SIZE, 8));
+
+    public BackingFiles(String mountpoint, String unavailable) {
+        this.mountpoint = mountpoint;
+        this.unavailable = unavailable;
+    }
+
+    /** After init: the session's device descriptor, and whether the kernel granted passthrough (null reason: it did). */
+    public synchronized void negotiated(int deviceFd, String unavailable) {
+        this.deviceFd = deviceFd;
+        this.unavailable = unavailable;
+    }
+
+    /** Why files of this mount cannot be passed through, or null if they can. */
+    public String unavailable() {
+        return unavailable;
+    }
+
+    /**
+     * Registers {@code fd} as the backing file of an open: what to put in the open reply, or null
+     * if it is not passed through (passthrough is unavailable here, or {@code fd} is not a
+     * regular file the kernel accepts).
+     */
+    public Pending acquire(int fd) {
+        if (unavailable != null) {
+            return null;
+        }
+        MemorySegment e = Libc.errno();
+        MemorySegment st = SCRATCH.get();
+        int rc = Libc.fstat(e, fd, st);
+        if (rc < 0) {
+            LOG.debug("passthrough in {}: fstat of descriptor {} failed: {}", mountpoint, fd, Errno.name(-rc));
+            return null;
+        }
+        if ((stat.st_mode(st.address()) & S_IFMT) != S_IFREG) {
+            return null;
+        }
+        Key key = new Key(stat.st_dev(st.address()), stat.st_ino(st.address()));
+        synchronized (this) {
+            if (unavailable != null) {
+                return null;
+            }
+            Backing b = byFile.get(key);
+            if (b == null) {
+                int id = open(fd);
+                if (id <= 0) {
+                    return null;
+                }
+                b = new Backing(id);
+                byFile.put(key, b);
+            }
+            b.opens++;
+            return new Pending(key, b.id);
+        }
+    }
+
+    /**
+     * After the filesystem's open or create returned {@code rc} with {@code fh}: keeps the
+     * registration for the open file, or undoes it. Returns false if the open must not be passed
+     * through after all (another open file already has this handle).
+     */
+    public boolean settle(Pending pending, int rc, long fh) {
+        synchronized (this) {
+            if (rc >= 0) {
+                if (!byHandle.containsKey(fh)) {
+                    byHandle.put(fh, pending.key());
+                    return true;
+                }
+                if (!warnedHandles) {
+                    warnedHandles = true;
+                    LOG.warn("{}: two open files share the file handle {}; files are passed through only when each "
+                            + "open file has a handle of its own (its descriptor, say); this one is served by the filesystem",
+                            mountpoint, fh);
+                }
+            }
+            drop(pending.key());
+            return false;
+        }
+    }
+
+    /** The open file with handle {@code fh} was released: its backing is closed with its last open. */
+    public void release(long fh) {
+        synchronized (this) {
+            Key key = byHandle.remove(fh);
+            if (key != null) {
+                drop(key);
+            }
+        }
+    }
+
+    /** The session ended: the kernel has dropped every backing id with the connection. */
+    public synchronized void ended() {
+        byFile.clear();
+        byHandle.clear();
+        deviceFd = -1;
+        if (unavailable == null) {
+            unavailable = "the mount has ended";
+        }
+    }
+
+    private void drop(Key key) {
+        Backing b = byFile.get(key);
+        if (b != null && --b.opens == 0) {
+            byFile.remove(key);
+            close(b.id);
+        }
+    }
+
+    private int open(int fd) {
+        MemorySegment e = Libc.errno();
+        MemorySegment map = SCRATCH.get(); // after fstat's use: {fd, flags, padding}
+        map.set(ValueLayout.JAVA_INT, 0, fd);
+        map.set(ValueLayout.JAVA_INT, 4, 0);
+        map.set(ValueLayout.JAVA_LONG, 8, 0);
+        int id = Libc.ioctl(e, deviceFd, FUSE_DEV_IOC_BACKING_OPEN, map);
+        if (id < 0) {
+            if (id == -Errno.EPERM) {
+                unavailable = "registering a backing file needs CAP_SYS_ADMIN (EPERM)";
+                LOG.info("{}: kernel passthrough is off for this mount: {}", mountpoint, unavailable);
+            } else {
+                LOG.info("{}: a file cannot be passed through ({}); it is served by the filesystem", mountpoint,
+                        Errno.name(-id));
+            }
+        }
+        return id;
+    }
+
+    private void close(int id) {
+        MemorySegment e = Libc.errno();
+        MemorySegment arg = SCRATCH.get();
+        arg.set(ValueLayout.JAVA_INT, 0, id);
+        int rc = Libc.ioctl(e, deviceFd, FUSE_DEV_IOC_BACKING_CLOSE, arg);
+        if (rc < 0 && deviceFd >= 0) {
+            LOG.debug("{}: closing backing id {}: {}", mountpoint, id, Errno.name(-rc));
+        }
+    }
+}
