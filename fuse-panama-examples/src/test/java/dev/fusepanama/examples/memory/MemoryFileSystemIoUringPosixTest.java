@@ -1,0 +1,36 @@
+package dev.fusepanama.examples.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.fusepanama.testkit.PosixSuite;
+import dev.fusepanama.testkit.TestMount;
+import dev.fusepanama.testkit.UringSwitch;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The POSIX suite against the in-memory filesystem with its requests over io_uring, where libfuse
+ * (3.18+) and the kernel allow it (as root the fuse module's enable_uring is turned on for the
+ * class and put back after); elsewhere the same mounts come up over /dev/fuse.
+ */
+class MemoryFileSystemIoUringPosixTest extends PosixSuite {
+    private static UringSwitch uring;
+
+    @BeforeAll
+    static void ringsOn() throws Exception {
+        uring = UringSwitch.set(true);
+    }
+
+    @AfterAll
+    static void ringsBack() throws Exception {
+        uring.close();
+    }
+
+    @Override
+    protected TestMount mountFilesystem() throws Exception {
+        TestMount m = TestMount.mount(new MemoryFileSystem(1L << 30, 1_000_000),
+                MemoryFileSystem.mountOptions().allowOther(true).ioUring(true).build());
+        assertEquals(UringSwitch.expected(), m.handle().describe().contains("transport io_uring"), m.handle().describe());
+        return m;
+    }
+}

@@ -1,0 +1,122 @@
+package dev.fusepanama.throughmount;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fusepanama.Fuse;
+import dev.fusepanama.MountOptions;
+import dev.fusepanama.testing.FlatInodeFileSystem;
+import dev.fusepanama.testing.ScratchFileSystem;
+import dev.fusepanama.testkit.TestMount;
+import dev.fusepanama.testkit.UringSwitch;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * FUSE-over-io_uring ({@link MountOptions.Builder#ioUring}) through real mounts, on both APIs:
+ * where libfuse is 3.18+ and the module parameter is on, requests arrive on libfuse's ring
+ * threads and the mount says "transport io_uring"; with the parameter off, or an older libfuse,
+ * the same mount comes up over /dev/fuse and says why. As root the test turns the parameter on
+ * and off itself and puts it back as it found it.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class IoUringThroughMountTest {
+    private static final MountOptions URING = MountOptions.builder().ioUring(true).build();
+
+    /** Files written and read by several threads at once, and listed. */
+    private static void exercise(Path root) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int n = t;
+                done.add(pool.submit(() -> {
+                    byte[] data = new byte[300_000 + n];
+                    new Random(n).nextBytes(data);
+                    Path f = root.resolve("f" + n);
+                    for (int round = 0; round < 5; round++) {
+                        Files.write(f, data);
+                        assertArrayEquals(data, Files.readAllBytes(f));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        try (var names = Files.list(root)) {
+            assertEquals(4, names.count());
+        }
+    }
+
+    @Test
+    void requestsTakeTheRingsWhereTheKernelAndLibfuseHaveThem() throws Exception {
+        try (UringSwitch on = UringSwitch.set(true)) {
+            boolean expected = UringSwitch.expected();
+            try (TestMount m = TestMount.mount(new ScratchFileSystem(), URING)) {
+                String how = m.handle().describe();
+                assertEquals(expected, how.contains("transport io_uring"), how);
+                exercise(m.root());
+                if (expected) {
+                    assertTrue(UringSwitch.ringThreads() > 0, "libfuse's fuse-ring threads serve the mount");
+                } else {
+                    assertTrue(how.contains("transport /dev/fuse (no io_uring: "), "says why not: " + how);
+                }
+            }
+        }
+    }
+
+    @Test
+    void theInodeApiTakesTheRingsToo() throws Exception {
+        try (UringSwitch on = UringSwitch.set(true)) {
+            boolean expected = UringSwitch.expected();
+            FlatInodeFileSystem fs = new FlatInodeFileSystem();
+            fs.put("hello", "over the rings");
+            try (TestMount m = TestMount.mount(fs, URING)) {
+                String how = m.handle().describe();
+                assertEquals(expected, how.contains("transport io_uring"), how);
+                for (int i = 0; i < 50; i++) {
+                    assertEquals("over the rings", Files.readString(m.path("hello")));
+                }
+            }
+        }
+    }
+
+    @Test
+    void withTheModuleParameterOffTheMountUsesDevFuseAndSaysWhy() throws Exception {
+        try (UringSwitch off = UringSwitch.set(false)) {
+            org.junit.jupiter.api.Assumptions.assumeFalse(UringSwitch.isOn(),
+                    "the module parameter is on and only root can turn it off");
+            try (TestMount m = TestMount.mount(new ScratchFileSystem(), URING)) {
+                String how = m.handle().describe();
+                String release = Fuse.libfuseVersion();
+                String why = Integer.parseInt(release.split("\\.")[1]) >= 18 || Integer.parseInt(release.split("\\.")[0]) > 3
+                        ? "enable_uring is off" : "has none (3.18+)";
+                assertTrue(how.contains("transport /dev/fuse (no io_uring: ") && how.contains(why), how);
+                exercise(m.root());
+                assertEquals(0, UringSwitch.ringThreads(), "no ring threads without io_uring");
+            }
+        }
+    }
+
+    @Test
+    void aMountThatDoesNotAskUsesDevFuse() throws Exception {
+        try (UringSwitch on = UringSwitch.set(true);
+                TestMount m = TestMount.mount(new ScratchFileSystem())) {
+            assertTrue(m.handle().describe().contains("transport /dev/fuse,"), m.handle().describe());
+        }
+    }
+}
