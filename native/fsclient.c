@@ -13,6 +13,8 @@
  *   seqread   pread 1 MiB after 1 MiB through DIR/data, wrapping at its end
  *   direct128 the same in 128 KiB reads with O_DIRECT
  *   seqwrite  pwrite 1 MiB after 1 MiB to DIR/out (truncated every 256 MiB)
+ *   rewrite   the same into DIR/kept, which is created once and kept: the pages are the file's
+ *             already, so no run pays for allocating (and first touching) memory
  *   mkdir     mkdir DIR/d, rmdir DIR/d
  *   rename    rename DIR/file to DIR/file2 and back (counts 2)
  *   list      opendir DIR, read every entry, closedir
@@ -89,15 +91,16 @@ int main(int argc, char **argv) {
             }
         }
         close(fd);
-    } else if (!strcmp(op, "seqwrite")) {
-        snprintf(a, sizeof a, "%s/out", dir);
-        int fd = open(a, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    } else if (!strcmp(op, "seqwrite") || !strcmp(op, "rewrite")) {
+        int keep = op[0] == 'r';
+        snprintf(a, sizeof a, "%s/%s", dir, keep ? "kept" : "out");
+        int fd = open(a, O_CREAT | O_WRONLY | (keep ? 0 : O_TRUNC), 0644);
         if (fd < 0) die("open", a);
         for (long i = 0; i < n; i++) {
             if (pwrite(fd, buf, 1 << 20, (i % 256) << 20) != 1 << 20) die("pwrite", a);
         }
         close(fd);
-        unlink(a);
+        if (!keep) unlink(a);
     } else if (!strcmp(op, "mkdir")) {
         snprintf(a, sizeof a, "%s/d", dir);
         for (long i = 0; i < n; i++) if (mkdir(a, 0755) || rmdir(a)) die("mkdir", a);

@@ -34,6 +34,36 @@ final class MirrorSuite implements Suite {
      * writes leave up to 256 MiB each) and describes the six filesystems over it.
      */
     static MirrorSuite open(Cleanup cleanup) throws Exception {
+        Path src = tmpfsSource(cleanup);
+
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        // The Java mirror runs as root, so its default containment is the private mount; it is asked
+        // for explicitly, so that a run fails rather than measure something else.
+        List<String> mirror = List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xmx32m",
+                Compare.FIXED_COMPILER_THREADS, "-cp", System.getProperty("java.class.path"), "dev.fusepanama.examples.Main", "mirror");
+        String c = Compare.repo().resolve("native/build/mirrorfs3").toString();
+        String[][] pairs = {
+            // --no-passthrough: the splice path is what this suite compares, whatever libfuse is loaded.
+            {"Java splice", "--containment PRIVATE_MOUNT --no-passthrough", "C splice", ""},
+            {"Java no splice", "--containment PRIVATE_MOUNT --no-splice", "C no splice", "--no-splice"},
+            // The containment a mirror without CAP_SYS_ADMIN gets, in Java and in C.
+            {"Java openat2 splice", "--containment OPENAT2 --no-passthrough", "C openat2 splice", "--contained"},
+        };
+        List<List<Filesystem>> groups = new ArrayList<>();
+        int i = 0;
+        for (String[] p : pairs) {
+            groups.add(List.of(
+                    new Filesystem(p[0], command(mirror, p[1], src), scratch(src, i++)),
+                    new Filesystem(p[2], command(List.of(c), p[3], src), scratch(src, i++))));
+        }
+        return new MirrorSuite(groups);
+    }
+
+    /**
+     * A tmpfs of 3 GiB at a new directory, unmounted by {@code cleanup} once the filesystems that
+     * hold it open have ended, with the 1 GiB file {@code data} of random bytes and a {@code file}.
+     */
+    static Path tmpfsSource(Cleanup cleanup) throws Exception {
         Path work = Files.createTempDirectory("bench-mirror-");
         cleanup.add(() -> deleteTree(work));
         Path src = Files.createDirectory(work.resolve("src"));
@@ -49,27 +79,7 @@ final class MirrorSuite implements Suite {
         });
         writeRandom(src.resolve("data"), DATA_BYTES);
         Files.writeString(src.resolve("file"), "x\n");
-
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        // The Java mirror runs as root, so its default containment is the private mount; it is asked
-        // for explicitly, so that a run fails rather than measure something else.
-        List<String> mirror = List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xmx32m",
-                Compare.FIXED_COMPILER_THREADS, "-cp", System.getProperty("java.class.path"), "dev.fusepanama.examples.Main", "mirror");
-        String c = Compare.repo().resolve("native/build/mirrorfs3").toString();
-        String[][] pairs = {
-            {"Java splice", "--containment PRIVATE_MOUNT", "C splice", ""},
-            {"Java no splice", "--containment PRIVATE_MOUNT --no-splice", "C no splice", "--no-splice"},
-            // The containment a mirror without CAP_SYS_ADMIN gets, in Java and in C.
-            {"Java openat2 splice", "--containment OPENAT2", "C openat2 splice", "--contained"},
-        };
-        List<List<Filesystem>> groups = new ArrayList<>();
-        int i = 0;
-        for (String[] p : pairs) {
-            groups.add(List.of(
-                    new Filesystem(p[0], command(mirror, p[1], src), scratch(src, i++)),
-                    new Filesystem(p[2], command(List.of(c), p[3], src), scratch(src, i++))));
-        }
-        return new MirrorSuite(groups);
+        return src;
     }
 
     private static List<String> command(List<String> program, String options, Path src) {
@@ -80,7 +90,7 @@ final class MirrorSuite implements Suite {
     }
 
     /** Filesystem {@code i}'s own scratch directory {@code w<i>}, with a {@code file} in it. */
-    private static String scratch(Path src, int i) throws IOException {
+    static String scratch(Path src, int i) throws IOException {
         Path w = Files.createDirectory(src.resolve("w" + i));
         Files.writeString(w.resolve("file"), "x\n");
         return w.getFileName().toString();

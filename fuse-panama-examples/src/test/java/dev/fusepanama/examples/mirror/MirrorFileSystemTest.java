@@ -226,6 +226,26 @@ class MirrorFileSystemTest {
         }
     }
 
+    /**
+     * A write by another user clears the set-user-ID and set-group-ID bits, as on a local
+     * filesystem, whichever way the data travels (passed through, the kernel writes the source as
+     * the mirror's root; the kernel's check before each write is what clears them).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"passthrough", "splice"})
+    void aWriteByAnotherUserClearsTheSetIdBits(String how) throws Exception {
+        sourceAndOutside();
+        try (TestMount m = mount(MirrorFileSystem.zeroCopy(source, null, how.equals("passthrough")))) {
+            Path f = m.path("setid");
+            Files.writeString(f, "x");
+            assertEquals(0, Os.chmod(Os.bytes(f), 06777));
+            run(List.of("setpriv", "--reuid=65534", "--regid=65533", "--clear-groups", "--"),
+                    "sh", "-c", "echo more >> " + f);
+            assertEquals(0777, Os.lstat(Os.bytes(source.resolve("setid"))).mode() & 07777, "set-ID bits cleared in the source");
+            assertEquals("x" + "more\n", Files.readString(f));
+        }
+    }
+
     private static void run(List<String> prefix, String... command) throws Exception {
         List<String> all = new java.util.ArrayList<>(prefix);
         all.addAll(List.of(command));

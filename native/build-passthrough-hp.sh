@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds libfuse's own example/passthrough_hp (C++, the low-level API, with kernel passthrough) from
+# Debian sid's fuse3 source package, the same source scripts/libfuse-versions.sh builds the 3.18
+# library from, into native/build/passthrough_hp, linked against that library (rpath). The bench's
+# passthrough suite compares the mirror with it. Needs root on Debian (installs g++ and what
+# scripts/libfuse-versions.sh needs).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+cache=${FUSE_PANAMA_LIBFUSE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fuse-panama/libfuse}
+out="$here/build/passthrough_hp"
+if ! command -v g++ >/dev/null; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++ >/dev/null
+  else
+    echo "passthrough_hp needs g++: sudo apt-get install g++" >&2
+    exit 1
+  fi
+fi
+read -r version library include < <("$repo/scripts/libfuse-versions.sh" --one sid)
+prefix=$(dirname "$(dirname "$library")")
+if [ -x "$out" ] && [ "$(cat "$out.version" 2>/dev/null)" = "$version xattr" ]; then
+  echo "$out ($version) is built"
+  exit 0
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+dir="$cache/apt-sid"
+apt-get -q -o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+  -o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" -o APT::Sandbox::User="$(id -un)" \
+  update >&2
+(cd "$work" && apt-get -q -o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+  -o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" -o APT::Sandbox::User="$(id -un)" \
+  source --download-only "fuse3/sid" >&2 && dpkg-source -x --no-check ./*.dsc tree >&2)
+got=$(grep -o -m1 "version: *'[^']*'" "$work/tree/meson.build" | sed "s/.*'\(.*\)'/\1/")
+[ "$got" = "$version" ] || echo "note: sid's fuse3 is now $got, the library built earlier is $version" >&2
+# Built against the cached library, not the source tree's own: the comparison then runs the same libfuse.
+# The HAVE_ macros are what libfuse's meson configuration finds on glibc: without HAVE_SETXATTR the
+# example has no extended attributes, and the kernel then stops asking for security.capability
+# before every write, which the mirror (which has them) still pays for.
+mkdir -p "$here/build"
+g++ -O2 -std=c++17 -Wall -DHAVE_SETXATTR -DHAVE_SYS_XATTR_H -DHAVE_UTIMENSAT -DFUSE_USE_VERSION=318 -I"$include" -I"$work/tree/example" -o "$out" \
+  "$work/tree/example/passthrough_hp.cc" -L"$prefix/lib" -Wl,-rpath,"$prefix/lib" -lfuse3 -lpthread
+echo "$version xattr" >"$out.version"
+echo "built $out against libfuse $version ($library)"
