@@ -217,14 +217,17 @@ static struct fuse_operations ops = {
 
 int main(int argc, char *argv[]) {
     int i = 1;
+    char *options = "attr_timeout=0,entry_timeout=0,negative_timeout=0,fsname=benchfs";
     for (; i < argc - 1; i++) {
 #if FUSE_USE_VERSION >= 30
         if (!strcmp(argv[i], "--no-auto-inval-data")) { no_auto_inval_data = 1; continue; }
+        /* libfuse 3.18+: requests over io_uring where the fuse module's enable_uring is on. */
+        if (!strcmp(argv[i], "--io-uring")) { options = "attr_timeout=0,entry_timeout=0,negative_timeout=0,fsname=benchfs,io_uring"; continue; }
 #endif
         break;
     }
-    if (i != argc - 1) { fprintf(stderr, "usage: %s [--no-auto-inval-data] MOUNTPOINT\n", argv[0]); return 2; }
+    if (i != argc - 1) { fprintf(stderr, "usage: %s [--no-auto-inval-data] [--io-uring] MOUNTPOINT\n", argv[0]); return 2; }
     for (int k = 0; k < PATTERN_SIZE; k++) pattern[k] = (char) (k % 251);
-    char *args[] = {argv[0], "-f", "-o", "attr_timeout=0,entry_timeout=0,negative_timeout=0,fsname=benchfs", argv[i], NULL};
+    char *args[] = {argv[0], "-f", "-o", options, argv[i], NULL};
     return fuse_main(5, args, &ops, NULL);
 }

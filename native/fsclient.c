@@ -12,6 +12,7 @@
  *   read4k    pread 4 KiB at random aligned offsets of DIR/data
  *   seqread   pread 1 MiB after 1 MiB through DIR/data, wrapping at its end
  *   direct128 the same in 128 KiB reads with O_DIRECT
+ *   direct4k  read4k with O_DIRECT: every read one request, the latency of one round trip
  *   seqwrite  pwrite 1 MiB after 1 MiB to DIR/out (truncated every 256 MiB)
  *   rewrite   the same into DIR/kept, which is created once and kept: the pages are the file's
  *             already, so no run pays for allocating (and first touching) memory
@@ -71,7 +72,8 @@ int main(int argc, char **argv) {
             if (close(fd)) die("close", a);
             if (unlink(a)) die("unlink", a);
         }
-    } else if (!strcmp(op, "read4k") || !strcmp(op, "seqread") || !strcmp(op, "direct128")) {
+    } else if (!strcmp(op, "read4k") || !strcmp(op, "seqread") || !strcmp(op, "direct128") || !strcmp(op, "direct4k")) {
+        int random = op[0] == 'r' || !strcmp(op, "direct4k");
         snprintf(a, sizeof a, "%s/%s", dir, name ? name : "data");
         int fd = open(a, O_RDONLY | (op[0] == 'd' ? O_DIRECT : 0));
         if (fd < 0) die("open", a);
@@ -80,7 +82,7 @@ int main(int argc, char **argv) {
         long long blocks = st.st_size / 4096, chunks = st.st_size >> 20, pos = 0;
         srand(4711);
         for (long i = 0; i < n; i++) {
-            if (op[0] == 'r') {
+            if (random) {
                 if (pread(fd, buf, 4096, (long long) (rand() % blocks) * 4096) != 4096) die("pread", a);
             } else if (op[0] == 'd') {
                 if (pread(fd, buf, 128 << 10, pos << 17) != 128 << 10) die("pread", a);

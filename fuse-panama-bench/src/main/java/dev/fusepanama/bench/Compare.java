@@ -14,7 +14,7 @@ import java.util.Map;
  * processes' CPU per operation, peak RSS, idle libfuse workers and the JIT compiler's share.
  * Every mount it makes is gone when it ends, also on failure.
  *
- * <p>Usage: {@code Compare [--suite tree|mirror|memfs|inode|passthrough] [--rounds N] [--scale F] [--quick | --smoke]
+ * <p>Usage: {@code Compare [--suite tree|mirror|memfs|inode|passthrough|uring] [--rounds N] [--scale F] [--quick | --smoke]
  * [--write RESULTS.md] [--command TEXT]}. {@code --write} replaces the suite's section of the file
  * (not in a smoke run); {@code --command} is the command line recorded there.
  */
@@ -33,7 +33,7 @@ public final class Compare {
     static final double QUIET_JIT_SHARE = 0.01;
 
     /** The suites, by the name {@code --suite} takes; the first is the default. */
-    static final List<String> SUITES = List.of("tree", "mirror", "memfs", "inode", "passthrough");
+    static final List<String> SUITES = List.of("tree", "mirror", "memfs", "inode", "passthrough", "uring");
 
     record Options(String suite, int rounds, double scale, int maxWarmupPasses, boolean smoke, Path write, String command) {}
 
@@ -78,7 +78,7 @@ public final class Compare {
         if (!SUITES.contains(suite)) throw new IllegalArgumentException("unknown suite " + suite + ": one of " + String.join(", ", SUITES));
         if (command == null) command = "java ... " + Compare.class.getName() + " " + String.join(" ", args);
         // The default scale: 2 for the tree's workloads (tree, inode), 1 for the other suites.
-        return new Options(suite, rounds == null ? 5 : rounds, scale == null ? (suite.equals("tree") || suite.equals("inode") ? 2 : 1) : scale,
+        return new Options(suite, rounds == null ? 5 : rounds, scale == null ? (suite.equals("tree") || suite.equals("inode") || suite.equals("uring") ? 2 : 1) : scale,
                 maxWarmups, smoke, write, command);
     }
 
@@ -91,6 +91,7 @@ public final class Compare {
                 case "memfs" -> MemfsSuite.open(cleanup, o.scale());
                 case "inode" -> InodeSuite.open(cleanup);
                 case "passthrough" -> PassthroughSuite.open(cleanup);
+                case "uring" -> UringSuite.open(cleanup);
                 default -> throw new IllegalArgumentException("unknown suite " + o.suite());
             };
             List<List<FsProcess>> groups = new ArrayList<>();

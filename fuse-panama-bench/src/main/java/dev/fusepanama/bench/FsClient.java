@@ -28,10 +28,15 @@ final class FsClient {
      * the slowest one's nanoseconds}, so that throughput is of the clients together.
      */
     static long[] parallel(int jobs, String op, Path dir, long n) throws IOException, InterruptedException {
+        return parallel(jobs, op, dir, n, null);
+    }
+
+    /** As {@link #parallel(int, String, Path, long)} on the file {@code name} (null: the op's default). */
+    static long[] parallel(int jobs, String op, Path dir, long n, String name) throws IOException, InterruptedException {
         List<List<String>> started = new ArrayList<>();
         List<Process> processes = new ArrayList<>();
         for (int j = 0; j < jobs; j++) {
-            List<String> cmd = command(false, op, dir, Math.max(1, n / jobs), null);
+            List<String> cmd = command(false, op, dir, Math.max(1, n / jobs), name);
             started.add(cmd);
             processes.add(new ProcessBuilder(cmd).redirectErrorStream(true).start());
         }

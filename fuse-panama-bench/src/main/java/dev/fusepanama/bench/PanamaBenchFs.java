@@ -159,17 +159,25 @@ public final class PanamaBenchFs implements FuseFileSystem {
      * the settings are those of the C filesystem on libfuse 3.
      */
     static MountOptions options(boolean asC) {
+        return options(asC, false);
+    }
+
+    /** As {@link #options(boolean)}; {@code uring} asks for io_uring ({@code --suite uring}). */
+    static MountOptions options(boolean asC, boolean uring) {
         return MountOptions.builder().attrTimeout(0).entryTimeout(0).negativeTimeout(0).fsName("benchfs")
-                .autoInvalData(asC).build();
+                .autoInvalData(asC).ioUring(uring).build();
     }
 
     public static void main(String[] args) throws Exception {
         boolean defaults = false;
+        boolean uring = false;
         Path stats = null;
         int i = 0;
         for (; i < args.length - 1; i++) {
             if (args[i].equals("--defaults")) {
                 defaults = true;
+            } else if (args[i].equals("--io-uring")) {
+                uring = true;
             } else if (args[i].equals("--stats")) {
                 stats = Path.of(args[++i]);
             } else {
@@ -177,7 +185,7 @@ public final class PanamaBenchFs implements FuseFileSystem {
             }
         }
         if (i != args.length - 1) {
-            System.err.println("usage: PanamaBenchFs [--defaults] [--stats SOCKET] MOUNTPOINT");
+            System.err.println("usage: PanamaBenchFs [--defaults] [--io-uring] [--stats SOCKET] MOUNTPOINT");
             System.exit(2);
         }
         FuseFileSystem fs = new PanamaBenchFs(defaults);
@@ -186,7 +194,8 @@ public final class PanamaBenchFs implements FuseFileSystem {
             counter.serve(stats);
             fs = new CountingFileSystem(fs, counter);
         }
-        FuseMount mount = Fuse.mount(fs, Path.of(args[i]), options(!defaults));
+        FuseMount mount = Fuse.mount(fs, Path.of(args[i]), options(!defaults, uring));
+        LoggerFactory.getLogger("benchfs").info("{}", mount.describe());
         System.exit(Foreground.serve(mount, LoggerFactory.getLogger("benchfs")));
     }
 }

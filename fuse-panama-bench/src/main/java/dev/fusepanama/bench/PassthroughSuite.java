@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * Kernel passthrough: the Java mirror on libfuse 3.18 (its files passed through) against libfuse's
- * own {@code passthrough_hp} with passthrough (native/build-passthrough-hp.sh) and against the
+ * own {@code passthrough_hp} with passthrough (native/build-libfuse318.sh) and against the
  * tmpfs it mirrors, bind-mounted (the kernel alone: the limit). Needs root (tmpfs, bind mount,
  * and passthrough itself) and the libfuse 3.18 that scripts/libfuse-versions.sh builds.
  */
@@ -34,7 +34,7 @@ final class PassthroughSuite implements Suite {
         String[] sid = newestLibfuse(repo);
         Path hp = repo.resolve("native/build/passthrough_hp");
         if (!Files.isExecutable(hp)) {
-            throw new IllegalStateException(hp + " is missing: run native/build-passthrough-hp.sh");
+            throw new IllegalStateException(hp + " is missing: run native/build-libfuse318.sh");
         }
         String java = ProcessHandle.current().info().command().orElseThrow();
         List<String> mirror = List.of("env", "FUSE_PANAMA_LIBFUSE=" + sid[1], java, "--enable-native-access=ALL-UNNAMED",
@@ -50,7 +50,7 @@ final class PassthroughSuite implements Suite {
     }
 
     /** {version, library} of the newest libfuse of the version matrix (the sid build). */
-    private static String[] newestLibfuse(Path repo) throws IOException, InterruptedException {
+    static String[] newestLibfuse(Path repo) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(repo.resolve("scripts/libfuse-versions.sh").toString(), "--one", "sid")
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
@@ -69,7 +69,7 @@ final class PassthroughSuite implements Suite {
         return "libfuse " + libfuse + " (Debian sid's, built by scripts/libfuse-versions.sh) for both FUSE filesystems, over "
                 + "one tmpfs holding a 1 GiB file of random bytes. The Java mirror: `Main mirror --containment PRIVATE_MOUNT` "
                 + "(files passed through, timeouts 0, -XX:+UseSerialGC -Xmx32m); passthrough_hp: libfuse's example "
-                + "(native/build-passthrough-hp.sh), `--nocache` (timeouts 0, as the mirror), passthrough on; tmpfs: the same "
+                + "(native/build-libfuse318.sh), `--nocache` (timeouts 0, as the mirror), passthrough on; tmpfs: the same "
                 + "tmpfs bind-mounted (fuse-panama-bench/hold-bind), the kernel alone. Client: native/fsclient, 4 KiB random "
                 + "preads of the 1 GiB file by 1 and by 2 clients at once, 1 MiB sequential preads of it, 1 MiB pwrites over a "
                 + "256 MiB file kept between runs (so no run allocates the file's memory), and the create cycle in each filesystem's own directory. Ratios of throughputs (higher is "

@@ -20,4 +20,7 @@ public interface CreateReply extends Reply {
      *         (libfuse's own path layer forgets the lookup, or releases the handle, in that case)
      */
     boolean created(long ino, long generation, double attrTimeout, double entryTimeout, long fh, int flags);
+
+    /** Before {@link #created}: the new open file is passed through to {@code fd}, as {@link OpenReply#passthrough}. */
+    boolean passthrough(int fd);
 }

@@ -21,4 +21,16 @@ public interface OpenReply extends Reply {
      *         (libfuse's own path layer forgets the lookup, or releases the handle, in that case)
      */
     boolean open(long fh, int flags);
+
+    /**
+     * Before {@link #open}: asks that the kernel read, write and map this open file from
+     * {@code fd} (a regular file) itself, without requests to the filesystem (kernel passthrough,
+     * {@link dev.fusepanama.MountOptions.Builder#passthrough}). Returns false, changing nothing,
+     * where this mount cannot pass files through (see {@link dev.fusepanama.FuseMount#describe()});
+     * the filesystem then serves read and write as usual. The library registers {@code fd} once
+     * per inode while the inode has files open and closes the registration with the last of them
+     * (the kernel allows one backing file per inode while it is open, so later opens of the inode
+     * use the first one's); keep {@code fd} open until release. Keep-cache is ignored beside it.
+     */
+    boolean passthrough(int fd);
 }

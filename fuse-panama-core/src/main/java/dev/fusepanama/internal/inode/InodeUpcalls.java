@@ -245,7 +245,7 @@ public final class InodeUpcalls {
 
     void open(long req, long ino, long fi) throws IOException {
         InodeThread t = InodeThread.get();
-        NativeReply r = t.reply(replies, req);
+        NativeReply r = t.reply(replies, req).opening(ino);
         fs.open(t.request.at(req), ino, fuse_file_info.flags(fi), r);
     }
 
@@ -270,7 +270,15 @@ public final class InodeUpcalls {
     void release(long req, long ino, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         NativeReply r = t.reply(replies, req);
-        fs.release(t.request.at(req), ino, fh(fi), fuse_file_info.flags(fi), r);
+        long fh = fh(fi);
+        try {
+            fs.release(t.request.at(req), ino, fh, fuse_file_info.flags(fi), r);
+        } finally {
+            var backing = replies.backing;
+            if (backing != null) {
+                backing.release(ino, fh);
+            }
+        }
     }
 
     void fsync(long req, long ino, int dataOnly, long fi) throws IOException {

@@ -13,6 +13,7 @@ import dev.fusepanama.inode.IoctlReply;
 import dev.fusepanama.inode.LockReply;
 import dev.fusepanama.inode.LseekReply;
 import dev.fusepanama.inode.OpenReply;
+import dev.fusepanama.internal.passthrough.BackingFiles;
 import dev.fusepanama.inode.PollReply;
 import dev.fusepanama.inode.ReadlinkReply;
 import dev.fusepanama.inode.Reply;
@@ -80,11 +81,47 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
     private int dirUsed;
     /** Memory of the reply's own once deferred; this reference keeps it alive. */
     private MemorySegment owned;
+    /** For open: the inode opened; with {@link #backingFd} the open is to be passed through. */
+    private long openIno;
+    private int backingFd = -1;
 
     NativeReply(Replies replies, long req, long area) {
         this.replies = replies;
         this.req = req;
         this.area = area;
+    }
+
+    /** For open: the inode being opened. */
+    NativeReply opening(long ino) {
+        this.openIno = ino;
+        return this;
+    }
+
+    @Override
+    public boolean passthrough(int fd) {
+        BackingFiles backing = replies.backing;
+        if (backing == null || backing.unavailable() != null) {
+            return false;
+        }
+        backingFd = fd;
+        return true;
+    }
+
+    /**
+     * Registers the backing file of an open of {@code ino} and puts its id in the open reply's
+     * file info (keep-cache cleared); null if it is not passed through.
+     */
+    private BackingFiles.Pending backing(long ino) {
+        if (backingFd < 0 || replies.backing == null) {
+            return null;
+        }
+        BackingFiles.Pending p = replies.backing.acquireInode(ino, backingFd);
+        if (p != null) {
+            long fi = area + FILE_INFO;
+            fuse_file_info.backing_id(fi, p.backingId());
+            fuse_file_info.bit(fi, replies.fileInfoBits.keepCache(), false);
+        }
+        return p;
     }
 
     /** For readdir: the batch is built at {@code buffer}, of at most {@code limit} bytes. */
@@ -285,7 +322,12 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
         }
         entryParam(ino, generation, attrTimeout, entryTimeout);
         fileInfo(fh, flags);
-        return answer(Sender.CREATE, 0, 0, 0);
+        BackingFiles.Pending p = backing(ino);
+        boolean sent = answer(Sender.CREATE, 0, 0, 0);
+        if (p != null) {
+            replies.backing.settle(p, sent ? 0 : -1, ino, fh);
+        }
+        return sent;
     }
 
     @Override
@@ -296,7 +338,12 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
     @Override
     public boolean open(long fh, int flags) {
         fileInfo(fh, flags);
-        return answer(Sender.OPEN, 0, 0, 0);
+        BackingFiles.Pending p = openIno != 0 ? backing(openIno) : null;
+        boolean sent = answer(Sender.OPEN, 0, 0, 0);
+        if (p != null) {
+            replies.backing.settle(p, sent ? 0 : -1, openIno, fh);
+        }
+        return sent;
     }
 
     private void fileInfo(long fh, int flags) {

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import dev.fusepanama.internal.passthrough.BackingFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +29,8 @@ public final class Replies {
     final long bufvecSize;
     final long bufSize;
     final Object session;
+    /** The mount's passthrough registrations; null where files are not passed through. */
+    volatile BackingFiles backing;
     private final ReentrantReadWriteLock live;
     private final Set<NativeReply> deferred = ConcurrentHashMap.newKeySet();
     /** Retrievals of the kernel's cached data not yet answered, by the cookie sent with each. */
@@ -35,6 +38,11 @@ public final class Replies {
     private final AtomicLong nextCookie = new AtomicLong(1);
 
     /** @param session the mount these replies belong to (to tell its requests from another mount's) */
+    /** Files of this mount may be passed through, registered in {@code backing}. */
+    public void passthrough(BackingFiles backing) {
+        this.backing = backing;
+    }
+
     public Replies(LibFuse lib, ReentrantReadWriteLock live, Object session) {
         this.ll = lib.lowLevel;
         this.fileInfoBits = fuse_file_info.bits(lib.version);

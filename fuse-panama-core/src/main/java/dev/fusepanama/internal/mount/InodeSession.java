@@ -44,6 +44,7 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
         this.operations = operations;
         this.ll = lib.lowLevel;
         this.replies = new Replies(lib, live, this);
+        replies.passthrough(backing);
     }
 
     public static InodeSession mount(InodeFileSystem fs, Path mountpoint, MountOptions options) throws MountException {
@@ -54,7 +55,12 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
                     + "nothing on an inode filesystem, which sends its timeouts and open flags with each reply: " + pathOnly);
         }
         Path at = checkedMountpoint(mountpoint);
-        InodeSession session = new InodeSession(lib, at, options, fs, InodeOperation.implementedBy(fs.getClass()));
+        Set<InodeOperation> ops = InodeOperation.implementedBy(fs.getClass());
+        if (options.passthrough()) {
+            // a passed-through file's backing is dropped at release
+            InodeOperation.ALL.stream().filter(op -> op.cName().equals("release")).forEach(ops::add);
+        }
+        InodeSession session = new InodeSession(lib, at, options, fs, ops);
         session.start();
         return session;
     }
@@ -129,12 +135,16 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
     @Override
     public void configure(NativeConnectionInfo connection) {
         connection.apply(options);
+        if (backing != null) {
+            int deviceFd;
+            try {
+                deviceFd = (int) lib.sessionFd.invokeExact(handle);
+            } catch (Throwable t) {
+                throw new IllegalStateException("cannot find the session's /dev/fuse descriptor", t);
+            }
+            negotiate(connection, deviceFd);
+        }
         checkIoUring(connection);
-    }
-
-    @Override
-    protected String passthroughUnsupportedHere() {
-        return "the inode API does not pass files through yet";
     }
 
     // ---- notifications ------------------------------------------------------------------------------

@@ -91,16 +91,11 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
         } else if (!lib.version.atLeast(3, 17, 0)) {
             passthroughBeforeInit = "libfuse " + lib.packageVersion + " has none (3.17+)";
         } else {
-            passthroughBeforeInit = passthroughUnsupportedHere();
+            passthroughBeforeInit = null;
         }
         backing = options.passthrough() && lib.version.atLeast(3, 17, 0)
                 ? new BackingFiles(mountpoint.toString(), passthroughBeforeInit) : null;
         ioUringUnavailable = options.ioUring() ? ioUringUnavailable(lib) : null;
-    }
-
-    /** Why this API cannot pass files through; null if it can. */
-    protected String passthroughUnsupportedHere() {
-        return null;
     }
 
     /**

@@ -39,7 +39,21 @@ public final class BackingFiles {
     /** What an open asked for, between {@link #acquire} and {@link #settle}. */
     public record Pending(Key key, int backingId) {}
 
+    /** A backing file (device, inode), or on the inode API the FUSE inode it backs (device -1, node id). */
     record Key(long device, long inode) {}
+
+    /** An open file as release names it: the FUSE inode (-1 on the path API, which does not say) and the handle. */
+    private record Handle(long ino, long fh) {}
+
+    /** The opens behind one handle, and their backing. */
+    private static final class Opened {
+        final Key key;
+        int count = 1;
+
+        Opened(Key key) {
+            this.key = key;
+        }
+    }
 
     private static final class Backing {
         final int id;
@@ -55,7 +69,7 @@ public final class BackingFiles {
     private int deviceFd = -1;
     private volatile String unavailable;
     private final Map<Key, Backing> byFile = new HashMap<>();
-    private final Map<Long, Key> byHandle = new HashMap<>();
+    private final Map<Handle, Opened> byHandle = new HashMap<>();
     private boolean warnedHandles;
     private static final ThreadLocal<MemorySegment> SCRATCH =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(stat.SIZE, 8));
@@ -82,6 +96,19 @@ public final class BackingFiles {
      * regular file the kernel accepts).
      */
     public Pending acquire(int fd) {
+        return acquire(fd, -1);
+    }
+
+    /**
+     * As {@link #acquire(int)} for the inode API: the backing is shared by the opens of the FUSE
+     * inode {@code nodeid} (the filesystem decides what an inode is, so a replaced file is a new
+     * one); while one is open, further opens of that inode use its backing file.
+     */
+    public Pending acquireInode(long nodeid, int fd) {
+        return acquire(fd, nodeid);
+    }
+
+    private Pending acquire(int fd, long nodeid) {
         if (unavailable != null) {
             return null;
         }
@@ -95,7 +122,7 @@ public final class BackingFiles {
         if ((stat.st_mode(st.address()) & S_IFMT) != S_IFREG) {
             return null;
         }
-        Key key = new Key(stat.st_dev(st.address()), stat.st_ino(st.address()));
+        Key key = nodeid >= 0 ? new Key(-1, nodeid) : new Key(stat.st_dev(st.address()), stat.st_ino(st.address()));
         synchronized (this) {
             if (unavailable != null) {
                 return null;
@@ -117,13 +144,24 @@ public final class BackingFiles {
     /**
      * After the filesystem's open or create returned {@code rc} with {@code fh}: keeps the
      * registration for the open file, or undoes it. Returns false if the open must not be passed
-     * through after all (another open file already has this handle).
+     * through after all (another open file with another backing already has this handle).
      */
     public boolean settle(Pending pending, int rc, long fh) {
+        return settle(pending, rc, -1, fh);
+    }
+
+    /** As {@link #settle(Pending, int, long)} for an open of the FUSE inode {@code ino} (inode API). */
+    public boolean settle(Pending pending, int rc, long ino, long fh) {
         synchronized (this) {
             if (rc >= 0) {
-                if (!byHandle.containsKey(fh)) {
-                    byHandle.put(fh, pending.key());
+                Handle h = new Handle(ino, fh);
+                Opened o = byHandle.get(h);
+                if (o == null) {
+                    byHandle.put(h, new Opened(pending.key()));
+                    return true;
+                }
+                if (o.key.equals(pending.key())) {
+                    o.count++;
                     return true;
                 }
                 if (!warnedHandles) {
@@ -140,10 +178,19 @@ public final class BackingFiles {
 
     /** The open file with handle {@code fh} was released: its backing is closed with its last open. */
     public void release(long fh) {
+        release(-1, fh);
+    }
+
+    /** As {@link #release(long)} for an open of the FUSE inode {@code ino} (inode API). */
+    public void release(long ino, long fh) {
         synchronized (this) {
-            Key key = byHandle.remove(fh);
-            if (key != null) {
-                drop(key);
+            Handle h = new Handle(ino, fh);
+            Opened o = byHandle.get(h);
+            if (o != null) {
+                if (--o.count == 0) {
+                    byHandle.remove(h);
+                }
+                drop(o.key);
             }
         }
     }

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Builds libfuse's own example/passthrough_hp (C++, the low-level API, with kernel passthrough) from
-# Debian sid's fuse3 source package, the same source scripts/libfuse-versions.sh builds the 3.18
-# library from, into native/build/passthrough_hp, linked against that library (rpath). The bench's
-# passthrough suite compares the mirror with it. Needs root on Debian (installs g++ and what
-# scripts/libfuse-versions.sh needs).
+# What the bench's libfuse 3.18 suites run in C, linked (rpath) against the 3.18 library that
+# scripts/libfuse-versions.sh builds from Debian sid's fuse3 source package:
+#   native/build/passthrough_hp  libfuse's own example (C++, low-level API, kernel passthrough), from
+#                                that same source package (`--suite passthrough`)
+#   native/build/benchfs318      native/benchfs.c, the C bench tree, which takes --io-uring there
+#                                (`--suite uring`)
+# Needs root on Debian (installs g++ and what scripts/libfuse-versions.sh needs).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
@@ -19,8 +21,11 @@ if ! command -v g++ >/dev/null; then
 fi
 read -r version library include < <("$repo/scripts/libfuse-versions.sh" --one sid)
 prefix=$(dirname "$(dirname "$library")")
+mkdir -p "$here/build"
+gcc -O2 -Wall -DFUSE_USE_VERSION=31 -I"$include" -o "$here/build/benchfs318" "$here/benchfs.c" \
+  -L"$prefix/lib" -Wl,-rpath,"$prefix/lib" -lfuse3 -lpthread
 if [ -x "$out" ] && [ "$(cat "$out.version" 2>/dev/null)" = "$version xattr" ]; then
-  echo "$out ($version) is built"
+  echo "built benchfs318; $out ($version) was built before"
   exit 0
 fi
 work=$(mktemp -d)
@@ -42,4 +47,4 @@ mkdir -p "$here/build"
 g++ -O2 -std=c++17 -Wall -DHAVE_SETXATTR -DHAVE_SYS_XATTR_H -DHAVE_UTIMENSAT -DFUSE_USE_VERSION=318 -I"$include" -I"$work/tree/example" -o "$out" \
   "$work/tree/example/passthrough_hp.cc" -L"$prefix/lib" -Wl,-rpath,"$prefix/lib" -lfuse3 -lpthread
 echo "$version xattr" >"$out.version"
-echo "built $out against libfuse $version ($library)"
+echo "built benchfs318 and $out against libfuse $version ($library)"
