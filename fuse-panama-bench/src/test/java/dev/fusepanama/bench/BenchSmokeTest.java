@@ -73,8 +73,39 @@ class BenchSmokeTest {
         assertNothingLeftMounted();
     }
 
+    @Test
+    void thePassthroughSuiteRunsTheMirrorPassthroughHpAndTmpfs() throws Exception {
+        assumeTrue(root(), "the passthrough suite mounts a tmpfs and passes files through: root only");
+        buildNative();
+        buildLibfuse318();
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "passthrough", "--smoke"}));
+        System.out.println(section);
+        assertEveryRowMeasured(section, PassthroughSuite.METRICS);
+        assertNothingLeftMounted();
+    }
+
+    @Test
+    void theUringSuiteRunsBothTransportsInJavaAndC() throws Exception {
+        assumeTrue(root(), "the uring suite turns the fuse module's enable_uring on: root only");
+        buildNative();
+        buildLibfuse318();
+        String before = Files.readString(Path.of("/sys/module/fuse/parameters/enable_uring")).trim();
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "uring", "--smoke"}));
+        System.out.println(section);
+        assertEveryRowMeasured(section, UringSuite.METRICS);
+        assertEquals(before, Files.readString(Path.of("/sys/module/fuse/parameters/enable_uring")).trim(), "the parameter is put back");
+        assertNothingLeftMounted();
+    }
+
     private static boolean root() throws Exception {
         return new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim().equals("0");
+    }
+
+    /** passthrough_hp and benchfs318 against the version matrix's libfuse 3.18. */
+    private static void buildLibfuse318() throws Exception {
+        Process build = new ProcessBuilder(repo().resolve("native/build-libfuse318.sh").toString()).redirectErrorStream(true).start();
+        String built = new String(build.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, build.waitFor(), built);
     }
 
     private static void buildNative() throws Exception {
