@@ -65,5 +65,5 @@ wait "$pid" || rc=$?
 pid=
 cat "$log"
 [ "$rc" -eq 0 ] || fail "exit status $rc after Ctrl-C"
-grep -q "(libfuse $version)" "$log" || fail "the launcher did not report libfuse $version"
+grep -q "(libfuse $version[,)]" "$log" || fail "the launcher did not report libfuse $version"
 echo "soname: 1 passed, 0 failed (libfuse3.so.4 alone, $version, found without an override)"

@@ -152,25 +152,42 @@ class LayoutTest {
         assertConstants("libc", List.of("fuse_panama.h", "sched.h", "linux/openat2.h"), java);
     }
 
+    /** Constants of newer releases, checked where the headers have them and required from that release on. */
+    private static final Map<String, int[]> INTRODUCED = Map.of(
+            "FUSE_CAP_PASSTHROUGH", new int[] {3, 17},
+            "FUSE_CAP_OVER_IO_URING", new int[] {3, 18});
+
     /** Compiles a program printing each C macro and compares with the Java value (null: missing in Java). */
     private static void assertConstants(String label, List<String> includes, Map<String, Long> java) throws Exception {
         StringBuilder c = new StringBuilder();
         for (String inc : includes) c.append("#include <").append(inc).append(">\n");
         c.append("#include <stdio.h>\nint main(void) {\n");
         for (String name : java.keySet()) {
+            boolean newer = INTRODUCED.containsKey(name);
+            if (newer) c.append("#ifdef ").append(name).append('\n');
             c.append("  printf(\"%s %lld\\n\", \"").append(name).append("\", (long long) (").append(name).append("));\n");
+            if (newer) c.append("#endif\n");
         }
         c.append("  return 0;\n}\n");
         Path source = work.resolve("constants-" + label.replace('.', '_') + ".c");
         Files.writeString(source, c);
         List<String> problems = new ArrayList<>();
+        List<String> printed = new ArrayList<>();
         for (String line : NativeProbe.run(source, work)) {
+            printed.add(line.substring(0, line.lastIndexOf(' ')));
             int space = line.lastIndexOf(' ');
             String name = line.substring(0, space);
             Long j = java.get(name);
             long v = Long.parseLong(line.substring(space + 1));
             if (j == null) problems.add(name + " is missing in Java (C: " + v + ")");
             else if (j != v) problems.add(name + ": C " + v + ", Java " + j);
+        }
+        LibFuseVersion loaded = LibFuse.get().version;
+        for (Map.Entry<String, int[]> e : INTRODUCED.entrySet()) {
+            int[] r = e.getValue();
+            if (java.containsKey(e.getKey()) && loaded.atLeast(r[0], r[1], 0) && !printed.contains(e.getKey())) {
+                problems.add(e.getKey() + " is missing in the headers of libfuse " + loaded + ", which should have it");
+            }
         }
         assertEquals(List.of(), problems, label);
     }
