@@ -64,11 +64,16 @@ public final class TestMount implements AutoCloseable {
      */
     public static boolean passthroughExpected() throws IOException {
         boolean root = "0".equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid").toString());
-        return root && atLeast(Fuse.libfuseVersion(), 3, 17)
+        return root && libfuseAtLeast(3, 17)
                 && atLeast(Files.readString(Path.of("/proc/sys/kernel/osrelease")), 6, 9);
     }
 
-    private static boolean atLeast(String version, int major, int minor) {
+    /** Whether the loaded libfuse is at least {@code major.minor}. */
+    public static boolean libfuseAtLeast(int major, int minor) throws IOException {
+        return atLeast(Fuse.libfuseVersion(), major, minor);
+    }
+
+    static boolean atLeast(String version, int major, int minor) {
         String[] p = version.trim().split("[.-]");
         int ma = Integer.parseInt(p[0]);
         int mi = Integer.parseInt(p[1]);

@@ -1,6 +1,5 @@
 package dev.fusepanama.testkit;
 
-import dev.fusepanama.Fuse;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,10 +40,7 @@ public final class UringSwitch implements AutoCloseable {
 
     /** Whether a mount asking for io_uring now gets it: libfuse 3.18+ and the parameter on. */
     public static boolean expected() throws IOException {
-        String[] p = Fuse.libfuseVersion().split("[.-]");
-        int major = Integer.parseInt(p[0]);
-        int minor = Integer.parseInt(p[1]);
-        return (major > 3 || (major == 3 && minor >= 18)) && isOn();
+        return TestMount.libfuseAtLeast(3, 18) && isOn();
     }
 
     /** How many of this process's threads are libfuse's io_uring queue threads ({@code fuse-ring-N}). */

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fusepanama.Fuse;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.testing.FlatInodeFileSystem;
 import dev.fusepanama.testing.ScratchFileSystem;
@@ -102,9 +101,7 @@ class IoUringThroughMountTest {
                     "the module parameter is on and only root can turn it off");
             try (TestMount m = TestMount.mount(new ScratchFileSystem(), URING)) {
                 String how = m.handle().describe();
-                String release = Fuse.libfuseVersion();
-                String why = Integer.parseInt(release.split("\\.")[1]) >= 18 || Integer.parseInt(release.split("\\.")[0]) > 3
-                        ? "enable_uring is off" : "has none (3.18+)";
+                String why = TestMount.libfuseAtLeast(3, 18) ? "enable_uring is off" : "has none (3.18+)";
                 assertTrue(how.contains("transport /dev/fuse (no io_uring: ") && how.contains(why), how);
                 exercise(m.root());
                 assertEquals(0, UringSwitch.ringThreads(), "no ring threads without io_uring");

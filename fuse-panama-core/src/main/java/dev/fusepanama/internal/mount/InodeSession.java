@@ -135,16 +135,13 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
     @Override
     public void configure(NativeConnectionInfo connection) {
         connection.apply(options);
-        if (backing != null) {
-            int deviceFd;
-            try {
-                deviceFd = (int) lib.sessionFd.invokeExact(handle);
-            } catch (Throwable t) {
-                throw new IllegalStateException("cannot find the session's /dev/fuse descriptor", t);
-            }
-            negotiate(connection, deviceFd);
-        }
+        negotiate(connection);
         checkIoUring(connection);
+    }
+
+    @Override
+    protected long session() {
+        return handle;
     }
 
     // ---- notifications ------------------------------------------------------------------------------

@@ -79,22 +79,12 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
     private volatile String ioUringUnavailable;
     /** The mount's passthrough registrations (null if passthrough was not asked for or this libfuse has none). */
     protected final BackingFiles backing;
-    /** Why files are not passed through although asked to, before init (libfuse); null otherwise. */
-    private final String passthroughBeforeInit;
 
     protected MountSession(LibFuse lib, Path mountpoint, MountOptions options) {
         this.lib = lib;
         this.mountpoint = mountpoint;
         this.options = options;
-        if (!options.passthrough()) {
-            passthroughBeforeInit = null;
-        } else if (!lib.version.atLeast(3, 17, 0)) {
-            passthroughBeforeInit = "libfuse " + lib.packageVersion + " has none (3.17+)";
-        } else {
-            passthroughBeforeInit = null;
-        }
-        backing = options.passthrough() && lib.version.atLeast(3, 17, 0)
-                ? new BackingFiles(mountpoint.toString(), passthroughBeforeInit) : null;
+        backing = options.passthrough() && lib.version.atLeast(3, 17, 0) ? new BackingFiles(mountpoint.toString()) : null;
         ioUringUnavailable = options.ioUring() ? ioUringUnavailable(lib) : null;
     }
 
@@ -131,14 +121,22 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
         return Libc.geteuid() == 0;
     }
 
+    /** The {@code struct fuse_session} of {@link #handle}, whose /dev/fuse descriptor the backing-file ioctls go to. */
+    protected abstract long session() throws Throwable;
+
     /**
      * In init, before the filesystem's own: asks for passthrough where the kernel offers it and
-     * this process may use it, and records what the mount got. {@code deviceFd} is the session's
-     * /dev/fuse descriptor, which the backing-file ioctls go to.
+     * this process may use it, and records what the mount got.
      */
-    protected final void negotiate(NativeConnectionInfo connection, int deviceFd) {
+    protected final void negotiate(NativeConnectionInfo connection) {
         if (backing == null || backing.unavailable() != null) {
             return;
+        }
+        int deviceFd;
+        try {
+            deviceFd = (int) lib.sessionFd.invokeExact(session());
+        } catch (Throwable t) {
+            throw new IllegalStateException("cannot find the session's /dev/fuse descriptor", t);
         }
         String reason = null;
         if (!connection.isCapable(ConnectionInfo.CAP_PASSTHROUGH)) {
@@ -610,7 +608,7 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
     /** How file data travels: "kernel passthrough" where files may be passed through, or why not. */
     private String dataPath() {
         if (!options.passthrough()) return "data through the filesystem";
-        String why = backing == null ? passthroughBeforeInit : backing.unavailable();
+        String why = backing == null ? "libfuse " + lib.packageVersion + " has none (3.17+)" : backing.unavailable();
         return why == null ? "kernel passthrough" : "data through the filesystem (no passthrough: " + why + ")";
     }
 

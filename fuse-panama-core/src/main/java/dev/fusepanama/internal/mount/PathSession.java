@@ -101,16 +101,13 @@ public final class PathSession extends MountSession implements Upcalls.InitListe
     public void configure(NativeConnectionInfo connection, NativeFuseConfig config) {
         config.apply(options, lib.version.atLeast(3, 17, 0));
         connection.apply(options);
-        if (backing != null) {
-            int deviceFd = -1;
-            try {
-                deviceFd = (int) lib.sessionFd.invokeExact((long) lib.getSession.invokeExact(handle));
-            } catch (Throwable t) {
-                throw new IllegalStateException("cannot find the session's /dev/fuse descriptor", t);
-            }
-            negotiate(connection, deviceFd);
-        }
+        negotiate(connection);
         checkIoUring(connection);
+    }
+
+    @Override
+    protected long session() throws Throwable {
+        return (long) lib.getSession.invokeExact(handle);
     }
 
     @Override

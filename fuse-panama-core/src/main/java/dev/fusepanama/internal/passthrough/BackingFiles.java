@@ -1,6 +1,7 @@
 package dev.fusepanama.internal.passthrough;
 
 import dev.fusepanama.Errno;
+import dev.fusepanama.Posix;
 import dev.fusepanama.internal.bind.stat;
 import dev.fusepanama.libc.Libc;
 import java.lang.foreign.Arena;
@@ -33,8 +34,6 @@ public final class BackingFiles {
     static final long FUSE_DEV_IOC_BACKING_OPEN = 0x4010E501L;
     /** {@code _IOW(229, 2, uint32_t)}: the backing id. */
     static final long FUSE_DEV_IOC_BACKING_CLOSE = 0x4004E502L;
-    private static final int S_IFMT = 0170000;
-    private static final int S_IFREG = 0100000;
 
     /** What an open asked for, between {@link #acquire} and {@link #settle}. */
     public record Pending(Key key, int backingId) {}
@@ -67,6 +66,7 @@ public final class BackingFiles {
 
     private final String mountpoint;
     private int deviceFd = -1;
+    /** Why files cannot be passed through, or null; null until init says otherwise (no open comes before it). */
     private volatile String unavailable;
     private final Map<Key, Backing> byFile = new HashMap<>();
     private final Map<Handle, Opened> byHandle = new HashMap<>();
@@ -74,9 +74,8 @@ public final class BackingFiles {
     private static final ThreadLocal<MemorySegment> SCRATCH =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(stat.SIZE, 8));
 
-    public BackingFiles(String mountpoint, String unavailable) {
+    public BackingFiles(String mountpoint) {
         this.mountpoint = mountpoint;
-        this.unavailable = unavailable;
     }
 
     /** After init: the session's device descriptor, and whether the kernel granted passthrough (null reason: it did). */
@@ -119,7 +118,7 @@ public final class BackingFiles {
             LOG.debug("passthrough in {}: fstat of descriptor {} failed: {}", mountpoint, fd, Errno.name(-rc));
             return null;
         }
-        if ((stat.st_mode(st.address()) & S_IFMT) != S_IFREG) {
+        if ((stat.st_mode(st.address()) & Posix.S_IFMT) != Posix.S_IFREG) {
             return null;
         }
         Key key = nodeid >= 0 ? new Key(-1, nodeid) : new Key(stat.st_dev(st.address()), stat.st_ino(st.address()));
