@@ -35,8 +35,8 @@ public interface FileInfo {
      * shared by its opens and closed with the last of them), so the filesystem only has to give
      * each open file a handle of its own ({@link #setFh}, e.g. the descriptor) and keep
      * {@code fd} open until release. Everything but the data still reaches the filesystem:
-     * getattr, truncate, fsync, flush, release, locks. Keep-cache is ignored for a
-     * passed-through file, and {@code O_DIRECT} follows the backing filesystem's rules (aligned
+     * getattr, truncate, fsync, flush, release, locks. Keep-cache and non-seekable are
+     * ignored for a passed-through file (the kernel refuses both beside it), and {@code O_DIRECT} follows the backing filesystem's rules (aligned
      * buffers and offsets), as on overlayfs.
      *
      * <p>The kernel allows one backing file per inode while any file of it is open, and every

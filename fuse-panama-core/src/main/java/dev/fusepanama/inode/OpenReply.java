@@ -30,7 +30,8 @@ public interface OpenReply extends Reply {
      * the filesystem then serves read and write as usual. The library registers {@code fd} once
      * per inode while the inode has files open and closes the registration with the last of them
      * (the kernel allows one backing file per inode while it is open, so later opens of the inode
-     * use the first one's); keep {@code fd} open until release. Keep-cache is ignored beside it.
+     * use the first one's); keep {@code fd} open until release. {@link #KEEP_CACHE} and
+     * {@link #NONSEEKABLE} are ignored beside it (the kernel would fail the open).
      */
     boolean passthrough(int fd);
 }

@@ -2,6 +2,7 @@ package dev.fusepanama.throughmount;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.Errno;
@@ -54,6 +55,8 @@ class InodePassthroughThroughMountTest {
         final AtomicInteger reads = new AtomicInteger();
         final AtomicInteger writes = new AtomicInteger();
         final AtomicInteger passedThrough = new AtomicInteger();
+        /** The flags every open answers with besides the passthrough. */
+        volatile int openFlags;
 
         Backed(Path dir) {
             this.dir = dir;
@@ -97,7 +100,7 @@ class InodePassthroughThroughMountTest {
             }
             open.add((long) fd);
             if (reply.passthrough(fd)) passedThrough.incrementAndGet();
-            reply.open(fd, 0);
+            reply.open(fd, openFlags);
         }
 
         @Override
@@ -174,6 +177,30 @@ class InodePassthroughThroughMountTest {
             } else {
                 assertTrue(fs.reads.get() > 0 && fs.writes.get() > 0, "the filesystem served the data");
                 assertEquals(0, fs.passedThrough.get());
+            }
+            fs.awaitReleased();
+        }
+    }
+
+    /** Keep-cache and non-seekable beside passthrough: the kernel would refuse the open; they are dropped. */
+    @Test
+    void hintsTheKernelRefusesBesidePassthroughAreDroppedNotFailed() throws Exception {
+        Backed fs = new Backed(backing);
+        fs.openFlags = OpenReply.KEEP_CACHE | OpenReply.NONSEEKABLE;
+        Files.writeString(backing.resolve("h"), "0123456789");
+        try (TestMount m = TestMount.mount(fs, MountOptions.builder().passthrough(true).build())) {
+            assertEquals("0123456789", Files.readString(m.path("h")));
+            try (RandomAccessFile r = new RandomAccessFile(m.path("h").toFile(), "r")) {
+                if (TestMount.passthroughExpected()) {
+                    r.seek(5);
+                    assertEquals('5', r.read(), "passed through: seekable");
+                    assertEquals(0, fs.reads.get(), "passed through");
+                } else {
+                    assertThrows(IOException.class, () -> {
+                        r.seek(5);
+                        r.read();
+                    }, "served by the filesystem: the hint holds");
+                }
             }
             fs.awaitReleased();
         }

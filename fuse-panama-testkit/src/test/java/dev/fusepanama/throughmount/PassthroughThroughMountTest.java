@@ -56,6 +56,9 @@ class PassthroughThroughMountTest {
         final Set<Integer> open = ConcurrentHashMap.newKeySet();
         /** What reached the filesystem, in order, for failure messages. */
         final java.util.Queue<String> served = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        /** Open hints set on every open besides the passthrough (the kernel refuses some of them beside it). */
+        volatile boolean keepCache;
+        volatile boolean nonSeekable;
 
         Backed(Path dir) {
             this.dir = dir;
@@ -97,6 +100,7 @@ class PassthroughThroughMountTest {
             }
             open.add(fd);
             fi.setFh(fd);
+            fi.setKeepCache(keepCache).setNonSeekable(nonSeekable);
             boolean through = fi.setPassthrough(fd);
             served.add("open fh " + fd + " flags 0" + Integer.toOctalString(fi.flags()) + (through ? " passed through" : ""));
             if (through) {
@@ -231,6 +235,33 @@ class PassthroughThroughMountTest {
             } else {
                 assertTrue(fs.reads.get() > 0 && fs.writes.get() > 0, "the filesystem served the data");
                 assertEquals(0, fs.passedThrough.get());
+            }
+            fs.awaitReleased();
+        }
+    }
+
+    /**
+     * The kernel refuses an open that asks for keep-cache or non-seekable beside passthrough
+     * (EINVAL); a passed-through file is a regular file with no FUSE page cache, so both hints
+     * are dropped and the open succeeds.
+     */
+    @Test
+    void hintsTheKernelRefusesBesidePassthroughAreDroppedNotFailed() throws Exception {
+        Backed fs = new Backed(backing);
+        fs.keepCache = true;
+        fs.nonSeekable = true;
+        Files.writeString(backing.resolve("h"), "0123456789");
+        try (TestMount m = TestMount.mount(fs, options())) {
+            assertEquals("0123456789", Files.readString(m.path("h")));
+            try (FileChannel c = FileChannel.open(m.path("h"), StandardOpenOption.READ)) {
+                java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(3);
+                if (passthroughExpected()) {
+                    c.read(b, 5);
+                    assertEquals("567", new String(b.array()), "passed through: seekable");
+                    assertEquals(0, fs.reads.get(), "passed through: " + fs.served);
+                } else {
+                    assertThrows(IOException.class, () -> c.read(b, 5), "served by the filesystem: the hint holds");
+                }
             }
             fs.awaitReleased();
         }

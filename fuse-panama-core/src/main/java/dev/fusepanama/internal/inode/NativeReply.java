@@ -109,7 +109,8 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
 
     /**
      * Registers the backing file of an open of {@code ino} and puts its id in the open reply's
-     * file info (keep-cache cleared); null if it is not passed through.
+     * file info (keep-cache and non-seekable cleared: the kernel fails the open with either
+     * beside passthrough); null if it is not passed through.
      */
     private BackingFiles.Pending backing(long ino) {
         if (backingFd < 0 || replies.backing == null) {
@@ -120,6 +121,7 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
             long fi = area + FILE_INFO;
             fuse_file_info.backing_id(fi, p.backingId());
             fuse_file_info.bit(fi, replies.fileInfoBits.keepCache(), false);
+            fuse_file_info.bit(fi, replies.fileInfoBits.nonseekable(), false);
         }
         return p;
     }
@@ -163,6 +165,10 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
 
     @Override
     public Reply defer() {
+        String refused = replies.deferralRefused();
+        if (refused != null) {
+            throw new IllegalStateException("this mount cannot defer replies: " + refused);
+        }
         if (!STATE.compareAndSet(this, OPEN, DEFERRED)) {
             throw new IllegalStateException(state == DEFERRED ? "the reply was already deferred" : "the request was already answered");
         }

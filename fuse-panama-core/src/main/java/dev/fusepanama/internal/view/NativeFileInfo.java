@@ -54,8 +54,9 @@ public final class NativeFileInfo implements FileInfo {
 
     /**
      * After the filesystem's open or create returned {@code rc}: the open reply carries the
-     * backing id, without keep-cache (the kernel refuses it beside passthrough), or the
-     * registration is undone.
+     * backing id, without keep-cache and non-seekable (the kernel fails an open that has either
+     * beside passthrough; a passed-through file is seekable and has no FUSE page cache), or
+     * the registration is undone.
      */
     public void settle(int rc) {
         BackingFiles.Pending p = pending;
@@ -68,6 +69,7 @@ public final class NativeFileInfo implements FileInfo {
         if (b.settle(p, rc, fh())) {
             fuse_file_info.backing_id(a, p.backingId());
             fuse_file_info.bit(a, bits.keepCache(), false);
+            fuse_file_info.bit(a, bits.nonseekable(), false);
         }
     }
 
