@@ -328,7 +328,11 @@ public final class MountOptions {
          * 3.18+, a kernel with {@code CONFIG_FUSE_IO_URING} and the fuse module parameter
          * {@code enable_uring} on (root: {@code echo 1 > /sys/module/fuse/parameters/enable_uring});
          * where any is missing the mount uses /dev/fuse, and {@link FuseMount#describe()} says
-         * which transport it got. It trades latency for throughput: see RESULTS.md.
+         * which transport it got (also when libfuse fails to start its queues and falls back).
+         * It trades latency for throughput: see RESULTS.md. On the inode API with libfuse up to
+         * 3.18, a reply may only be sent from the thread that received its request (libfuse's
+         * queue would be corrupted otherwise), so {@link dev.fusepanama.inode.Reply#defer()}
+         * throws there; the path API never defers.
          */
         public Builder ioUring(boolean on) { ioUring = on; return this; }
 

@@ -26,6 +26,9 @@ public interface Reply {
      * arguments stay valid only until the method returns: copy what the answer needs.
      *
      * @return this reply
+     * @throws IllegalStateException if the request was already answered or deferred, or if this
+     *     mount cannot defer: requests over io_uring with libfuse 3.18 or older, which must be
+     *     answered on the thread that received them ({@link dev.fusepanama.MountOptions.Builder#ioUring})
      */
     Reply defer();
 

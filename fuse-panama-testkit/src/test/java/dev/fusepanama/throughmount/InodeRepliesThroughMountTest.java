@@ -20,6 +20,7 @@ import dev.fusepanama.libc.Libc;
 import dev.fusepanama.testing.FlatInodeFileSystem;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
+import dev.fusepanama.testkit.UringSwitch;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
@@ -137,6 +138,33 @@ class InodeRepliesThroughMountTest {
             long start = System.nanoTime();
             assertEquals(5000, Files.size(m.path("later")));
             assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(150), "answered when the other thread did");
+        } finally {
+            fs.later.shutdownNow();
+        }
+    }
+
+    /**
+     * Over io_uring, libfuse up to 3.18 corrupts a queue's ring when a reply comes from a thread
+     * other than the queue's: there defer() is refused (the request fails with EIO, nothing is
+     * risked, the mount keeps serving); where the rings are not in use, or libfuse is fixed,
+     * the same filesystem defers as over /dev/fuse.
+     */
+    @Test
+    void overIoUringADeferredReplyIsRefusedWhereLibfuseWouldCorruptItsRing() throws Exception {
+        Misbehaving fs = new Misbehaving();
+        fs.put("plain", "served");
+        try (UringSwitch on = UringSwitch.set(true);
+                TestMount m = TestMount.mount(fs, MountOptions.builder().ioUring(true).build())) {
+            boolean rings = m.handle().describe().contains("transport io_uring");
+            assertEquals(UringSwitch.expected(), rings, m.handle().describe());
+            if (rings && !TestMount.libfuseAtLeast(3, 19)) {
+                assertEquals(Errno.EIO, lstatErrno(m.path("later")), "defer() threw: the request fails, the ring is not risked");
+            } else {
+                assertEquals(5000, Files.size(m.path("later")));
+            }
+            for (int i = 0; i < 20; i++) {
+                assertEquals("served", Files.readString(m.path("plain")));
+            }
         } finally {
             fs.later.shutdownNow();
         }

@@ -109,6 +109,35 @@ class IoUringThroughMountTest {
         }
     }
 
+    /**
+     * The kernel offers io_uring but libfuse cannot set its queues up (here: io_uring switched off
+     * for every process with the {@code kernel.io_uring_disabled} sysctl): libfuse then serves
+     * /dev/fuse with no more than a log line, and the mount must not claim io_uring.
+     */
+    @Test
+    void whenLibfuseCannotStartItsQueuesTheMountSaysItUsesDevFuse() throws Exception {
+        Path sysctl = Path.of("/proc/sys/kernel/io_uring_disabled");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(sysctl), "needs root and a kernel with " + sysctl);
+        String before = Files.readString(sysctl).trim();
+        try (UringSwitch on = UringSwitch.set(true)) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(UringSwitch.expected(), "needs libfuse 3.18+ and enable_uring");
+            TestMount m;
+            Files.writeString(sysctl, "2");
+            try {
+                m = TestMount.mount(new ScratchFileSystem(), URING);
+            } finally {
+                // Only the mount's start needs it: put it back before anything can hang.
+                Files.writeString(sysctl, before);
+            }
+            try (m) {
+                String how = m.handle().describe();
+                assertTrue(how.contains("transport /dev/fuse (no io_uring: libfuse could not start its queues"), how);
+                exercise(m.root());
+                assertEquals(0, UringSwitch.ringThreads(), "no ring threads serve the mount");
+            }
+        }
+    }
+
     @Test
     void aMountThatDoesNotAskUsesDevFuse() throws Exception {
         try (UringSwitch on = UringSwitch.set(true);

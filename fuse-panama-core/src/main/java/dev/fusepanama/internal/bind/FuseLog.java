@@ -9,6 +9,8 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.ref.WeakReference;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +28,10 @@ public final class FuseLog {
     private static final ThreadLocal<MemorySegment> FORMAT_BUFFER =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(BUFFER));
     private static final ThreadLocal<StringBuilder> CAPTURED = new ThreadLocal<>();
+    private static final ThreadLocal<WeakReference<Consumer<String>>> RING_FAILURE =
+            new ThreadLocal<>();
+    /** What libfuse 3.18 logs (at INFO) after init when its io_uring queues cannot start; it then serves /dev/fuse. */
+    private static final String RING_START_FAILED = "failed to start io-uring";
 
     static void install(LibFuse lib) {
         try {
@@ -51,6 +57,16 @@ public final class FuseLog {
         return sb == null ? "" : sb.toString().trim();
     }
 
+    /**
+     * Hands {@code listener} the message libfuse logs on this thread if it fails to start its
+     * io_uring queues (in init, right after the filesystem's init ran on the same thread), so the
+     * mount can say it fell back to /dev/fuse. Held weakly (the thread may outlive the mount): the
+     * caller keeps {@code listener} reachable.
+     */
+    public static void onRingStartFailure(Consumer<String> listener) {
+        RING_FAILURE.set(new WeakReference<>(listener));
+    }
+
     /** {@code void (*fuse_log_func_t)(enum fuse_log_level, const char *fmt, va_list ap)}. */
     @SuppressWarnings("unused")
     private static void log(int level, long format, long vaList) {
@@ -58,6 +74,11 @@ public final class FuseLog {
             MemorySegment buffer = FORMAT_BUFFER.get();
             int n = Libc.vsnprintf(buffer.address(), BUFFER, format, vaList);
             String message = n < 0 ? "(unformattable libfuse message)" : buffer.getString(0).stripTrailing();
+            if (message.contains(RING_START_FAILED)) {
+                var ref = RING_FAILURE.get();
+                var listener = ref == null ? null : ref.get();
+                if (listener != null) listener.accept(message);
+            }
             StringBuilder sb = CAPTURED.get();
             if (sb != null && level <= 4) {
                 sb.append(message).append('\n');

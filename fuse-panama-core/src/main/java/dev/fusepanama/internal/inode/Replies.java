@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 import dev.fusepanama.internal.passthrough.BackingFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,6 +52,22 @@ public final class Replies {
         this.bufSize = lib.layouts.bufSize();
         this.live = live;
         this.session = session;
+    }
+
+    /**
+     * Why {@link NativeReply#defer} is refused on this mount, or null: asked each time, because
+     * the transport is only settled once libfuse has started (or failed to start) its queues.
+     */
+    private volatile Supplier<String> deferralRefused = () -> null;
+
+    /** Sets what says whether (and why) replies may not be deferred on this mount. */
+    public void refuseDeferral(Supplier<String> why) {
+        this.deferralRefused = why;
+    }
+
+    /** Why replies may not be deferred now, or null. */
+    String deferralRefused() {
+        return deferralRefused.get();
     }
 
     void deferred(NativeReply reply) {

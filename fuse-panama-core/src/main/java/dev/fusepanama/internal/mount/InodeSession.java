@@ -137,6 +137,17 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
         connection.apply(options);
         negotiate(connection);
         checkIoUring(connection);
+        if (ioUringActive() && !lib.version.atLeast(3, 19, 0)) {
+            // libfuse up to 3.18 lets the queue thread flush its ring unlocked while a reply from
+            // any other thread flushes it too: the ring's submission state is corrupted (spurious
+            // "Failed to get a ring SQEs", doubled commits, a hung queue). Fixed in libfuse's
+            // "serialise all ring submission under ring_lock", after 3.18.
+            String version = lib.packageVersion;
+            replies.refuseDeferral(() -> ioUringActive()
+                    ? "libfuse " + version + " over io_uring takes replies only from the thread that received"
+                            + " the request (fixed after 3.18); mount without ioUring to defer"
+                    : null);
+        }
     }
 
     @Override

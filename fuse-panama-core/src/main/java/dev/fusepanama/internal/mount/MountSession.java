@@ -38,6 +38,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
@@ -164,12 +165,26 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
         if (options.ioUring() && ioUringUnavailable == null && !connection.isCapable(ConnectionInfo.CAP_OVER_IO_URING)) {
             ioUringRefused("the kernel did not offer it in init");
         }
+        if (ioUringActive()) {
+            // libfuse starts its queues after this init and, if they fail, serves /dev/fuse with
+            // no more than a log line on this thread: that line is how the mount learns it.
+            FuseLog.onRingStartFailure(ringStartFailure);
+        }
+    }
+
+    /** Kept here because FuseLog holds it weakly. */
+    private final Consumer<String> ringStartFailure =
+            message -> ioUringRefused("libfuse could not start its queues (" + message.replaceFirst("^fuse: ", "") + ")");
+
+    /** Whether requests travel over io_uring: asked for, and nothing has said otherwise (final once init has run). */
+    protected final boolean ioUringActive() {
+        return options.ioUring() && ioUringUnavailable == null;
     }
 
     /** The {@code -o} options for libfuse: the mount's, and the transport's where it can be had. */
     private List<String> sessionOptions() {
         List<String> o = new ArrayList<>(options.libfuseOptions());
-        if (options.ioUring() && ioUringUnavailable == null) {
+        if (ioUringActive()) {
             o.add("io_uring");
             if (options.ioUringQueueDepth() > 0) o.add("io_uring_q_depth=" + options.ioUringQueueDepth());
         }
@@ -242,6 +257,7 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
             loop.setDaemon(true);
             loop.start();
             awaitInit();
+            awaitInitReply();
             raiseReadahead();
             MountRegistry.add(this);
             LOG.debug("mounted {} with {} operations", mountpoint, operationCount());
@@ -255,6 +271,21 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
     }
 
     /**
+     * The filesystem's init has run, but libfuse replies to the kernel's INIT only after it, and
+     * in between it starts the io_uring queues (which may fail, see {@link #checkIoUring}) and the
+     * kernel sets the readahead from the reply. A stat of the mountpoint returns once the kernel
+     * has that reply, so what {@link #describe} says and {@link #raiseReadahead} writes is final.
+     */
+    private void awaitInitReply() {
+        if (!ioUringActive() && (options.maxReadahead() <= MountOptions.KERNEL_READAHEAD || connection == null)) return;
+        try {
+            java.nio.file.Files.readAttributes(mountpoint, java.nio.file.attribute.BasicFileAttributes.class);
+        } catch (IOException e) {
+            LOG.debug("stat of {} after init: {}", mountpoint, e.toString());
+        }
+    }
+
+    /**
      * The kernel offers at most 128 KiB of readahead in init ({@code VM_READAHEAD_PAGES}) and a
      * filesystem may only lower it there; a larger {@link MountOptions#maxReadahead} is set after
      * init through the mount's {@code /sys/class/bdi/MAJOR:MINOR/read_ahead_kb}, which needs
@@ -263,12 +294,6 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
     private void raiseReadahead() {
         int wanted = options.maxReadahead();
         if (wanted <= MountOptions.KERNEL_READAHEAD || connection == null) return;
-        try {
-            // Returns once the kernel has the init reply, which sets the readahead itself.
-            java.nio.file.Files.readAttributes(mountpoint, java.nio.file.attribute.BasicFileAttributes.class);
-        } catch (IOException e) {
-            LOG.debug("stat of {} after init: {}", mountpoint, e.toString());
-        }
         Path setting = Path.of("/sys/class/bdi/0:" + connection + "/read_ahead_kb");
         int kib = wanted / 1024;
         try {
