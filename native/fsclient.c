@@ -3,7 +3,9 @@
  * operation, so that filesystems can be compared (and their system calls counted) without a
  * JVM on the client side.
  *
- * Usage: fsclient [--uncached] OP DIR N [NAME]   (NAME replaces "file" or "data" below)
+ * Usage: fsclient [--cpu C] [--uncached] OP DIR N [NAME]   (NAME replaces "file" or "data" below)
+ *   --cpu C     run on CPU C only, so that where the scheduler puts the client between requests
+ *               (and, over io_uring, which CPU's queue serves it) is not part of the measurement
  *   --uncached  before the clock starts, drop the page cache the kernel holds for the file the
  *               read operations read (posix_fadvise DONTNEED), so every read reaches the
  *               filesystem whatever earlier runs left cached
@@ -25,6 +27,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +44,18 @@ static long long now(void) {
 static void die(const char *what, const char *path) { perror(path ? path : what); exit(1); }
 
 int main(int argc, char **argv) {
+    if (argc > 2 && !strcmp(argv[1], "--cpu")) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(atoi(argv[2]), &set);
+        if (sched_setaffinity(0, sizeof set, &set)) die("sched_setaffinity", argv[2]);
+        argc -= 2;
+        argv += 2;
+    }
     int uncached = argc > 1 && !strcmp(argv[1], "--uncached");
     argc -= uncached;
     argv += uncached;
-    if (argc != 4 && argc != 5) { fprintf(stderr, "usage: fsclient [--uncached] OP DIR N [NAME]\n"); return 2; }
+    if (argc != 4 && argc != 5) { fprintf(stderr, "usage: fsclient [--cpu C] [--uncached] OP DIR N [NAME]\n"); return 2; }
     const char *op = argv[1], *dir = argv[2], *name = argc == 5 ? argv[4] : NULL;
     long n = atol(argv[3]);
     char a[4096], b[4096];

@@ -23,6 +23,13 @@ final class FsClient {
         return result(cmd, new ProcessBuilder(cmd).redirectErrorStream(true).start());
     }
 
+    /** As {@link #run} with the client kept on CPU {@code cpu} ({@code fsclient --cpu}). */
+    static long[] onCpu(int cpu, String op, Path dir, long n, String name) throws IOException, InterruptedException {
+        List<String> cmd = command(false, op, dir, n, name);
+        cmd.addAll(1, List.of("--cpu", Integer.toString(cpu)));
+        return result(cmd, new ProcessBuilder(cmd).redirectErrorStream(true).start());
+    }
+
     /**
      * {@code jobs} clients at once, each doing {@code n / jobs} operations: {operations of all,
      * the slowest one's nanoseconds}, so that throughput is of the clients together.

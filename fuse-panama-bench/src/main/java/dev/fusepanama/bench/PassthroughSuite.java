@@ -65,6 +65,11 @@ final class PassthroughSuite implements Suite {
     }
 
     @Override
+    public String libfuse() {
+        return libfuse;
+    }
+
+    @Override
     public String settings() {
         return "libfuse " + libfuse + " (Debian sid's, built by scripts/libfuse-versions.sh) for both FUSE filesystems, over "
                 + "one tmpfs holding a 1 GiB file of random bytes. The Java mirror: `Main mirror --containment PRIVATE_MOUNT` "

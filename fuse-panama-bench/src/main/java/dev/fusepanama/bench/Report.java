@@ -26,7 +26,7 @@ final class Report {
         StringBuilder sb = new StringBuilder();
         sb.append(suite.heading()).append("\n\n");
         sb.append("Command: `").append(options.command()).append("`\n\n");
-        sb.append(wrap(machine() + " Medians of " + plural(options.rounds(), "interleaved round") + " at scale " + scale
+        sb.append(wrap(machine(suite) + " Medians of " + plural(options.rounds(), "interleaved round") + " at scale " + scale
                 + " after " + plural(warmupPasses, "warm-up pass") + "; ratios taken per round, as median [lowest-highest].")).append("\n\n");
         sb.append(wrap(suite.settings())).append("\n\n");
         sb.append(table(suite, suite.columns(), values, true));
@@ -37,14 +37,14 @@ final class Report {
         return sb.toString();
     }
 
-    /** The date, the machine, the kernel, the JDK and libfuse. */
-    private static String machine() throws Exception {
+    /** The date, the machine, the kernel, the JDK and the suite's libfuse. */
+    private static String machine(Suite suite) throws Exception {
         String cpuModel = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
                 .findFirst().map(l -> l.replaceAll(".*: ", "")).orElse("unknown CPU");
         String kernel = Files.readString(Path.of("/proc/sys/kernel/osrelease")).trim();
         return "Measured " + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"))
                 + " on " + Runtime.getRuntime().availableProcessors() + " cores (" + cpuModel + "), kernel " + kernel
-                + ", JDK " + Runtime.version() + ", libfuse " + dev.fusepanama.Fuse.libfuseVersion() + ".";
+                + ", JDK " + Runtime.version() + ", libfuse " + suite.libfuse() + ".";
     }
 
     private static String table(Suite suite, List<Suite.Column> columns, Samples samples, boolean withUnit) {

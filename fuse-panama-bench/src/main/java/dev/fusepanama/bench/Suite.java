@@ -15,6 +15,11 @@ interface Suite {
     /** What is compared and with which settings: a paragraph of the section. */
     String settings();
 
+    /** The libfuse the suite's filesystems use, for the section's first line: this JVM's unless the suite says. */
+    default String libfuse() throws Exception {
+        return dev.fusepanama.Fuse.libfuseVersion();
+    }
+
     /**
      * The filesystems, in groups: within a round the members of a group run back to back, so a
      * ratio of two of them compares runs seconds apart (see {@link Compare#order}).

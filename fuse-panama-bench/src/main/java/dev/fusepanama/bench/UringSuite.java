@@ -55,6 +55,11 @@ final class UringSuite implements Suite {
     }
 
     @Override
+    public String libfuse() {
+        return libfuse;
+    }
+
+    @Override
     public String settings() {
         return "libfuse " + libfuse + " (Debian sid's, built by scripts/libfuse-versions.sh, with io_uring) for all four; the "
                 + "fuse module's enable_uring on for the run. The bench tree's settings (timeouts 0, libfuse's default "
@@ -62,8 +67,8 @@ final class UringSuite implements Suite {
                 + "(PanamaBenchFs, -XX:+UseSerialGC -Xmx16m, `MountOptions.ioUring`) and C (native/benchfs.c as "
                 + "native/build/benchfs318, `-o io_uring`), each with requests over io_uring and over /dev/fuse. libfuse "
                 + "serves io_uring with one queue thread per CPU (2 here). The tree suite's rows, 4 KiB random O_DIRECT reads "
-                + "(one request per read, one at a time: the round trip's latency), and 4 KiB random reads by 2 and 4 C "
-                + "clients at once.";
+                + "(one request per read, one at a time: the round trip's latency), the same and lstat with the C client kept "
+                + "on CPU 0, and 4 KiB random reads by 2 and 4 C clients at once.";
     }
 
     @Override
@@ -77,6 +82,13 @@ final class UringSuite implements Suite {
         List<Metric> m = new ArrayList<>(TreeWorkloads.METRICS);
         m.add(new Metric("C client: 4 KiB random read, O_DIRECT", "kIOPS", true, 0, 4000,
                 (r, w, n) -> FsClient.run(false, "direct4k", r, n, "data.bin")));
+        // The same requests with the client kept on one CPU: over io_uring the queue of the
+        // client's CPU serves it, so where the scheduler moves the client between requests
+        // decides how often a reply crosses CPUs; pinned, the rows show the filesystems' own cost.
+        m.add(new Metric("C client on one CPU: lstat of one file", "us/op", false, 0, 2000,
+                (r, w, n) -> FsClient.onCpu(0, "stat", r.resolve("small"), n, "file-3")));
+        m.add(new Metric("C client on one CPU: 4 KiB random read, O_DIRECT", "kIOPS", true, 0, 4000,
+                (r, w, n) -> FsClient.onCpu(0, "direct4k", r, n, "data.bin")));
         m.add(new Metric("C client: 4 KiB random read, 2 clients", "kIOPS", true, 0, 4000,
                 (r, w, n) -> FsClient.parallel(2, "read4k", r, n, "data.bin")));
         m.add(new Metric("C client: 4 KiB random read, 4 clients", "kIOPS", true, 0, 8000,
