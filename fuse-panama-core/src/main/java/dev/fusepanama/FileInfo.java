@@ -36,8 +36,9 @@ public interface FileInfo {
      * each open file a handle of its own ({@link #setFh}, e.g. the descriptor) and keep
      * {@code fd} open until release. Everything but the data still reaches the filesystem:
      * getattr, truncate, fsync, flush, release, locks. Keep-cache and non-seekable are
-     * ignored for a passed-through file (the kernel refuses both beside it), and {@code O_DIRECT} follows the backing filesystem's rules (aligned
-     * buffers and offsets), as on overlayfs.
+     * ignored for a passed-through file (the kernel refuses both beside it), and
+     * {@code O_DIRECT} follows the backing filesystem's rules (aligned buffers and offsets), as
+     * on overlayfs.
      *
      * <p>The kernel allows one backing file per inode while any file of it is open, and every
      * open of that inode must then be passed through to it. On this (path) API a name keeps its
