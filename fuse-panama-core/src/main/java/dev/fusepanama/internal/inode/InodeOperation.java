@@ -41,6 +41,14 @@ public record InodeOperation(String cName, Method upcall, Method authorMethod, F
     /** Every slot served, in struct order. */
     public static final List<InodeOperation> ALL = derive();
 
+    /** The operation of slot {@code cName} ("lookup", "release"). */
+    public static InodeOperation named(String cName) {
+        for (InodeOperation op : ALL) {
+            if (op.cName.equals(cName)) return op;
+        }
+        throw new IllegalArgumentException("no operation " + cName);
+    }
+
     /** The operations {@code type} implements, with init: the slots registered with libfuse. */
     public static Set<InodeOperation> implementedBy(Class<? extends InodeFileSystem> type) {
         Set<InodeOperation> result = new LinkedHashSet<>();

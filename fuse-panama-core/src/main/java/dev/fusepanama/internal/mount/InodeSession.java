@@ -57,8 +57,7 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
         Path at = checkedMountpoint(mountpoint);
         Set<InodeOperation> ops = InodeOperation.implementedBy(fs.getClass());
         if (options.passthrough()) {
-            // a passed-through file's backing is dropped at release
-            InodeOperation.ALL.stream().filter(op -> op.cName().equals("release")).forEach(ops::add);
+            ops.add(InodeOperation.named("release")); // a passed-through file's backing is dropped at release
         }
         InodeSession session = new InodeSession(lib, at, options, fs, ops);
         session.start();

@@ -277,12 +277,17 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
      * has that reply, so what {@link #describe} says and {@link #raiseReadahead} writes is final.
      */
     private void awaitInitReply() {
-        if (!ioUringActive() && (options.maxReadahead() <= MountOptions.KERNEL_READAHEAD || connection == null)) return;
+        if (!ioUringActive() && !raisesReadahead()) return;
         try {
             java.nio.file.Files.readAttributes(mountpoint, java.nio.file.attribute.BasicFileAttributes.class);
         } catch (IOException e) {
             LOG.debug("stat of {} after init: {}", mountpoint, e.toString());
         }
+    }
+
+    /** Whether more readahead was asked for than init can give, on a mount whose bdi is known. */
+    private boolean raisesReadahead() {
+        return options.maxReadahead() > MountOptions.KERNEL_READAHEAD && connection != null;
     }
 
     /**
@@ -292,8 +297,8 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
      * root. Never fails the mount: without the right, readahead stays as negotiated (logged).
      */
     private void raiseReadahead() {
+        if (!raisesReadahead()) return;
         int wanted = options.maxReadahead();
-        if (wanted <= MountOptions.KERNEL_READAHEAD || connection == null) return;
         Path setting = Path.of("/sys/class/bdi/0:" + connection + "/read_ahead_kb");
         int kib = wanted / 1024;
         try {
