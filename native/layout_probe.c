@@ -7,6 +7,7 @@
  * separates 3.14.0 from 3.14.1 (which added parallel_direct_writes) is not in the headers before
  * 3.17, so LayoutTest passes the loaded release's as FUSE_PANAMA_PATCH.
  * Output lines:
+ *   arch NAME                      (the architecture it was compiled for, as Arch.displayName)
  *   version MAJOR MINOR
  *   size STRUCT BYTES
  *   offset STRUCT FIELD BYTES
@@ -32,7 +33,18 @@
         if (p[i] & (1u << b)) bit = (int)((i - 4) * 8 + b); \
     printf("bit fuse_file_info %s %d\n", #f, bit); } while (0)
 
+#if defined(__x86_64__)
+#define ARCH "x86-64"
+#elif defined(__aarch64__)
+#define ARCH "aarch64"
+#elif defined(__riscv) && __riscv_xlen == 64
+#define ARCH "riscv64"
+#else
+#define ARCH "unknown"
+#endif
+
 int main(void) {
+    printf("arch %s\n", ARCH);
     printf("version %d %d\n", FUSE_MAJOR_VERSION, FUSE_MINOR_VERSION);
 
     SIZE(timespec); OFF(timespec, tv_sec); OFF(timespec, tv_nsec);

@@ -1,10 +1,9 @@
 package dev.fusepanama;
 
-import dev.fusepanama.internal.bind.LibFuse;
-import dev.fusepanama.internal.bind.LibFuseUnavailableException;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.internal.mount.InodeSession;
+import dev.fusepanama.internal.mount.MountSession;
 import dev.fusepanama.internal.mount.PathSession;
 import java.nio.file.Path;
 
@@ -47,13 +46,9 @@ public final class Fuse {
     /**
      * The loaded libfuse's version, e.g. "3.14.0".
      *
-     * @throws MountException if libfuse3 cannot be loaded
+     * @throws MountException if libfuse3 cannot be loaded, or not on this architecture
      */
     public static String libfuseVersion() throws MountException {
-        try {
-            return LibFuse.get().packageVersion;
-        } catch (LibFuseUnavailableException e) {
-            throw new MountException(MountException.Reason.LIBFUSE_UNAVAILABLE, null, e.getMessage(), e);
-        }
+        return MountSession.libfuse(null).packageVersion;
     }
 }

@@ -15,6 +15,8 @@ public class MountException extends IOException {
         NO_FUSE_DEVICE,
         PERMISSION_DENIED,
         LIBFUSE_UNAVAILABLE,
+        /** The JVM runs on a processor architecture whose struct layouts fuse-panama does not know. */
+        UNSUPPORTED_ARCHITECTURE,
         INVALID_OPTIONS,
         MOUNT_FAILED,
         INIT_FAILED,

@@ -1,5 +1,7 @@
 package dev.fusepanama;
 
+import dev.fusepanama.internal.bind.Arch;
+
 /**
  * The POSIX and Linux constants that appear in {@link FuseFileSystem} arguments and results:
  * file types and permission bits, open flags, rename/xattr/fallocate flags, lock commands,
@@ -8,8 +10,6 @@ package dev.fusepanama;
  */
 public final class Posix {
     private Posix() {}
-
-    private static final boolean AARCH64 = System.getProperty("os.arch").equals("aarch64");
 
     // sys/stat.h: file types and permission bits (octal, as in C)
     public static final int S_IFMT = 0170000;
@@ -37,9 +37,10 @@ public final class Posix {
     public static final int O_NONBLOCK = 04000;
     public static final int O_DSYNC = 010000;
     public static final int O_SYNC = 04010000;
-    public static final int O_DIRECT = AARCH64 ? 0200000 : 040000;
-    public static final int O_DIRECTORY = AARCH64 ? 040000 : 0200000;
-    public static final int O_NOFOLLOW = AARCH64 ? 0100000 : 0400000;
+    // These three are numbered per architecture (x86-64 and RISC-V: asm-generic; AArch64: as 32-bit ARM).
+    public static final int O_DIRECT = Arch.current().oDirect;
+    public static final int O_DIRECTORY = Arch.current().oDirectory;
+    public static final int O_NOFOLLOW = Arch.current().oNofollow;
     public static final int O_NOATIME = 01000000;
     public static final int O_CLOEXEC = 02000000;
     public static final int O_PATH = 010000000;

@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.fusepanama.internal.bind.Arch;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -21,9 +22,9 @@ import java.util.Arrays;
  * first argument of every call that can fail is the errno capture segment, the result is the C
  * result or {@code -errno}.
  *
- * <p>Constants and system call numbers are those of Linux on x86-64 and AArch64, the two
- * architectures the JDK's linker supports there (the generic system call table agrees on the
- * newer calls).
+ * <p>Constants and system call numbers are those of Linux on the architectures of {@link Arch}:
+ * the few that differ between them come from there; the system calls from 424 on have one number
+ * on every architecture.
  */
 public final class Libc {
     private Libc() {}
@@ -80,11 +81,10 @@ public final class Libc {
     /** umount2(2): detach now, finish when no longer busy. */
     public static final int MNT_DETACH = 2;
 
-    private static final boolean AARCH64 = System.getProperty("os.arch").equals("aarch64");
     /** For glibc before 2.33, whose fstatat, fstat and mknodat are inline wrappers, not symbols. */
-    private static final long SYS_NEWFSTATAT = AARCH64 ? 79 : 262;
-    private static final long SYS_FSTAT = AARCH64 ? 80 : 5;
-    private static final long SYS_MKNODAT = AARCH64 ? 33 : 259;
+    private static final long SYS_NEWFSTATAT = Arch.current().sysNewfstatat;
+    private static final long SYS_FSTAT = Arch.current().sysFstat;
+    private static final long SYS_MKNODAT = Arch.current().sysMknodat;
     private static final boolean HAS_FSTATAT = has("fstatat");
     private static final boolean HAS_FSTAT = has("fstat");
     private static final boolean HAS_MKNODAT = has("mknodat");

@@ -120,13 +120,23 @@ public final class LibFuse {
         this.lowLevel = new LibFuseLowLevel(lookup, version);
     }
 
-    /** The library named by the property or the environment, or the newest soname found; loaded once. */
+    /**
+     * The library named by the property or the environment, or the newest soname found; loaded once.
+     *
+     * @throws LibFuseUnavailableException if there is none, or this JVM runs on an architecture
+     *     whose layouts fuse-panama does not know ({@link Arch})
+     */
     public static LibFuse get() {
         LibFuse lib = instance;
         if (lib == null) {
             synchronized (LibFuse.class) {
                 lib = instance;
                 if (lib == null) {
+                    try {
+                        Arch.current();
+                    } catch (Arch.UnsupportedArchitectureException e) {
+                        throw new LibFuseUnavailableException(e.getMessage(), e);
+                    }
                     String configured = configuredName();
                     lib = configured == null ? load(SONAMES) : load(List.of(configured));
                     FuseLog.install(lib);

@@ -32,9 +32,6 @@ public final class Native {
     public static final ValueLayout.OfShort C_SHORT = ValueLayout.JAVA_SHORT;
     public static final ValueLayout.OfDouble C_DOUBLE = ValueLayout.JAVA_DOUBLE;
 
-    /** The architecture the struct layouts vary on ({@code struct stat} differs). */
-    public static final boolean AARCH64 = System.getProperty("os.arch").equals("aarch64");
-
     public static byte getByte(long address) {
         return ALL.get(ValueLayout.JAVA_BYTE, address);
     }

@@ -1,6 +1,5 @@
 package dev.fusepanama.internal.bind;
 
-import static dev.fusepanama.internal.bind.Native.AARCH64;
 import static dev.fusepanama.internal.bind.Native.ALL;
 import static dev.fusepanama.internal.bind.Native.C_INT;
 import static dev.fusepanama.internal.bind.Native.C_LONG;
@@ -12,8 +11,10 @@ import java.lang.invoke.VarHandle;
 
 /**
  * {@code struct stat} (sys/stat.h, glibc, 64-bit). The one struct whose layout differs between
- * the architectures we support: x86-64 has its own, AArch64 uses asm-generic's. Field types are
- * widened to Java's {@code int}/{@code long} by the accessors so callers never see the difference.
+ * the architectures we support ({@link Arch}): x86-64 has its own, AArch64 and RISC-V use
+ * asm-generic's (include/uapi/asm-generic/stat.h), whose {@code st_nlink} and {@code st_blksize}
+ * are 32 bits. The accessors widen every field to Java's {@code int}/{@code long}, so callers
+ * never see the difference.
  */
 public final class stat {
     private stat() {}
@@ -35,7 +36,7 @@ public final class stat {
             timespec.LAYOUT.withName("st_ctim"),
             MemoryLayout.sequenceLayout(3, C_LONG).withName("__glibc_reserved")).withName("stat");
 
-    private static final StructLayout AARCH64_LAYOUT = MemoryLayout.structLayout(
+    private static final StructLayout GENERIC_LAYOUT = MemoryLayout.structLayout(
             C_LONG.withName("st_dev"),
             C_LONG.withName("st_ino"),
             C_INT.withName("st_mode"),
@@ -53,7 +54,10 @@ public final class stat {
             timespec.LAYOUT.withName("st_ctim"),
             MemoryLayout.sequenceLayout(2, C_INT).withName("__glibc_reserved")).withName("stat");
 
-    public static final StructLayout LAYOUT = AARCH64 ? AARCH64_LAYOUT : X86_64;
+    /** Whether this architecture uses asm-generic's layout. */
+    private static final boolean GENERIC = Arch.current() != Arch.X86_64;
+
+    public static final StructLayout LAYOUT = GENERIC ? GENERIC_LAYOUT : X86_64;
     public static final long SIZE = LAYOUT.byteSize();
 
     private static final VarHandle st_dev = LAYOUT.varHandle(groupElement("st_dev"));
@@ -72,24 +76,24 @@ public final class stat {
 
     public static long st_dev(long s) { return (long) st_dev.get(ALL, s); }
     public static long st_ino(long s) { return (long) st_ino.get(ALL, s); }
-    public static long st_nlink(long s) { return AARCH64 ? Integer.toUnsignedLong((int) st_nlink.get(ALL, s)) : (long) st_nlink.get(ALL, s); }
+    public static long st_nlink(long s) { return GENERIC ? Integer.toUnsignedLong((int) st_nlink.get(ALL, s)) : (long) st_nlink.get(ALL, s); }
     public static int st_mode(long s) { return (int) st_mode.get(ALL, s); }
     public static int st_uid(long s) { return (int) st_uid.get(ALL, s); }
     public static int st_gid(long s) { return (int) st_gid.get(ALL, s); }
     public static long st_rdev(long s) { return (long) st_rdev.get(ALL, s); }
     public static long st_size(long s) { return (long) st_size.get(ALL, s); }
-    public static long st_blksize(long s) { return AARCH64 ? (int) st_blksize.get(ALL, s) : (long) st_blksize.get(ALL, s); }
+    public static long st_blksize(long s) { return GENERIC ? (int) st_blksize.get(ALL, s) : (long) st_blksize.get(ALL, s); }
     public static long st_blocks(long s) { return (long) st_blocks.get(ALL, s); }
 
     public static void st_dev(long s, long v) { st_dev.set(ALL, s, v); }
     public static void st_ino(long s, long v) { st_ino.set(ALL, s, v); }
-    public static void st_nlink(long s, long v) { if (AARCH64) st_nlink.set(ALL, s, (int) v); else st_nlink.set(ALL, s, v); }
+    public static void st_nlink(long s, long v) { if (GENERIC) st_nlink.set(ALL, s, (int) v); else st_nlink.set(ALL, s, v); }
     public static void st_mode(long s, int v) { st_mode.set(ALL, s, v); }
     public static void st_uid(long s, int v) { st_uid.set(ALL, s, v); }
     public static void st_gid(long s, int v) { st_gid.set(ALL, s, v); }
     public static void st_rdev(long s, long v) { st_rdev.set(ALL, s, v); }
     public static void st_size(long s, long v) { st_size.set(ALL, s, v); }
-    public static void st_blksize(long s, long v) { if (AARCH64) st_blksize.set(ALL, s, (int) v); else st_blksize.set(ALL, s, v); }
+    public static void st_blksize(long s, long v) { if (GENERIC) st_blksize.set(ALL, s, (int) v); else st_blksize.set(ALL, s, v); }
     public static void st_blocks(long s, long v) { st_blocks.set(ALL, s, v); }
 
     public static void clear(long s) { ALL.asSlice(s, SIZE).fill((byte) 0); }

@@ -7,6 +7,7 @@ import dev.fusepanama.FuseMount;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountException.Reason;
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.internal.bind.Arch;
 import dev.fusepanama.internal.bind.FuseLog;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseUnavailableException;
@@ -191,12 +192,14 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
         return o;
     }
 
-    /** The loaded libfuse and the checked mountpoint, or the MountException saying what is wrong. */
-    static LibFuse libfuse(Path mountpoint) throws MountException {
+    /** The loaded libfuse, or the MountException saying what is wrong (for a mount at {@code mountpoint}, if not null). */
+    public static LibFuse libfuse(Path mountpoint) throws MountException {
         try {
             return LibFuse.get();
         } catch (LibFuseUnavailableException e) {
-            throw new MountException(Reason.LIBFUSE_UNAVAILABLE, mountpoint, e.getMessage(), e);
+            Reason reason = e.getCause() instanceof Arch.UnsupportedArchitectureException
+                    ? Reason.UNSUPPORTED_ARCHITECTURE : Reason.LIBFUSE_UNAVAILABLE;
+            throw new MountException(reason, mountpoint, e.getMessage(), e);
         }
     }
 

@@ -43,8 +43,8 @@ final class LayoutCheck {
                     if (j == null) problems.add("no Java bit constant for fuse_file_info." + f[2]);
                     else if (j != c) problems.add("bit of fuse_file_info." + f[2] + ": C " + c + ", Java " + j);
                 }
-                case "version" -> {
-                    continue; // checked by the caller against the loaded library
+                case "version", "arch" -> {
+                    continue; // checked by the caller against the loaded library and the JVM
                 }
                 default -> problems.add("unexpected probe line: " + line);
             }

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,6 +50,14 @@ class LayoutTest {
         layouts = lib.layouts.all();
         probe = NativeProbe.run(NativeProbe.nativeDir().resolve("layout_probe.c"), work,
                 "FUSE_PANAMA_PATCH=" + lib.version.patch());
+    }
+
+    @Test
+    void theProbeIsCompiledForTheArchitectureThisJvmRunsOn() {
+        assertEquals("arch " + Arch.current().displayName, probe.get(0),
+                "the layout probe was compiled for another architecture than this JVM's (os.arch "
+                        + System.getProperty("os.arch") + "); name that architecture's C compiler in "
+                        + NativeProbe.CC_ENVIRONMENT + " and the command that runs its programs in " + NativeProbe.RUN_ENVIRONMENT);
     }
 
     @Test
@@ -84,13 +93,15 @@ class LayoutTest {
 
     @Test
     void aDeliberatelyWrongOffsetIsCaught() throws Exception {
-        // st_size one long later than it really is: the kind of slip that would corrupt file sizes.
-        StructLayout wrong = MemoryLayout.structLayout(stat.LAYOUT.memberLayouts().stream()
-                .flatMap(m -> m.name().orElse("").equals("st_size")
-                        ? java.util.stream.Stream.of(MemoryLayout.paddingLayout(8), m)
-                        : m.name().orElse("").equals("st_blksize") ? java.util.stream.Stream.<MemoryLayout>of()
-                        : java.util.stream.Stream.of(m))
-                .toArray(MemoryLayout[]::new)).withName("stat");
+        // st_size one long earlier than it really is (named as the long before it, st_rdev on x86-64
+        // and asm-generic's __pad1, and that one as st_size): the slip that would corrupt file sizes.
+        List<MemoryLayout> members = new ArrayList<>(stat.LAYOUT.memberLayouts());
+        int size = members.indexOf(members.stream().filter(m -> m.name().orElse("").equals("st_size")).findFirst().orElseThrow());
+        MemoryLayout before = members.get(size - 1);
+        assertEquals(8, before.byteSize(), before.toString());
+        members.set(size - 1, members.get(size).withName("st_size"));
+        members.set(size, before);
+        StructLayout wrong = MemoryLayout.structLayout(members.toArray(MemoryLayout[]::new)).withName("stat");
         Map<String, StructLayout> wrongLayouts = new LinkedHashMap<>(layouts);
         wrongLayouts.put("stat", wrong);
         List<String> problems = LayoutCheck.compare(wrongLayouts, bits(), probe);
@@ -104,7 +115,8 @@ class LayoutTest {
     @Test
     void errnoHasEveryNameTheHeadersDefineWithTheirValues() throws Exception {
         List<String> names = NativeProbe.exec(List.of("sh", "-c",
-                "echo '#include <errno.h>' | cc -dM -E - | awk '$1==\"#define\" && $2 ~ /^E[A-Z0-9]+$/ {print $2}' | sort -u"));
+                "echo '#include <errno.h>' | " + String.join(" ", NativeProbe.cc())
+                        + " -dM -E - | awk '$1==\"#define\" && $2 ~ /^E[A-Z0-9]+$/ {print $2}' | sort -u"));
         assertTrue(names.size() > 120, "errno.h defines " + names.size() + " names");
         Map<String, Long> java = new TreeMap<>();
         for (String n : names) {
@@ -152,10 +164,30 @@ class LayoutTest {
         assertConstants("libc", List.of("fuse_panama.h", "sched.h", "linux/openat2.h"), java);
     }
 
+    @Test
+    void systemCallNumbersMatchTheHeaders() throws Exception {
+        Map<String, Long> java = new TreeMap<>();
+        for (Field f : Libc.class.getDeclaredFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getName().startsWith("SYS_")) {
+                f.setAccessible(true);
+                java.put("SYS_" + f.getName().substring(4).toLowerCase(), f.getLong(null));
+            }
+        }
+        assertTrue(java.keySet().containsAll(List.of("SYS_newfstatat", "SYS_fstat", "SYS_mknodat", "SYS_openat2")), java.toString());
+        assertConstants("syscalls", List.of("sys/syscall.h"), java);
+    }
+
     /** Constants of newer releases, checked where the headers have them and required from that release on. */
     private static final Map<String, int[]> INTRODUCED = Map.of(
             "FUSE_CAP_PASSTHROUGH", new int[] {3, 17},
             "FUSE_CAP_OVER_IO_URING", new int[] {3, 18});
+
+    /**
+     * System calls newer than the kernel headers of Debian 12 (Linux 6.1), whose numbers are
+     * checked where the headers have them: one table for every architecture from 424 on.
+     */
+    private static final Set<String> NEWER_THAN_HEADERS = Set.of(
+            "SYS_fchmodat2", "SYS_setxattrat", "SYS_getxattrat", "SYS_listxattrat", "SYS_removexattrat");
 
     /** Compiles a program printing each C macro and compares with the Java value (null: missing in Java). */
     private static void assertConstants(String label, List<String> includes, Map<String, Long> java) throws Exception {
@@ -163,7 +195,7 @@ class LayoutTest {
         for (String inc : includes) c.append("#include <").append(inc).append(">\n");
         c.append("#include <stdio.h>\nint main(void) {\n");
         for (String name : java.keySet()) {
-            boolean newer = INTRODUCED.containsKey(name);
+            boolean newer = INTRODUCED.containsKey(name) || NEWER_THAN_HEADERS.contains(name);
             if (newer) c.append("#ifdef ").append(name).append('\n');
             c.append("  printf(\"%s %lld\\n\", \"").append(name).append("\", (long long) (").append(name).append("));\n");
             if (newer) c.append("#endif\n");

@@ -1,0 +1,95 @@
+package dev.fusepanama.internal.bind;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/**
+ * The processor architectures fuse-panama runs on, and what differs between them in the C
+ * interface it binds, chosen once from the architecture of the running JVM.
+ *
+ * <p>Linux keeps most of its user interface the same on every 64-bit architecture: errno values,
+ * the ioctl encoding, {@code struct statvfs}, {@code struct flock}, every libfuse struct, and the
+ * system call numbers from 424 on. What differs is listed here and nowhere else: a few
+ * {@code open(2)} flags that x86-64 numbers differently from the generic table (arm64 keeps the
+ * numbering of 32-bit ARM; riscv64 uses the generic one), {@code struct stat} (x86-64 has its own,
+ * the others asm-generic's, see {@link stat}), and the numbers of the older system calls the
+ * bindings make without a libc wrapper. LayoutTest checks each against the C compiler of the
+ * architecture it runs on.
+ *
+ * <p>A JVM on any other architecture gets {@link UnsupportedArchitectureException} when
+ * fuse-panama loads, never a guess.
+ */
+public enum Arch {
+    /** x86-64 (amd64): its own open flags, {@code struct stat} and system call table. */
+    X86_64("x86-64", 040000, 0200000, 0400000, 262, 5, 259),
+    /** AArch64 (arm64): 32-bit ARM's open flags, the generic {@code struct stat} and system call table. */
+    AARCH64("aarch64", 0200000, 040000, 0100000, 79, 80, 33),
+    /** RISC-V 64 (riscv64): the generic open flags, {@code struct stat} and system call table. */
+    RISCV64("riscv64", 040000, 0200000, 0400000, 79, 80, 33);
+
+    /** The name users know it by, as in error messages. */
+    public final String displayName;
+    /** {@code O_DIRECT} (fcntl.h). */
+    public final int oDirect;
+    /** {@code O_DIRECTORY}. */
+    public final int oDirectory;
+    /** {@code O_NOFOLLOW}. */
+    public final int oNofollow;
+    /** {@code SYS_newfstatat}, {@code SYS_fstat}, {@code SYS_mknodat} (sys/syscall.h): for glibc before 2.33. */
+    public final long sysNewfstatat;
+    public final long sysFstat;
+    public final long sysMknodat;
+
+    Arch(String displayName, int oDirect, int oDirectory, int oNofollow, long sysNewfstatat, long sysFstat,
+         long sysMknodat) {
+        this.displayName = displayName;
+        this.oDirect = oDirect;
+        this.oDirectory = oDirectory;
+        this.oNofollow = oNofollow;
+        this.sysNewfstatat = sysNewfstatat;
+        this.sysFstat = sysFstat;
+        this.sysMknodat = sysMknodat;
+    }
+
+    /** The {@code os.arch} of this JVM, read once. */
+    private static final String OS_ARCH = System.getProperty("os.arch", "");
+    private static final Arch DETECTED = of(OS_ARCH);
+
+    /**
+     * The architecture this JVM runs on.
+     *
+     * @throws UnsupportedArchitectureException on any other than those of this enum
+     */
+    public static Arch current() {
+        if (DETECTED == null) {
+            throw new UnsupportedArchitectureException(unsupported(OS_ARCH));
+        }
+        return DETECTED;
+    }
+
+    /** The architecture Java calls {@code osArch} ({@code os.arch}), or null if fuse-panama does not support it. */
+    static Arch of(String osArch) {
+        return switch (osArch) {
+            case "amd64", "x86_64" -> X86_64;
+            case "aarch64", "arm64" -> AARCH64;
+            case "riscv64" -> RISCV64;
+            default -> null;
+        };
+    }
+
+    /** The message for a JVM on an architecture fuse-panama does not support. */
+    static String unsupported(String osArch) {
+        return "fuse-panama supports Linux on " + Arrays.stream(values()).map(a -> a.displayName)
+                .collect(Collectors.joining(", ")) + "; this JVM is " + (osArch.isEmpty() ? "of unknown architecture" : osArch)
+                + " (os.arch), whose struct layouts and system call numbers fuse-panama does not know";
+    }
+
+    /** A JVM on an architecture whose struct layouts and constants fuse-panama does not know. */
+    public static final class UnsupportedArchitectureException extends UnsupportedOperationException {
+        private static final long serialVersionUID = 1L;
+
+        UnsupportedArchitectureException(String message) {
+            super(message);
+        }
+    }
+}
