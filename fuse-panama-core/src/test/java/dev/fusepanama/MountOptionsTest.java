@@ -33,13 +33,24 @@ class MountOptionsTest {
     void autoInvalDataIsOffByDefaultAndIsTheSameSettingAsItsCapability() {
         MountOptions defaults = MountOptions.defaults();
         assertFalse(defaults.autoInvalData());
-        assertEquals(ConnectionInfo.CAP_AUTO_INVAL_DATA, defaults.unwantedCapabilities());
+        assertEquals(ConnectionInfo.CAP_AUTO_INVAL_DATA, defaults.unwantedCapabilities() & ConnectionInfo.CAP_AUTO_INVAL_DATA);
         MountOptions on = MountOptions.builder().want(ConnectionInfo.CAP_AUTO_INVAL_DATA | ConnectionInfo.CAP_SPLICE_READ).build();
         assertTrue(on.autoInvalData());
-        assertEquals(0, on.unwantedCapabilities());
+        assertEquals(0, on.unwantedCapabilities() & ConnectionInfo.CAP_AUTO_INVAL_DATA);
         MountOptions offAgain = on.toBuilder().autoInvalData(false).build();
         assertEquals(ConnectionInfo.CAP_SPLICE_READ, offAgain.wantedCapabilities());
-        assertEquals(ConnectionInfo.CAP_AUTO_INVAL_DATA, offAgain.unwantedCapabilities());
+        assertEquals(ConnectionInfo.CAP_AUTO_INVAL_DATA, offAgain.unwantedCapabilities() & ConnectionInfo.CAP_AUTO_INVAL_DATA);
+    }
+
+    @Test
+    void atomicOTruncIsOffByDefaultAndIsTheSameSettingAsItsCapability() {
+        assertFalse(MountOptions.defaults().atomicOTrunc());
+        assertEquals(ConnectionInfo.CAP_AUTO_INVAL_DATA | ConnectionInfo.CAP_ATOMIC_O_TRUNC,
+                MountOptions.defaults().unwantedCapabilities());
+        MountOptions on = MountOptions.builder().atomicOTrunc(true).build();
+        assertTrue(on.atomicOTrunc());
+        assertEquals(ConnectionInfo.CAP_ATOMIC_O_TRUNC, on.wantedCapabilities());
+        assertEquals(ConnectionInfo.CAP_AUTO_INVAL_DATA, on.unwantedCapabilities());
     }
 
     @Test

@@ -351,6 +351,30 @@ public abstract class PosixSuite {
     }
 
     @Test
+    void aRunningProgramCannotBeOpenedForWritingNorTruncatedAndKeepsItsData() throws Exception {
+        byte[] original = Files.readAllBytes(Path.of("/bin/sleep"));
+        same((b, log) -> {
+            Path program = b.resolve("program");
+            Files.write(program, original);
+            Os.chmod(Os.bytes(program), 0755);
+            Process running = new ProcessBuilder(program.toString(), "60").start();
+            try {
+                for (int flags : new int[] {Posix.O_WRONLY, Posix.O_RDWR, Posix.O_RDONLY | Posix.O_TRUNC,
+                        Posix.O_WRONLY | Posix.O_TRUNC}) {
+                    int fd = Os.open(Os.bytes(program), flags, 0);
+                    log.rc("open with flags 0" + Integer.toOctalString(flags), fd);
+                    if (fd >= 0) Os.close(fd);
+                }
+                log.rc("truncate", Os.truncate(Os.bytes(program), 0));
+                log.value("still running", running.isAlive());
+                log.value("contents kept", Arrays.equals(original, Files.readAllBytes(program)));
+            } finally {
+                running.destroyForcibly().waitFor();
+            }
+        });
+    }
+
+    @Test
     void anUnlinkedOpenFileKeepsItsDataUntilTheLastClose() throws Exception {
         requires(Feature.UNLINKED_OPEN_FILES);
         same((b, log) -> {

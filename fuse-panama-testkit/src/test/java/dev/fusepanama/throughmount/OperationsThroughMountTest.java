@@ -181,7 +181,7 @@ class OperationsThroughMountTest {
             ch.read(buf, 3);
             assertEquals("lo World", new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8));
         }
-        Files.writeString(p("f"), "new"); // O_TRUNC arrives in open (atomic_o_trunc)
+        Files.writeString(p("f"), "new"); // O_TRUNC arrives as a truncate after the open (atomic_o_trunc is off)
         assertEquals("new", Files.readString(p("f")));
         assertEquals(1, fs.calls("create"));
         assertTrue(fs.calls("open") >= 3);
