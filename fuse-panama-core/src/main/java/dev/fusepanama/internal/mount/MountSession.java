@@ -261,6 +261,7 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
             loop.start();
             awaitInit();
             awaitInitReply();
+            if (backing != null) backing.probe();
             raiseReadahead();
             MountRegistry.add(this);
             LOG.debug("mounted {} with {} operations", mountpoint, operationCount());
@@ -276,11 +277,12 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
     /**
      * The filesystem's init has run, but libfuse replies to the kernel's INIT only after it, and
      * in between it starts the io_uring queues (which may fail, see {@link #checkIoUring}) and the
-     * kernel sets the readahead from the reply. A stat of the mountpoint returns once the kernel
-     * has that reply, so what {@link #describe} says and {@link #raiseReadahead} writes is final.
+     * kernel sets the readahead from the reply and starts taking backing files. A stat of the
+     * mountpoint returns once the kernel has that reply, so what {@link #describe} says,
+     * {@link #raiseReadahead} writes and {@link BackingFiles#probe} finds is final.
      */
     private void awaitInitReply() {
-        if (!ioUringActive() && !raisesReadahead()) return;
+        if (!ioUringActive() && !raisesReadahead() && (backing == null || backing.unavailable() != null)) return;
         try {
             java.nio.file.Files.readAttributes(mountpoint, java.nio.file.attribute.BasicFileAttributes.class);
         } catch (IOException e) {

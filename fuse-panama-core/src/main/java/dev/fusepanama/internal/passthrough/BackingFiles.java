@@ -90,6 +90,25 @@ public final class BackingFiles {
     }
 
     /**
+     * Once the kernel has the INIT reply (it accepts backing files only from then on): asks it to
+     * register no file at all (descriptor -1), which it answers EBADF where registrations work.
+     * Anything else means none ever will (no CAP_SYS_ADMIN, or an emulator or filter between this
+     * process and /dev/fuse that does not pass the ioctl on), so {@link #unavailable} says so
+     * before the first open rather than each open failing on its own.
+     */
+    public synchronized void probe() {
+        if (unavailable != null || deviceFd < 0) {
+            return;
+        }
+        int rc = register(-1);
+        if (rc >= 0) {
+            close(rc);
+        } else if (rc != -Errno.EBADF) {
+            refused(rc);
+        }
+    }
+
+    /**
      * Registers {@code fd} as the backing file of an open: what to put in the open reply, or null
      * if it is not passed through (passthrough is unavailable here, or {@code fd} is not a
      * regular file the kernel accepts).
@@ -213,22 +232,34 @@ public final class BackingFiles {
     }
 
     private int open(int fd) {
-        MemorySegment e = Libc.errno();
-        MemorySegment map = SCRATCH.get(); // after fstat's use: {fd, flags, padding}
-        map.set(ValueLayout.JAVA_INT, 0, fd);
-        map.set(ValueLayout.JAVA_INT, 4, 0);
-        map.set(ValueLayout.JAVA_LONG, 8, 0);
-        int id = Libc.ioctl(e, deviceFd, FUSE_DEV_IOC_BACKING_OPEN, map);
+        int id = register(fd);
         if (id < 0) {
-            if (id == -Errno.EPERM) {
-                unavailable = "registering a backing file needs CAP_SYS_ADMIN (EPERM)";
-                LOG.info("{}: kernel passthrough is off for this mount: {}", mountpoint, unavailable);
+            if (id == -Errno.EPERM || id == -Errno.ENOTTY || id == -Errno.ENOSYS) {
+                refused(id);
             } else {
                 LOG.info("{}: a file cannot be passed through ({}); it is served by the filesystem", mountpoint,
                         Errno.name(-id));
             }
         }
         return id;
+    }
+
+    /** {@code FUSE_DEV_IOC_BACKING_OPEN} of {@code fd}: the backing id, or -errno. */
+    private int register(int fd) {
+        MemorySegment map = SCRATCH.get(); // after fstat's use: {fd, flags, padding}
+        map.set(ValueLayout.JAVA_INT, 0, fd);
+        map.set(ValueLayout.JAVA_INT, 4, 0);
+        map.set(ValueLayout.JAVA_LONG, 8, 0);
+        return Libc.ioctl(Libc.errno(), deviceFd, FUSE_DEV_IOC_BACKING_OPEN, map);
+    }
+
+    /** Registrations were refused with {@code rc} in a way no other file would fare better: off for the mount. */
+    private void refused(int rc) {
+        unavailable = rc == -Errno.EPERM
+                ? "registering a backing file needs CAP_SYS_ADMIN (EPERM)"
+                : "the /dev/fuse descriptor does not take backing files (" + Errno.name(-rc)
+                        + "): something between this process and the kernel, an emulator or a filter, does not pass the ioctl on";
+        LOG.info("{}: kernel passthrough is off for this mount: {}", mountpoint, unavailable);
     }
 
     private void close(int id) {
