@@ -3,17 +3,13 @@ package dev.fusepanama.testkit;
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Record locks belong to processes: this main tries one from a second JVM. */
 public final class FcntlProbe {
     /** 0: the lock was granted; 1: refused because another process holds it. */
     static int tryLockInAnotherProcess(Path file) throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Process p = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                System.getProperty("java.class.path"), FcntlProbe.class.getName(), file.toString()))
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(ChildJvm.command(FcntlProbe.class, file.toString())).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(60, TimeUnit.SECONDS)) throw new AssertionError("probe hung");
         if (p.exitValue() > 1) throw new AssertionError("probe failed: " + out);

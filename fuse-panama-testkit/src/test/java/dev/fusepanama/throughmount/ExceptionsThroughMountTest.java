@@ -11,6 +11,7 @@ import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
+import dev.fusepanama.testkit.ChildJvm;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.io.File;
@@ -94,9 +95,7 @@ class ExceptionsThroughMountTest {
         String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(entry -> !entry.contains("logback"))
                 .collect(Collectors.joining(File.pathSeparator));
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", classPath,
-                WithoutSlf4jProvider.class.getName()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(ChildJvm.command(classPath, WithoutSlf4jProvider.class)).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), out);
         assertEquals(0, p.exitValue(), out);

@@ -65,17 +65,10 @@ class InodeFileControlThroughMountTest {
             }
         };
         fs.put("f", "x");
-        try (TestMount m = TestMount.mount(fs); Arena a = Arena.ofConfined()) {
-            int fd = Os.open(Os.bytes(m.path("f")), Posix.O_RDONLY, 0);
-            try {
-                MemorySegment value = a.allocateFrom(ValueLayout.JAVA_INT, 21);
-                assertEquals(0, Os.ioctl(fd, DOUBLE & 0xFFFFFFFFL, value));
-                assertEquals(42, value.get(ValueLayout.JAVA_INT, 0));
-                assertEquals(21, Os.ioctl(fd, TRIPLE_ARG, MemorySegment.ofAddress(7)), "the argument itself, and the result");
-                assertEquals(-Errno.ENOTTY, Os.ioctl(fd, (DOUBLE + 1) & 0xFFFFFFFFL, value));
-            } finally {
-                Os.close(fd);
-            }
+        try (TestMount m = TestMount.mount(fs)) {
+            assertEquals(new ClientIoctl.Result(0, 42), ClientIoctl.withIntPointer(m.path("f"), DOUBLE & 0xFFFFFFFFL, 21));
+            assertEquals(21, ClientIoctl.withValue(m.path("f"), TRIPLE_ARG, 7), "the argument itself, and the result");
+            assertEquals(-Errno.ENOTTY, ClientIoctl.withIntPointer(m.path("f"), (DOUBLE + 1) & 0xFFFFFFFFL, 21).rc());
         }
         assertEquals(3, calls.get());
     }

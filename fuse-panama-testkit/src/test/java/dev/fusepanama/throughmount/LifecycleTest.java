@@ -16,6 +16,7 @@ import dev.fusepanama.MountOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.StatVfs;
 import dev.fusepanama.testing.ScratchFileSystem;
+import dev.fusepanama.testkit.ChildJvm;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.io.IOException;
@@ -357,14 +358,37 @@ class LifecycleTest {
     @Test
     void aJvmThatExitsWithoutClosingUnmounts() throws Exception {
         Path dir = Files.createDirectory(tmp.resolve("exit"));
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                ExitWithoutClose.class.getName(), dir.toString()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(ChildJvm.command(ExitWithoutClose.class, dir.toString())).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), out);
         assertEquals(0, p.exitValue(), out);
         assertTrue(out.contains("mounted"), out);
         assertFalse(inProcMounts(dir), "the exit hook unmounted: " + out);
+    }
+
+    @Test
+    void aJvmOfAnArchitectureWithoutKnownLayoutsRefusesToMountAndSaysWhy() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("arch"));
+        Process p = new ProcessBuilder(ChildJvm.command(List.of("-Dos.arch=ppc64le"), System.getProperty("java.class.path"),
+                MountOnAnyArchitecture.class, dir.toString())).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), out);
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("UNSUPPORTED_ARCHITECTURE: fuse-panama supports Linux on x86-64, aarch64, riscv64; "
+                + "this JVM is ppc64le (os.arch)"), out);
+        assertFalse(inProcMounts(dir));
+    }
+
+    /** Tries to mount and prints the MountException's reason and message. */
+    public static final class MountOnAnyArchitecture {
+        public static void main(String[] args) {
+            try (FuseMount m = Fuse.mount(new ScratchFileSystem(), Path.of(args[0]))) {
+                System.out.println("mounted " + m);
+                System.exit(1);
+            } catch (MountException e) {
+                System.out.println(e.reason() + ": " + e.getMessage());
+            }
+        }
     }
 
     /** Mounts, touches a file, and exits without closing. */

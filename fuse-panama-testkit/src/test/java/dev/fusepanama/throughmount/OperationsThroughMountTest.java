@@ -327,16 +327,10 @@ class OperationsThroughMountTest {
     }
 
     @Test
-    void ioctlPassesDataBothWays() {
-        int fd = Os.open(b("f"), Posix.O_CREAT | Posix.O_RDWR, 0644);
-        try (Arena a = Arena.ofConfined()) {
-            var value = a.allocateFrom(ValueLayout.JAVA_INT, 21);
-            assertEquals(0, Os.ioctl(fd, ScratchFileSystem.IOCTL_DOUBLE & 0xFFFFFFFFL, value));
-            assertEquals(42, value.get(ValueLayout.JAVA_INT, 0));
-            assertEquals(-Errno.ENOTTY, Os.ioctl(fd, (ScratchFileSystem.IOCTL_DOUBLE + 1) & 0xFFFFFFFFL, value));
-        } finally {
-            Os.close(fd);
-        }
+    void ioctlPassesDataBothWays() throws Exception {
+        Os.close(Os.open(b("f"), Posix.O_CREAT | Posix.O_RDWR, 0644));
+        assertEquals(new ClientIoctl.Result(0, 42), ClientIoctl.withIntPointer(p("f"), ScratchFileSystem.IOCTL_DOUBLE & 0xFFFFFFFFL, 21));
+        assertEquals(-Errno.ENOTTY, ClientIoctl.withIntPointer(p("f"), (ScratchFileSystem.IOCTL_DOUBLE + 1) & 0xFFFFFFFFL, 21).rc());
         assertEquals(2, fs.calls("ioctl"));
     }
 

@@ -8,6 +8,7 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.Fuse;
 import dev.fusepanama.FuseMount;
 import dev.fusepanama.Posix;
+import dev.fusepanama.testkit.ChildJvm;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.charset.StandardCharsets;
@@ -86,9 +87,8 @@ class MemoryFileSystemTest {
     @Test
     void theCommandServesUntilSigtermThenUnmountsAndExitsZero() throws Exception {
         Path dir = tmp.resolve("mnt");
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                dev.fusepanama.examples.Main.class.getName(), "memfs", dir.toString(), "--max-size", "64M")
+        Process p = new ProcessBuilder(ChildJvm.command(dev.fusepanama.examples.Main.class, "memfs", dir.toString(),
+                "--max-size", "64M"))
                 .redirectErrorStream(true).redirectOutput(tmp.resolve("out.log").toFile()).start();
         java.util.function.Supplier<String> out = () -> {
             try {

@@ -1,0 +1,52 @@
+package dev.fusepanama.testkit;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A kernel tmpfs of the test's own (needs root): the reference the POSIX suite compares with, and
+ * a source directory for pass-through filesystems that behaves as tmpfs does, whatever the
+ * machine's /tmp is.
+ */
+public final class Tmpfs {
+    private Tmpfs() {}
+
+    /** A fresh 512 MiB tmpfs, root mode 0755, at a new temporary directory named after {@code name}. */
+    public static Path mount(String name) throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory(name + "-");
+        String out = run(List.of("mount", "-t", "tmpfs", "-o", "size=512m,mode=0755", name, dir.toString()));
+        if (out != null) {
+            Files.deleteIfExists(dir);
+            throw new IOException("cannot mount a tmpfs at " + dir + " (it needs root): " + out);
+        }
+        return dir;
+    }
+
+    /**
+     * Unmounts {@code dir} and removes it. If something still holds the tmpfs, detaches it lazily
+     * (nothing is left mounted) and throws.
+     */
+    public static void unmount(Path dir) throws IOException, InterruptedException {
+        String busy = run(List.of("umount", dir.toString()));
+        if (busy != null) {
+            run(List.of("umount", "-l", dir.toString()));
+            throw new IOException("the tmpfs at " + dir + " was still in use; detached: " + busy);
+        }
+        Files.deleteIfExists(dir);
+    }
+
+    /** Runs {@code command}: null if it succeeded, else what it printed. */
+    private static String run(List<String> command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            return String.join(" ", command) + " timed out";
+        }
+        return p.exitValue() == 0 ? null : String.join(" ", command) + ": " + out;
+    }
+}
