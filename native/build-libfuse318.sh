@@ -9,7 +9,6 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
-cache=${FUSE_PANAMA_LIBFUSE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fuse-panama/libfuse}
 out="$here/build/passthrough_hp"
 if ! command -v g++ >/dev/null; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
@@ -30,13 +29,9 @@ if [ -x "$out" ] && [ "$(cat "$out.version" 2>/dev/null)" = "$version xattr" ]; 
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-dir="$cache/apt-sid"
-apt-get -q -o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null \
-  -o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" -o APT::Sandbox::User="$(id -un)" \
-  update >&2
-(cd "$work" && apt-get -q -o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null \
-  -o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" -o APT::Sandbox::User="$(id -un)" \
-  source --download-only "fuse3/sid" >&2 && dpkg-source -x --no-check ./*.dsc tree >&2)
+. "$repo/scripts/debian-archive.sh"
+debian_apt_update "$work/apt" sid deb-src
+(cd "$work" && debian_apt "$work/apt" source --download-only "fuse3/sid" >&2 && dpkg-source -x --no-check ./*.dsc tree >&2)
 got=$(grep -o -m1 "version: *'[^']*'" "$work/tree/meson.build" | sed "s/.*'\(.*\)'/\1/")
 [ "$got" = "$version" ] || echo "note: sid's fuse3 is now $got, the library built earlier is $version" >&2
 # Built against the cached library, not the source tree's own: the comparison then runs the same libfuse.

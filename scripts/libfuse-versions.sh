@@ -23,36 +23,16 @@ case "${1:-}" in
   *) echo "usage: $0 [--refresh]" >&2; exit 2 ;;
 esac
 mkdir -p "$cache"
-arch=$(dpkg --print-architecture)
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-
-# apt-get with a private sources list, state and cache per suite: the system's apt setup is not
-# touched, and a suite that has left the archive cannot break the others.
-private_apt() {
-  local suite=$1
-  shift
-  apt-get -q -o Dir::Etc::SourceList="$cache/apt-$suite/sources.list" -o Dir::Etc::SourceParts=/dev/null \
-    -o Dir::State::Lists="$cache/apt-$suite/lists" -o Dir::Cache="$cache/apt-$suite/cache" \
-    -o APT::Sandbox::User="$(id -un)" "$@"
-}
-
-# Writes the suite's sources list ("deb" or "deb-src") and reads its index, fresh each time
-# something has to be fetched, so that a version that left the suite is not asked for.
-private_apt_update() {
-  local suite=$1 type=$2 dir="$cache/apt-$1"
-  rm -rf "$dir"
-  mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
-  echo "$type [signed-by=$keyring arch=$arch] http://deb.debian.org/debian $suite main" >"$dir/sources.list"
-  private_apt "$suite" update >&2
-}
+# One private apt set-up per suite, so that a suite that has left the archive cannot break the others.
+. "$(dirname "$0")/debian-archive.sh"
 
 # Builds the fuse3 source package of SUITE into $cache/SUITE/prefix (Debian's patches applied).
 build_source() {
   local suite=$1 dir="$cache/$1" version
   [ -f "$dir/version" ] && return
-  private_apt_update "$suite" deb-src
+  debian_apt_update "$cache/apt-$suite" "$suite" deb-src
   rm -rf "$dir" && mkdir -p "$dir/src"
-  (cd "$dir/src" && private_apt "$suite" source --download-only "fuse3/$suite" >&2 &&
+  (cd "$dir/src" && debian_apt "$cache/apt-$suite" source --download-only "fuse3/$suite" >&2 &&
     dpkg-source -x --no-check ./*.dsc tree >&2)
   version=$(grep -o -m1 "version: *'[^']*'" "$dir/src/tree/meson.build" | sed "s/.*'\(.*\)'/\1/")
   [ -n "$version" ] || { echo "cannot read the version of $suite's fuse3 from its meson.build" >&2; return 1; }
@@ -67,9 +47,9 @@ build_source() {
 unpack_binary() {
   local dir="$cache/bullseye"
   [ -f "$dir/version" ] && return
-  private_apt_update bullseye deb
+  debian_apt_update "$cache/apt-bullseye" bullseye deb
   rm -rf "$dir" && mkdir -p "$dir/debs"
-  (cd "$dir/debs" && private_apt bullseye download libfuse3-3/bullseye libfuse3-dev/bullseye >&2)
+  (cd "$dir/debs" && debian_apt "$cache/apt-bullseye" download libfuse3-3/bullseye libfuse3-dev/bullseye >&2)
   for deb in "$dir"/debs/*.deb; do dpkg-deb -x "$deb" "$dir/root"; done
   mkdir -p "$dir/prefix/lib"
   mv "$dir/root/usr/include" "$dir/prefix/include"
