@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What ./test needs to run the suites in a JVM of another architecture, under qemu-user on this
 # machine's kernel, taken from Debian's archive (nothing is installed on this machine):
-#   qemu:       trixie's qemu-user for this machine (10.0; bookworm's 7.2 left an emulated JVM
-#               hanging at exit now and then), its one emulator for ARCH
+#   qemu:       trixie's qemu-user for this machine (10.0), its one emulator for ARCH; with
+#               bookworm's 7.2 an emulated test JVM hung at its exit in one of three runs here
 #   a sysroot:  trixie's OpenJDK 25 (headless) for ARCH and the C libraries it loads
 #   libfuse:    ARCH's libfuse of bookworm (3.14, libfuse3.so.3; where bookworm has ARCH) and of
 #               trixie (3.17, libfuse3.so.4), each with its headers, kept apart from the sysroot

@@ -175,11 +175,7 @@ class MirrorFileSystemTest {
         byte[] data = new byte[(8 << 20) + 12345];
         new Random(42).nextBytes(data);
         Files.write(source.resolve("in"), data);
-        MirrorFileSystem fs = switch (how) {
-            case "passthrough" -> MirrorFileSystem.zeroCopy(source);
-            case "splice" -> MirrorFileSystem.zeroCopy(source, null, false);
-            default -> MirrorFileSystem.of(source);
-        };
+        MirrorFileSystem fs = mirror(how);
         try (TestMount m = mount(fs)) {
             String described = m.handle().describe();
             assertEquals(how.equals("passthrough") && TestMount.passthroughExpected(), described.contains("kernel passthrough"), described);
@@ -196,6 +192,15 @@ class MirrorFileSystemTest {
         }
     }
 
+    /** The mirror of the source with data passed through to the kernel, spliced, or copied through memory. */
+    private MirrorFileSystem mirror(String how) throws IOException {
+        return switch (how) {
+            case "passthrough" -> MirrorFileSystem.zeroCopy(source);
+            case "splice" -> MirrorFileSystem.zeroCopy(source, null, false);
+            default -> MirrorFileSystem.of(source);
+        };
+    }
+
     /**
      * A client's O_DIRECT read is served, the mirror leaving the flag out of its own open. Not
      * under emulation: the x86-64 kernel's O_DIRECT bit is arm64's O_DIRECTORY ({@link Emulation}).
@@ -208,11 +213,7 @@ class MirrorFileSystemTest {
         byte[] data = new byte[(2 << 20) + 12345];
         new Random(43).nextBytes(data);
         Files.write(source.resolve("in"), data);
-        MirrorFileSystem fs = switch (how) {
-            case "passthrough" -> MirrorFileSystem.zeroCopy(source);
-            case "splice" -> MirrorFileSystem.zeroCopy(source, null, false);
-            default -> MirrorFileSystem.of(source);
-        };
+        MirrorFileSystem fs = mirror(how);
         try (TestMount m = mount(fs)) {
             int fd = Os.open(Os.bytes(m.path("in")), Posix.O_RDONLY | Posix.O_DIRECT, 0);
             assertTrue(fd >= 0, "open with O_DIRECT: " + fd);
