@@ -40,15 +40,17 @@ for tool in "$triplet-gcc" dpkg-deb; do
 done
 mkdir -p "$dir"
 
-# Downloads PACKAGES of SUITE for ARCH into $dir/debs-SUITE and unpacks each into ROOT.
+# Downloads PACKAGES of SUITE for ARCH and unpacks each into ROOT. The suite's index is read
+# afresh each time (only when something is missing), so a point release never leaves it stale.
 unpack() {
-  local suite=$1 root=$2 debs="$dir/debs-$1"
+  local suite=$1 root=$2 work="$dir/fetch-$1"
   shift 2
-  [ -d "$dir/apt-$suite" ] || debian_apt_update "$dir/apt-$suite" "$suite" deb "$arch"
-  rm -rf "$debs" && mkdir -p "$debs"
-  (cd "$debs" && debian_apt "$dir/apt-$suite" download "$@" >&2)
-  for deb in "$debs"/*.deb; do dpkg-deb -x "$deb" "$root"; done
-  rm -rf "$debs"
+  rm -rf "$work"
+  debian_apt_update "$work/apt" "$suite" deb "$arch"
+  mkdir -p "$work/debs"
+  (cd "$work/debs" && debian_apt "$work/apt" download "$@" >&2)
+  for deb in "$work"/debs/*.deb; do dpkg-deb -x "$deb" "$root"; done
+  rm -rf "$work"
 }
 
 # The emulator, statically linked, out of trixie's qemu-user for this machine's architecture.
@@ -64,12 +66,15 @@ if [ ! -x "$qemu" ]; then
 fi
 
 # The JVM, the C libraries it needs (libgcc_s too: libfuse's pthread_cancel at unmount loads it),
-# and the commands that run them.
-if [ ! -f "$dir/sysroot.done" ]; then
+# and the commands that run them. The sysroot's links and the commands name the cache's path,
+# which sysroot.done records: a moved cache is made again.
+if [ "$(cat "$dir/sysroot.done" 2>/dev/null)" != "$dir" ]; then
   rm -rf "$dir/sysroot" "$dir/jre" "$dir/bin/run" "$dir/bin/cc"
   mkdir -p "$dir/sysroot"
   unpack trixie "$dir/sysroot" openjdk-25-jre-headless libc6 libgcc-s1 libstdc++6 zlib1g
-  ln -s usr/lib "$dir/sysroot/lib" # trixie is merged-/usr; the dynamic loader is asked for as /lib/...
+  # trixie is merged-/usr; the dynamic loader is asked for as /lib/... (and as /lib64/... on x86-64)
+  ln -s usr/lib "$dir/sysroot/lib"
+  [ ! -d "$dir/sysroot/usr/lib64" ] || ln -s usr/lib64 "$dir/sysroot/lib64"
   # The JVM opens its configuration through links to /etc/java-25-openjdk; the kernel resolves a
   # link's target on this machine, not in the sysroot, so absolute targets are moved into it.
   find "$dir/sysroot" -type l -lname '/*' | while read -r link; do
@@ -80,18 +85,18 @@ if [ ! -f "$dir/sysroot.done" ]; then
   cp "$jdk/release" "$dir/jre/release"
   # The JVM's default way of starting processes goes through its own jspawnhelper, an ARCH
   # program this kernel cannot exec; FORK execs the target directly.
-  printf '#!/bin/sh\nexec %s -L %s %s/bin/java -Djdk.lang.Process.launchMechanism=FORK "$@"\n' \
-    "$qemu" "$dir/sysroot" "$jdk" >"$dir/jre/bin/java"
-  printf '#!/bin/sh\nexec %s -L %s "$@"\n' "$qemu" "$dir/sysroot" >"$dir/bin/run"
-  printf '#!/bin/sh\nexec %s-gcc "$@"\n' "$triplet" >"$dir/bin/cc"
+  printf '#!/bin/sh\nexec %q -L %q %q -Djdk.lang.Process.launchMechanism=FORK "$@"\n' \
+    "$qemu" "$dir/sysroot" "$jdk/bin/java" >"$dir/jre/bin/java"
+  printf '#!/bin/sh\nexec %q -L %q "$@"\n' "$qemu" "$dir/sysroot" >"$dir/bin/run"
+  printf '#!/bin/sh\nexec %q "$@"\n' "$triplet-gcc" >"$dir/bin/cc"
   chmod +x "$dir/jre/bin/java" "$dir/bin/run" "$dir/bin/cc"
   "$dir/jre/bin/java" -version >&2
-  touch "$dir/sysroot.done"
+  echo "$dir" >"$dir/sysroot.done"
 fi
 
 # SUITE's libfuse and its headers, into $dir/libfuse/SUITE/{lib,include}.
 libfuse() {
-  local suite=$1 out="$dir/libfuse/$1" version
+  local suite=$1 out="$dir/libfuse/$1" version runtime
   if [ ! -f "$out/version" ]; then
     rm -rf "$out" "$out.root" && mkdir -p "$out/lib"
     case "$suite" in bookworm) runtime=libfuse3-3 ;; *) runtime=libfuse3-4 ;; esac
@@ -104,7 +109,7 @@ libfuse() {
     rm -f "$out/lib/libfuse3.so"
     rm -rf "$out.root"
     # The release is in the library's file name: libfuse3.so.3.14.0, libfuse3.so.3.17.2.
-    version=$(cd "$out/lib" && ls libfuse3.so.[0-9]*.*.* | sed 's/^libfuse3\.so\.//')
+    version=$(cd "$out/lib" && ls libfuse3.so.[0-9]*.*.* 2>/dev/null | sed 's/^libfuse3\.so\.//') || true
     [ -n "$version" ] || { echo "no libfuse3 library in $suite's $runtime for $arch" >&2; return 1; }
     echo "$version" >"$out/version"
   fi

@@ -37,10 +37,10 @@ public final class Posix {
     public static final int O_NONBLOCK = 04000;
     public static final int O_DSYNC = 010000;
     public static final int O_SYNC = 04010000;
-    // These three are numbered per architecture (x86-64 and RISC-V: asm-generic; AArch64: as 32-bit ARM).
-    public static final int O_DIRECT = Arch.current().oDirect;
-    public static final int O_DIRECTORY = Arch.current().oDirectory;
-    public static final int O_NOFOLLOW = Arch.current().oNofollow;
+    // These three are numbered per architecture (x86-64 and riscv64: asm-generic's; arm64: as 32-bit ARM).
+    public static final int O_DIRECT = Arch.constants().oDirect;
+    public static final int O_DIRECTORY = Arch.constants().oDirectory;
+    public static final int O_NOFOLLOW = Arch.constants().oNofollow;
     public static final int O_NOATIME = 01000000;
     public static final int O_CLOEXEC = 02000000;
     public static final int O_PATH = 010000000;

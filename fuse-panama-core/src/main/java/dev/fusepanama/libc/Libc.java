@@ -82,9 +82,9 @@ public final class Libc {
     public static final int MNT_DETACH = 2;
 
     /** For glibc before 2.33, whose fstatat, fstat and mknodat are inline wrappers, not symbols. */
-    private static final long SYS_NEWFSTATAT = Arch.current().sysNewfstatat;
-    private static final long SYS_FSTAT = Arch.current().sysFstat;
-    private static final long SYS_MKNODAT = Arch.current().sysMknodat;
+    private static final long SYS_NEWFSTATAT = Arch.constants().sysNewfstatat;
+    private static final long SYS_FSTAT = Arch.constants().sysFstat;
+    private static final long SYS_MKNODAT = Arch.constants().sysMknodat;
     private static final boolean HAS_FSTATAT = has("fstatat");
     private static final boolean HAS_FSTAT = has("fstat");
     private static final boolean HAS_MKNODAT = has("mknodat");

@@ -20,7 +20,11 @@ package dev.fusepanama.testkit;
 public final class Emulation {
     private Emulation() {}
 
-    /** The command prefix that runs this JVM's architecture's programs here, e.g. {@code qemu-aarch64 -L SYSROOT}. */
+    /**
+     * The command prefix that runs this JVM's architecture's programs here, e.g.
+     * {@code qemu-aarch64 -L SYSROOT}: ./test sets it only for an emulated JVM, and the core's
+     * layout test runs its cross-compiled probe with it.
+     */
     public static final String ENVIRONMENT = "FUSE_PANAMA_RUN";
 
     /** Whether the tests run in an emulated JVM of another architecture than the kernel's. */

@@ -80,6 +80,9 @@ public abstract class PjdfstestSuite {
     private static final Logger LOG = LoggerFactory.getLogger(PjdfstestSuite.class);
     private static final Pattern SUMMARY = Pattern.compile(
             "Summary: (\\d+) failed, (\\d+) skipped, (\\d+) passed, (\\d+) expected failures, (\\d+) total");
+    /** A test's result line: its name, padded, then the outcome; what follows until the next one belongs to it. */
+    private static final Pattern RESULT = Pattern.compile(
+            "^(\\S+)\\s+(ok|FAILED|skipped|failed as expected|PASSED UNEXPECTEDLY)$");
     /** Users for its user switches, each with its own primary group, as pjdfstest requires; Debian has both. */
     private static final String USERS = "[[\"nobody\", \"nogroup\"], [\"daemon\", \"daemon\"]]";
     /** Seconds between changes whose timestamps are compared: above any FUSE filesystem's granularity (1 ns here). */
@@ -165,25 +168,7 @@ public abstract class PjdfstestSuite {
 
     /** Fails with every unexpected result: a failure not listed, a listed test that passed or did not run. */
     private void check(List<String> lines, String summary, int status, Path log) {
-        List<String> problems = new ArrayList<>();
-        Set<String> failedAsExpected = new TreeSet<>();
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).trim();
-            if (line.endsWith("failed as expected")) {
-                failedAsExpected.add(line.substring(0, line.indexOf(' ')));
-            } else if (line.contains(" FAILED") || line.endsWith("PASSED UNEXPECTEDLY")) {
-                StringBuilder p = new StringBuilder(line.replaceAll("\\s+", " "));
-                for (int j = i + 1; j < lines.size() && lines.get(j).startsWith("\t"); j++) {
-                    p.append("\n    ").append(lines.get(j).trim());
-                }
-                problems.add(p.toString());
-            }
-        }
-        for (String listed : new TreeSet<>(knownFailures().keySet())) {
-            if (!failedAsExpected.contains(listed) && problems.stream().noneMatch(p -> p.startsWith(listed + " "))) {
-                problems.add(listed + " is a known failure (" + knownFailures().get(listed) + ") but pjdfstest did not run it");
-            }
-        }
+        List<String> problems = problems(lines, knownFailures());
         Matcher m = SUMMARY.matcher(summary);
         assertTrue(m.find());
         if (!problems.isEmpty()) {
@@ -192,6 +177,40 @@ public abstract class PjdfstestSuite {
         }
         assertEquals("0", m.group(1), summary);
         assertEquals(0, status, "pjdfstest's exit status; " + summary + " (whole output: " + log.toAbsolutePath() + ")");
+    }
+
+    /**
+     * The unexpected results in pjdfstest's output {@code lines}, each with what it printed about
+     * it: a failure, a known failure that passed (pjdfstest fails it itself), a known failure that
+     * did not run. Empty when the run went as {@code knownFailures} says.
+     */
+    static List<String> problems(List<String> lines, Map<String, String> knownFailures) {
+        List<String> problems = new ArrayList<>();
+        Set<String> failedAsExpected = new TreeSet<>();
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher r = RESULT.matcher(lines.get(i).trim());
+            if (!r.matches()) continue;
+            switch (r.group(2)) {
+                case "failed as expected" -> failedAsExpected.add(r.group(1));
+                case "FAILED", "PASSED UNEXPECTEDLY" -> {
+                    // The panic message and assert_eq!'s left/right lines, up to the next result or the summary.
+                    StringBuilder p = new StringBuilder(r.group(1) + " " + r.group(2));
+                    for (int j = i + 1; j < lines.size(); j++) {
+                        String next = lines.get(j).trim();
+                        if (RESULT.matcher(next).matches() || SUMMARY.matcher(next).find()) break;
+                        if (!next.isEmpty()) p.append("\n    ").append(next);
+                    }
+                    problems.add(p.toString());
+                }
+                default -> { }
+            }
+        }
+        for (String listed : new TreeSet<>(knownFailures.keySet())) {
+            if (!failedAsExpected.contains(listed) && problems.stream().noneMatch(p -> p.startsWith(listed + " "))) {
+                problems.add(listed + " is a known failure (" + knownFailures.get(listed) + ") but pjdfstest did not run it");
+            }
+        }
+        return problems;
     }
 
     /** The binary to run, or the test is skipped with how to install one. */

@@ -374,14 +374,16 @@ class LifecycleTest {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), out);
         assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("constants readable: O_DIRECTORY " + 0200000), "the generic tables, not an error: " + out);
         assertTrue(out.contains("UNSUPPORTED_ARCHITECTURE: fuse-panama supports Linux on x86-64, aarch64, riscv64; "
                 + "this JVM is ppc64le (os.arch)"), out);
         assertFalse(inProcMounts(dir));
     }
 
-    /** Tries to mount and prints the MountException's reason and message. */
+    /** Reads a constant, tries to mount, and prints the MountException's reason and message. */
     public static final class MountOnAnyArchitecture {
         public static void main(String[] args) {
+            System.out.println("constants readable: O_DIRECTORY " + Posix.O_DIRECTORY);
             try (FuseMount m = Fuse.mount(new ScratchFileSystem(), Path.of(args[0]))) {
                 System.out.println("mounted " + m);
                 System.exit(1);

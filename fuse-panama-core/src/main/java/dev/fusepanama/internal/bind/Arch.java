@@ -9,20 +9,22 @@ import java.util.stream.Collectors;
  *
  * <p>Linux keeps most of its user interface the same on every 64-bit architecture: errno values,
  * the ioctl encoding, {@code struct statvfs}, {@code struct flock}, every libfuse struct, and the
- * system call numbers from 424 on. What differs is listed here and nowhere else: a few
- * {@code open(2)} flags that x86-64 numbers differently from the generic table (arm64 keeps the
- * numbering of 32-bit ARM; riscv64 uses the generic one), {@code struct stat} (x86-64 has its own,
- * the others asm-generic's, see {@link stat}), and the numbers of the older system calls the
- * bindings make without a libc wrapper. LayoutTest checks each against the C compiler of the
- * architecture it runs on.
+ * system call numbers from 424 on. What differs is listed here and nowhere else: four
+ * {@code open(2)} flags that arm64 numbers as 32-bit ARM does (x86-64 and riscv64 use
+ * asm-generic's fcntl.h), {@code struct stat} (x86-64 has its own, the others asm-generic's, see
+ * {@link stat}), and the numbers of the older system calls the bindings make without a libc
+ * wrapper (x86-64 has its own table, the others asm-generic's). LayoutTest checks each against
+ * the C compiler of the architecture it runs on.
  *
- * <p>A JVM on any other architecture gets {@link UnsupportedArchitectureException} when
- * fuse-panama loads, never a guess.
+ * <p>A JVM on any other architecture is refused when libfuse is loaded
+ * ({@link UnsupportedArchitectureException}, which a mount reports as
+ * {@code MountException.Reason.UNSUPPORTED_ARCHITECTURE}), never served with a guess. Its
+ * constants ({@code Posix}, {@code Libc}) are asm-generic's, so that reading them is not an error.
  */
 public enum Arch {
-    /** x86-64 (amd64): its own open flags, {@code struct stat} and system call table. */
+    /** x86-64 (amd64): the generic open flags; its own {@code struct stat} and system call table. */
     X86_64("x86-64", 040000, 0200000, 0400000, 262, 5, 259),
-    /** AArch64 (arm64): 32-bit ARM's open flags, the generic {@code struct stat} and system call table. */
+    /** AArch64 (arm64): 32-bit ARM's open flags; the generic {@code struct stat} and system call table. */
     AARCH64("aarch64", 0200000, 040000, 0100000, 79, 80, 33),
     /** RISC-V 64 (riscv64): the generic open flags, {@code struct stat} and system call table. */
     RISCV64("riscv64", 040000, 0200000, 0400000, 79, 80, 33);
@@ -65,6 +67,14 @@ public enum Arch {
             throw new UnsupportedArchitectureException(unsupported(OS_ARCH));
         }
         return DETECTED;
+    }
+
+    /**
+     * Where the constants come from: this JVM's architecture, or for one fuse-panama does not
+     * support, the generic tables (riscv64's), which nothing uses for a mount there.
+     */
+    public static Arch constants() {
+        return DETECTED == null ? RISCV64 : DETECTED;
     }
 
     /** The architecture Java calls {@code osArch} ({@code os.arch}), or null if fuse-panama does not support it. */

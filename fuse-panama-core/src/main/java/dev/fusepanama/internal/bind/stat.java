@@ -55,7 +55,7 @@ public final class stat {
             MemoryLayout.sequenceLayout(2, C_INT).withName("__glibc_reserved")).withName("stat");
 
     /** Whether this architecture uses asm-generic's layout. */
-    private static final boolean GENERIC = Arch.current() != Arch.X86_64;
+    private static final boolean GENERIC = Arch.constants() != Arch.X86_64;
 
     public static final StructLayout LAYOUT = GENERIC ? GENERIC_LAYOUT : X86_64;
     public static final long SIZE = LAYOUT.byteSize();

@@ -103,9 +103,16 @@ public final class BackingFiles {
         int rc = register(-1);
         if (rc >= 0) {
             close(rc);
-        } else if (rc != -Errno.EBADF) {
+        } else if (refusesEveryFile(rc)) {
             refused(rc);
+        } else if (rc != -Errno.EBADF) {
+            LOG.debug("{}: registering no file answered {}, not EBADF; passthrough stays on", mountpoint, Errno.name(-rc));
         }
+    }
+
+    /** Whether a registration that failed with {@code rc} means no file of this mount can be registered. */
+    private static boolean refusesEveryFile(int rc) {
+        return rc == -Errno.EPERM || rc == -Errno.ENOTTY || rc == -Errno.ENOSYS || rc == -Errno.EOPNOTSUPP;
     }
 
     /**
@@ -234,7 +241,7 @@ public final class BackingFiles {
     private int open(int fd) {
         int id = register(fd);
         if (id < 0) {
-            if (id == -Errno.EPERM || id == -Errno.ENOTTY || id == -Errno.ENOSYS) {
+            if (refusesEveryFile(id)) {
                 refused(id);
             } else {
                 LOG.info("{}: a file cannot be passed through ({}); it is served by the filesystem", mountpoint,

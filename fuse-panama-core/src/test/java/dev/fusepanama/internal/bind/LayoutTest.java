@@ -93,8 +93,8 @@ class LayoutTest {
 
     @Test
     void aDeliberatelyWrongOffsetIsCaught() throws Exception {
-        // st_size one long earlier than it really is (named as the long before it, st_rdev on x86-64
-        // and asm-generic's __pad1, and that one as st_size): the slip that would corrupt file sizes.
+        // st_size swapped with the 8-byte member before it (st_rdev on x86-64, __pad1 in asm-generic's
+        // layout), so one long earlier than it really is: the slip that would corrupt file sizes.
         List<MemoryLayout> members = new ArrayList<>(stat.LAYOUT.memberLayouts());
         int size = members.indexOf(members.stream().filter(m -> m.name().orElse("").equals("st_size")).findFirst().orElseThrow());
         MemoryLayout before = members.get(size - 1);

@@ -31,6 +31,7 @@ final class NativeProbe {
      */
     static final String INCLUDE_ENVIRONMENT = "FUSE_PANAMA_LIBFUSE_INCLUDE";
     static final String CC_ENVIRONMENT = "FUSE_PANAMA_CC";
+    /** Also what the test kit's {@code Emulation} reads (core's tests cannot see the test kit): set only for an emulated JVM. */
     static final String RUN_ENVIRONMENT = "FUSE_PANAMA_RUN";
 
     /** The C compiler for this JVM's architecture, as a command and its first arguments. */
