@@ -9,7 +9,10 @@ import dev.fusepanama.Stat;
  * that did not fit adds nothing.
  */
 public interface DirPlusReply extends Reply {
-    /** The attributes of the next entry to add; zeroed after each {@link #add}. */
+    /**
+     * The attributes of the next entry to add; zeroed after each {@link #add}. As for
+     * {@link EntryReply#attributes()}, an {@code st_ino} left 0 is the entry's {@code ino}.
+     */
     Stat attributes();
 
     /**

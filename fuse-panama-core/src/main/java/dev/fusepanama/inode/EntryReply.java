@@ -8,7 +8,11 @@ import dev.fusepanama.Stat;
  * {@link #attributes()}, then send {@link #entry}.
  */
 public interface EntryReply extends Reply {
-    /** The attributes to send with the entry; zeroed for each request. */
+    /**
+     * The attributes to send with the entry; zeroed for each request. Their {@code st_ino} is the
+     * number programs see (stat, readdir's {@code d_ino}); left 0, it is the entry's {@code ino}.
+     * The two may differ: the kernel knows the file by {@code ino}, programs by {@code st_ino}.
+     */
     Stat attributes();
 
     /**

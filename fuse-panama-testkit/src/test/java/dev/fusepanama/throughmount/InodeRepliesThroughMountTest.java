@@ -209,4 +209,36 @@ class InodeRepliesThroughMountTest {
         ((EntryReply) fs.parked.get()).entry(5, 0, 0, 0); // dropped: no crash, no exception
         fs.later.shutdownNow();
     }
+
+    /** The kernel knows a file by the entry's inode number; programs see the st_ino the filesystem gave. */
+    @Test
+    void programsSeeTheStInoTheFilesystemGaveWhileTheKernelKeepsTheEntrysNumber() throws Exception {
+        java.util.Set<Long> askedFor = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        FlatInodeFileSystem fs = new FlatInodeFileSystem() {
+            @Override
+            public void lookup(Request request, long parent, Name name, EntryReply reply) {
+                long ino = ino(name.toString());
+                reply.attributes().setIno(ino + 1_000_000).setMode(Posix.S_IFREG | 0644).setNlink(1);
+                reply.entry(ino, 0, 0, 0);
+            }
+
+            @Override
+            public void getattr(Request request, long ino, long fh, AttrReply reply) {
+                askedFor.add(ino);
+                if (ino == ROOT) {
+                    reply.attributes().setIno(ROOT).setMode(Posix.S_IFDIR | 0755).setNlink(2);
+                } else {
+                    reply.attributes().setIno(ino + 1_000_000).setMode(Posix.S_IFREG | 0644).setNlink(1);
+                }
+                reply.attributes(0);
+            }
+        };
+        long ino = fs.put("f", "x");
+        try (TestMount m = TestMount.mount(fs)) {
+            assertEquals(ino + 1_000_000, Os.lstat(Os.bytes(m.path("f"))).ino(), "from the entry");
+            assertEquals(ino + 1_000_000, Os.lstat(Os.bytes(m.path("f"))).ino(), "from getattr");
+            assertTrue(askedFor.contains(ino), "the kernel asks by the entry's number: " + askedFor);
+            assertFalse(askedFor.contains(ino + 1_000_000), askedFor.toString());
+        }
+    }
 }

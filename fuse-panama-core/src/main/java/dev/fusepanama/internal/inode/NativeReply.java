@@ -310,7 +310,9 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
         fuse_entry_param.generation(e, generation);
         fuse_entry_param.attr_timeout(e, attrTimeout);
         fuse_entry_param.entry_timeout(e, entryTimeout);
-        stat.st_ino(area + STAT, ino);
+        if (stat.st_ino(area + STAT) == 0) {
+            stat.st_ino(area + STAT, ino); // the number programs see, unless the filesystem gave its own
+        }
     }
 
     @Override
