@@ -8,6 +8,7 @@ module dev.fusepanama {
 
     exports dev.fusepanama;
     exports dev.fusepanama.inode;
+    exports dev.fusepanama.inode.table;
     exports dev.fusepanama.libc;
     // The test kit's system calls read struct stat, statvfs and timespec with the layouts the
     // layout test checks, instead of keeping copies of them.

@@ -1,0 +1,561 @@
+package dev.fusepanama.inode.table;
+
+import dev.fusepanama.inode.CreateReply;
+import dev.fusepanama.inode.DirPlusReply;
+import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.Name;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The nodes of an inode filesystem and their names, kept the way the kernel needs them: each node
+ * has a number the kernel knows it by, a lookup count that entries raise and {@code forget} lowers,
+ * and names in directories, several for a file with hard links. The table owns the namespace: a
+ * name keeps its node, and a directory lists its entries in a stable order (see {@link #entries}).
+ *
+ * <p><b>Numbers.</b> A node's {@link Node#nodeId() nodeId} is a slot of the table and a count of
+ * the slot's earlier users, so it is never given to another node while the table lives: the
+ * generation sent with every entry can stay 0, and a stale number the kernel still uses finds
+ * nothing rather than another file. The root is {@link InodeFileSystem#ROOT} and never dropped.
+ *
+ * <p><b>Lookups.</b> Each entry the kernel takes (lookup, mknod, mkdir, symlink, link, create and
+ * every readdirplus entry but "." and "..") adds one; {@link #forget} takes them back. The reply
+ * helpers ({@link #entry}, {@link #created}, {@link #add(DirPlusReply, Entry, double, double, List)})
+ * count what they send and undo it when the kernel did not take the answer.
+ *
+ * <p><b>Life.</b> A node is dropped when it has no name, no lookup and no {@link #hold}: a file
+ * unlinked while open lives on until its last handle closes and the kernel forgets it, so
+ * {@code fstat} of it still finds it by number. Then {@link Node#forgotten()} runs, outside the lock.
+ *
+ * <p><b>Threads.</b> {@link #find} takes no lock. Names are guarded by one read/write lock:
+ * lookups and listings share it, changes of names take it alone. An operation that checks and
+ * then changes (EEXIST, ENOTEMPTY) runs its checks inside {@link #write}; every method here may be
+ * called inside {@link #read} or {@link #write}, which nest. Take the table's lock before any lock
+ * of a node's own.
+ *
+ * @param <N> the filesystem's node class
+ */
+public final class NodeTable<N extends Node> {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeTable.class);
+
+    /** A directory entry: its name (bytes as ISO-8859-1 chars), its node, and the cookie it is listed at. */
+    public record Entry<N extends Node>(String name, N node, long cookie) {
+        /** The name's bytes. */
+        public byte[] bytes() {
+            return name.getBytes(StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    /** Work under the table's lock that may fail with an errno. */
+    @FunctionalInterface
+    public interface Action<T> {
+        T run() throws IOException;
+    }
+
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final N root;
+    /** Nodes by slot (the low 32 bits of their number); replaced, larger, under the write lock. */
+    private volatile AtomicReferenceArray<Node> slots = new AtomicReferenceArray<>(64);
+    /** How many nodes each slot has held before, under the write lock: the high bits of the next number. */
+    private int[] reuses = new int[64];
+    private int[] free = new int[16];
+    private int freeCount;
+    /** The highest slot handed out; slot 0 is never used (number 0 is no node). */
+    private int highest;
+    /** Nodes dropped by the current outermost write section, told after it unlocks. */
+    private List<Node> dropped = new ArrayList<>();
+    /**
+     * Nodes whose last lookup was forgotten by a thread holding only the shared lock, which cannot
+     * take the exclusive one: looked at when that lock is released, or by the next write section.
+     */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Node> unused = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    /** A table whose root directory is {@code root}. */
+    public NodeTable(N root) {
+        if (!root.isDirectory()) {
+            throw new IllegalArgumentException("the root must be a directory");
+        }
+        this.root = root;
+        locked(() -> {
+            take(root);
+            return null;
+        });
+        if (root.nodeId != InodeFileSystem.ROOT) {
+            throw new IllegalStateException("the root got " + root.nodeId);
+        }
+        root.lookups.set(1); // the kernel's, from mount to unmount; never forgotten
+    }
+
+    public N root() {
+        return root;
+    }
+
+    /** The key of a name: its bytes as ISO-8859-1 characters, one per byte, so any byte string is one and compares as bytes. */
+    public static String key(byte[] name) {
+        return new String(name, StandardCharsets.ISO_8859_1);
+    }
+
+    /** The key of a name the kernel sent. */
+    public static String key(Name name) {
+        return key(name.bytes());
+    }
+
+    // ---- locking -----------------------------------------------------------------------------
+
+    /** Runs {@code action} holding the shared lock: names do not change meanwhile. */
+    public <T> T read(Action<T> action) throws IOException {
+        ReentrantReadWriteLock.ReadLock l = lock.readLock();
+        l.lock();
+        try {
+            return action.run();
+        } finally {
+            l.unlock();
+            if (!unused.isEmpty() && lock.getReadHoldCount() == 0 && !lock.isWriteLockedByCurrentThread()) {
+                locked(() -> null); // the write section looks at them
+            }
+        }
+    }
+
+    /** Runs {@code action} holding the exclusive lock: checks and changes of names in one step. */
+    public <T> T write(Action<T> action) throws IOException {
+        lock.writeLock().lock();
+        try {
+            return action.run();
+        } finally {
+            unlockWrite();
+        }
+    }
+
+    /** As {@link #write(Action)} for the table's own work, which cannot fail. */
+    private <T> T locked(java.util.function.Supplier<T> action) {
+        lock.writeLock().lock();
+        try {
+            return action.get();
+        } finally {
+            unlockWrite();
+        }
+    }
+
+    /** Unlocks; the outermost write section then tells the nodes it dropped. */
+    private void unlockWrite() {
+        if (lock.getWriteHoldCount() == 1) {
+            for (Node n; (n = unused.poll()) != null; ) dropIfUnused(n);
+        }
+        if (lock.getWriteHoldCount() > 1 || dropped.isEmpty()) {
+            lock.writeLock().unlock();
+            return;
+        }
+        List<Node> gone = dropped;
+        dropped = new ArrayList<>();
+        lock.writeLock().unlock();
+        for (Node n : gone) {
+            try {
+                n.forgotten();
+            } catch (RuntimeException e) {
+                LOG.warn("forgetting {} threw", n, e);
+            }
+        }
+    }
+
+    private void requireWrite() {
+        if (!lock.isWriteLockedByCurrentThread()) {
+            throw new IllegalStateException("call inside NodeTable.write");
+        }
+    }
+
+    // ---- numbers -----------------------------------------------------------------------------
+
+    /** The node the kernel calls {@code nodeId}, or null if this table has none by that number (any more). Takes no lock. */
+    @SuppressWarnings("unchecked")
+    public N find(long nodeId) {
+        int slot = (int) nodeId;
+        AtomicReferenceArray<Node> s = slots;
+        if (slot <= 0 || slot >= s.length()) {
+            return null;
+        }
+        Node n = s.get(slot);
+        return n != null && n.nodeId == nodeId ? (N) n : null;
+    }
+
+    /** Gives {@code n} a slot and its number. Under the write lock. */
+    private void take(Node n) {
+        int slot;
+        if (freeCount > 0) {
+            slot = free[--freeCount];
+        } else {
+            slot = ++highest;
+            if (slot >= slots.length()) {
+                AtomicReferenceArray<Node> bigger = new AtomicReferenceArray<>(slots.length() * 2);
+                for (int i = 0; i < slots.length(); i++) bigger.set(i, slots.get(i));
+                reuses = Arrays.copyOf(reuses, bigger.length());
+                slots = bigger;
+            }
+        }
+        n.nodeId = ((long) reuses[slot] << 32) | slot;
+        slots.set(slot, n);
+    }
+
+    /** Frees {@code n}'s slot; a slot used 2^31 times is retired, so no number ever comes back. Under the write lock. */
+    private void release(Node n) {
+        int slot = (int) n.nodeId;
+        slots.set(slot, null);
+        if (++reuses[slot] < Integer.MAX_VALUE) {
+            if (freeCount == free.length) free = Arrays.copyOf(free, free.length * 2);
+            free[freeCount++] = slot;
+        }
+    }
+
+    // ---- names -------------------------------------------------------------------------------
+
+    /** The node named {@code name} in {@code dir}, or null; counts nothing. */
+    @SuppressWarnings("unchecked")
+    public N child(N dir, String name) {
+        ReentrantReadWriteLock.ReadLock l = lock.readLock();
+        l.lock();
+        try {
+            return dir.children == null ? null : (N) dir.children.get(name);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /**
+     * The node named {@code name} in {@code dir} with one lookup more, for an entry about to be
+     * sent ({@link #entry}); null if there is none.
+     */
+    public N lookup(N dir, String name) {
+        ReentrantReadWriteLock.ReadLock l = lock.readLock();
+        l.lock();
+        try {
+            N n = child(dir, name);
+            if (n != null) count(n);
+            return n;
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /** One lookup more of {@code n}, a node of this table the caller holds (under the lock, or by a handle). */
+    public void count(N n) {
+        long was = n.lookups.getAndIncrement();
+        if (was < 0) {
+            n.lookups.getAndDecrement();
+            throw new IllegalStateException(n + " was dropped; it cannot be counted");
+        }
+    }
+
+    /**
+     * Names {@code node} {@code name} in {@code dir}: a new node's first name (it gets its number
+     * here) or, for a file, another one (a hard link). Inside {@link #write}, after checking the
+     * name is free; a directory has one name, and a file whose names are all gone gets no new one
+     * (the caller answers ENOENT, as linkat of a removed file does).
+     */
+    public void add(N dir, String name, N node) {
+        requireWrite();
+        if (!dir.isDirectory()) throw new IllegalArgumentException(dir + " is not a directory");
+        if (dir.children.get(name) != null) throw new IllegalStateException("the name is taken; check before adding");
+        if (node.isDropped()) throw new IllegalStateException(node + " was dropped");
+        if (node.nodeId == 0) {
+            take(node);
+        } else if (node.isDirectory()) {
+            throw new IllegalStateException("a directory has one name");
+        } else if (node.links.isEmpty()) {
+            throw new IllegalStateException(node + " has no names left: a removed file gets no new one");
+        }
+        dir.children.put(name, node);
+        node.links.add(new Node.Link(dir, name));
+    }
+
+    /**
+     * Removes the name {@code name} from {@code dir} and returns its node (null if there was
+     * none), which lives on while the kernel or a handle holds it. Inside {@link #write}.
+     */
+    @SuppressWarnings("unchecked")
+    public N remove(N dir, String name) {
+        requireWrite();
+        Node n = dir.children.remove(name);
+        if (n != null) {
+            unname(n, dir, name);
+            dropIfUnused(n);
+        }
+        return (N) n;
+    }
+
+    /**
+     * Renames {@code name} in {@code dir} to {@code newName} in {@code newDir}, replacing what was
+     * there (rename(2) after its checks: the caller answers EEXIST, EISDIR, ENOTEMPTY, EINVAL).
+     * Returns the node that lost its name, or null. Two names of one file stay as they are, as
+     * POSIX asks. Inside {@link #write}.
+     */
+    @SuppressWarnings("unchecked")
+    public N move(N dir, String name, N newDir, String newName) {
+        requireWrite();
+        Node moving = dir.children.get(name);
+        if (moving == null) throw new IllegalStateException("no " + name + " in " + dir);
+        Node replaced = newDir.children.get(newName);
+        if (replaced == moving) return null;
+        if (dir == newDir && name.equals(newName)) return null;
+        if (replaced != null) {
+            newDir.children.remove(newName);
+            unname(replaced, newDir, newName);
+        }
+        dir.children.remove(name);
+        unname(moving, dir, name);
+        newDir.children.put(newName, moving);
+        moving.links.add(new Node.Link(newDir, newName));
+        if (replaced != null) dropIfUnused(replaced);
+        return (N) replaced;
+    }
+
+    /** Swaps the nodes of two names (RENAME_EXCHANGE), both of which exist. Inside {@link #write}. */
+    public void exchange(N dir, String name, N newDir, String newName) {
+        requireWrite();
+        Node a = dir.children.get(name);
+        Node b = newDir.children.get(newName);
+        if (a == null || b == null) throw new IllegalStateException("both names must exist");
+        if (a == b) return;
+        unname(a, dir, name);
+        unname(b, newDir, newName);
+        dir.children.put(name, b);
+        newDir.children.put(newName, a);
+        b.links.add(new Node.Link(dir, name));
+        a.links.add(new Node.Link(newDir, newName));
+    }
+
+    private static void unname(Node n, Node dir, String name) {
+        for (int i = n.links.size() - 1; i >= 0; i--) {
+            Node.Link l = n.links.get(i);
+            if (l.parent() == dir && l.name().equals(name)) {
+                n.links.remove(i);
+                return;
+            }
+        }
+    }
+
+    /** Whether {@code dir} is {@code ancestor} or inside it (a directory moved into itself: EINVAL). */
+    public boolean isWithin(N dir, N ancestor) {
+        ReentrantReadWriteLock.ReadLock l = lock.readLock();
+        l.lock();
+        try {
+            for (Node d = dir; d != null; d = d.links.isEmpty() ? null : d.links.get(0).parent()) {
+                if (d == ancestor) return true;
+            }
+            return false;
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /** {@code n}'s names (a file's hard links, a directory's one name, none once removed), oldest first. */
+    public List<Node.Link> names(N n) {
+        ReentrantReadWriteLock.ReadLock l = lock.readLock();
+        l.lock();
+        try {
+            return List.copyOf(n.links);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /** {@code dir}'s parent (the root's is itself; a removed directory's null): what ".." names. */
+    @SuppressWarnings("unchecked")
+    public N parent(N dir) {
+        if (dir == root) return root;
+        ReentrantReadWriteLock.ReadLock l = lock.readLock();
+        l.lock();
+        try {
+            return dir.links.isEmpty() ? null : (N) dir.links.get(0).parent();
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /**
+     * st_nlink as a kernel filesystem counts it: a file's names; a directory's "." and its entry
+     * in its parent, and each subdirectory's ".."; 0 once removed.
+     */
+    public long linkCount(N n) {
+        ReentrantReadWriteLock.ReadLock l = lock.readLock();
+        l.lock();
+        try {
+            if (!n.isDirectory()) return n.links.size();
+            return n != root && n.links.isEmpty() ? 0 : 2 + n.children.directories;
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /** How many entries {@code dir} has ("." and ".." not counted). */
+    public int size(N dir) {
+        ReentrantReadWriteLock.ReadLock l = lock.readLock();
+        l.lock();
+        try {
+            return dir.children.size();
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /**
+     * {@code dir}'s entries whose cookies lie strictly between {@code after} and {@code before},
+     * in cookie order: a listing resumed at the last cookie it returned. A view: read it inside
+     * {@link #read}.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public NavigableMap<Long, Entry<N>> entries(N dir, long after, long before) {
+        if (lock.getReadHoldCount() == 0 && !lock.isWriteLockedByCurrentThread()) {
+            throw new IllegalStateException("read the entries inside NodeTable.read");
+        }
+        return Collections.unmodifiableNavigableMap((NavigableMap) dir.children.between(after, before));
+    }
+
+    /** The cookie {@code dir}'s next entry will get: every entry made from now on is listed at or after it. */
+    public long nextCookie(N dir) {
+        ReentrantReadWriteLock.ReadLock l = lock.readLock();
+        l.lock();
+        try {
+            return dir.children.nextCookie();
+        } finally {
+            l.unlock();
+        }
+    }
+
+    // ---- life --------------------------------------------------------------------------------
+
+    /**
+     * The kernel forgot {@code lookups} of node {@code nodeId}: it may drop the node now. A number
+     * this table does not know, or more than it counted, is logged and ignored (never thrown at
+     * the kernel).
+     */
+    public void forget(long nodeId, long lookups) {
+        N n = find(nodeId);
+        if (n == null || n == root) {
+            if (n == null) LOG.debug("forget of node {} that this table does not know", nodeId);
+            return;
+        }
+        long left = n.lookups.addAndGet(-lookups);
+        if (left < 0) {
+            LOG.warn("the kernel forgot {} lookups of {}, more than it was given", lookups, n);
+            n.lookups.compareAndSet(left, 0);
+        }
+        if (left <= 0) {
+            mayBeUnused(n);
+        }
+    }
+
+    /** Keeps {@code n} past its names and lookups (an open file) until {@link #letGo}. */
+    public void hold(N n) {
+        ReentrantReadWriteLock.ReadLock l = lock.readLock();
+        l.lock(); // a drop takes the exclusive lock: none can come between the check and the count
+        try {
+            if (n.isDropped()) throw new IllegalStateException(n + " was dropped");
+            n.holds.incrementAndGet();
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /** Undoes one {@link #hold}; the node may be dropped now. */
+    public void letGo(N n) {
+        if (n.holds.decrementAndGet() <= 0) {
+            mayBeUnused(n);
+        }
+    }
+
+    /** Drops {@code n} now if nothing keeps it, or once this thread's shared lock is released. */
+    private void mayBeUnused(Node n) {
+        if (lock.getReadHoldCount() > 0 && !lock.isWriteLockedByCurrentThread()) {
+            unused.add(n); // a shared lock cannot become the exclusive one
+        } else {
+            locked(() -> {
+                dropIfUnused(n);
+                return null;
+            });
+        }
+    }
+
+    /** Drops {@code n} if nothing keeps it. Under the write lock. */
+    private void dropIfUnused(Node n) {
+        if (n == root || n.holds.get() > 0 || !n.links.isEmpty()) return;
+        if (!n.lookups.compareAndSet(0, -1)) return; // counted meanwhile (or already dropped)
+        release(n);
+        dropped.add(n);
+    }
+
+    /**
+     * The session ended ({@link InodeFileSystem#destroy}): the kernel's counts died with it. Each
+     * node goes back to what its names and holds keep, ready for another mount.
+     */
+    public void sessionEnded() {
+        locked(() -> {
+            AtomicReferenceArray<Node> s = slots;
+            for (int i = 1; i <= highest; i++) {
+                Node n = s.get(i);
+                if (n == null || n == root) continue;
+                n.lookups.set(0);
+                dropIfUnused(n);
+            }
+            return null;
+        });
+    }
+
+    // ---- replies -----------------------------------------------------------------------------
+
+    /**
+     * Sends {@code counted} (one lookup already counted for it, by {@link #lookup} or
+     * {@link #count}) as an entry with the attributes the caller filled; takes the lookup back if
+     * the kernel did not take the answer.
+     */
+    public boolean entry(EntryReply reply, N counted, double attrTimeout, double entryTimeout) {
+        boolean taken = false;
+        try {
+            taken = reply.entry(counted.nodeId, 0, attrTimeout, entryTimeout);
+            return taken;
+        } finally {
+            if (!taken) forget(counted.nodeId, 1);
+        }
+    }
+
+    /** As {@link #entry} for a created and opened file. */
+    public boolean created(CreateReply reply, N counted, double attrTimeout, double entryTimeout, long fh, int flags) {
+        boolean taken = false;
+        try {
+            taken = reply.created(counted.nodeId, 0, attrTimeout, entryTimeout, fh, flags);
+            return taken;
+        } finally {
+            if (!taken) forget(counted.nodeId, 1);
+        }
+    }
+
+    /**
+     * Adds {@code e} to a readdirplus batch with the attributes the caller filled, counting the
+     * lookup the kernel will hold and remembering it in {@code counted}; false if the batch is full
+     * (nothing counted). If the batch's {@link DirPlusReply#send} then fails, {@link #forgetAll}
+     * those. "." and ".." are added with {@link DirPlusReply#add} directly: the kernel counts no
+     * lookup for them.
+     */
+    public boolean add(DirPlusReply reply, Entry<N> e, double attrTimeout, double entryTimeout, List<N> counted) {
+        count(e.node());
+        if (!reply.add(e.bytes(), e.node().nodeId, 0, attrTimeout, entryTimeout, e.cookie())) {
+            forget(e.node().nodeId, 1);
+            return false;
+        }
+        counted.add(e.node());
+        return true;
+    }
+
+    /** Takes back one lookup of each of {@code counted}: entries of a batch the kernel did not take. */
+    public void forgetAll(List<N> counted) {
+        for (N n : counted) forget(n.nodeId, 1);
+    }
+}
