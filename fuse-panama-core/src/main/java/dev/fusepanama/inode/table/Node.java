@@ -1,9 +1,10 @@
 package dev.fusepanama.inode.table;
 
 import dev.fusepanama.Posix;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A file the kernel may know, as its {@link NodeTable} keeps it: the number the kernel knows it
@@ -14,17 +15,35 @@ import java.util.concurrent.atomic.AtomicLong;
  * namespace), a lookup the kernel has not forgotten, a {@link NodeTable#hold hold} (an open
  * file), or, for a directory, a known child. When the last of these goes the table drops it,
  * calls {@link #forgotten()} once, and never hands out its number again.
+ *
+ * <p>The bookkeeping costs a node about 40 bytes: counters are plain fields updated through
+ * VarHandles, and the first name is kept inline (a list only for a file's further hard links).
  */
 public abstract class Node {
+    private static final VarHandle LOOKUPS;
+    private static final VarHandle HOLDS;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            LOOKUPS = l.findVarHandle(Node.class, "lookups", long.class);
+            HOLDS = l.findVarHandle(Node.class, "holds", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final int type;
     /** The kernel's number for this node; 0 until a table takes it in. Written under the table's lock, then fixed. */
     volatile long nodeId;
-    /** Entries the kernel took, minus what it forgot; -1 once dropped. */
-    final AtomicLong lookups = new AtomicLong();
-    /** Open files and the like that keep the node past its names and lookups. */
-    final java.util.concurrent.atomic.AtomicInteger holds = new java.util.concurrent.atomic.AtomicInteger();
-    /** Its names, newest last. Under the table's lock. */
-    final List<Link> links = new ArrayList<>(1);
+    /** Entries the kernel took, minus what it forgot; -1 once dropped. Through {@link #LOOKUPS}. */
+    private volatile long lookups;
+    /** Open files and the like that keep the node past its names and lookups. Through {@link #HOLDS}. */
+    private volatile int holds;
+    /** Its first name (parent null: none), and any further ones. Under the table's lock. */
+    Node parent;
+    String name;
+    List<Link> moreNames;
     /** A directory's entries, in a table; null for other files. Under the table's lock. */
     final Children children;
 
@@ -53,12 +72,83 @@ public abstract class Node {
 
     /** The kernel's lookup count: entries it took, minus those it forgot. */
     public final long lookups() {
-        return Math.max(0, lookups.get());
+        return Math.max(0, lookups);
     }
 
     /** Whether the table has let this node go: the kernel no longer knows its number, and the author should not use it. */
     public final boolean isDropped() {
-        return lookups.get() < 0;
+        return lookups < 0;
+    }
+
+    long addLookups(long n) {
+        return (long) LOOKUPS.getAndAdd(this, n) + n;
+    }
+
+    boolean casLookups(long expected, long value) {
+        return LOOKUPS.compareAndSet(this, expected, value);
+    }
+
+    void setLookups(long value) {
+        lookups = value;
+    }
+
+    int addHolds(int n) {
+        return (int) HOLDS.getAndAdd(this, n) + n;
+    }
+
+    int holds() {
+        return holds;
+    }
+
+    // ---- names, under the table's lock ---------------------------------------------------------
+
+    boolean hasNames() {
+        return parent != null;
+    }
+
+    int nameCount() {
+        return parent == null ? 0 : 1 + (moreNames == null ? 0 : moreNames.size());
+    }
+
+    void addName(Node dir, String n) {
+        if (parent == null) {
+            parent = dir;
+            name = n;
+        } else {
+            if (moreNames == null) moreNames = new ArrayList<>(1);
+            moreNames.add(new Link(dir, n));
+        }
+    }
+
+    void removeName(Node dir, String n) {
+        if (moreNames != null) {
+            for (int i = moreNames.size() - 1; i >= 0; i--) {
+                Link l = moreNames.get(i);
+                if (l.parent() == dir && l.name().equals(n)) {
+                    moreNames.remove(i);
+                    if (moreNames.isEmpty()) moreNames = null;
+                    return;
+                }
+            }
+        }
+        if (parent == dir && n.equals(name)) {
+            if (moreNames == null) {
+                parent = null;
+                name = null;
+            } else {
+                Link next = moreNames.remove(0);
+                parent = next.parent();
+                name = next.name();
+                if (moreNames.isEmpty()) moreNames = null;
+            }
+        }
+    }
+
+    List<Link> names() {
+        List<Link> all = new ArrayList<>(nameCount());
+        if (parent != null) all.add(new Link(parent, name));
+        if (moreNames != null) all.addAll(moreNames);
+        return all;
     }
 
     /**

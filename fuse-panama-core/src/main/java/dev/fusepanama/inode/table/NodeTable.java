@@ -93,7 +93,7 @@ public final class NodeTable<N extends Node> {
         if (root.nodeId != InodeFileSystem.ROOT) {
             throw new IllegalStateException("the root got " + root.nodeId);
         }
-        root.lookups.set(1); // the kernel's, from mount to unmount; never forgotten
+        root.setLookups(1); // the kernel's, from mount to unmount; never forgotten
     }
 
     public N root() {
@@ -247,9 +247,9 @@ public final class NodeTable<N extends Node> {
 
     /** One lookup more of {@code n}, a node of this table the caller holds (under the lock, or by a handle). */
     public void count(N n) {
-        long was = n.lookups.getAndIncrement();
-        if (was < 0) {
-            n.lookups.getAndDecrement();
+        long now = n.addLookups(1);
+        if (now <= 0) {
+            n.addLookups(-1);
             throw new IllegalStateException(n + " was dropped; it cannot be counted");
         }
     }
@@ -269,11 +269,11 @@ public final class NodeTable<N extends Node> {
             take(node);
         } else if (node.isDirectory()) {
             throw new IllegalStateException("a directory has one name");
-        } else if (node.links.isEmpty()) {
+        } else if (!node.hasNames()) {
             throw new IllegalStateException(node + " has no names left: a removed file gets no new one");
         }
         dir.children.put(name, node);
-        node.links.add(new Node.Link(dir, name));
+        node.addName(dir, name);
     }
 
     /**
@@ -312,7 +312,7 @@ public final class NodeTable<N extends Node> {
         dir.children.remove(name);
         unname(moving, dir, name);
         newDir.children.put(newName, moving);
-        moving.links.add(new Node.Link(newDir, newName));
+        moving.addName(newDir, newName);
         if (replaced != null) dropIfUnused(replaced);
         return (N) replaced;
     }
@@ -328,18 +328,12 @@ public final class NodeTable<N extends Node> {
         unname(b, newDir, newName);
         dir.children.put(name, b);
         newDir.children.put(newName, a);
-        b.links.add(new Node.Link(dir, name));
-        a.links.add(new Node.Link(newDir, newName));
+        b.addName(dir, name);
+        a.addName(newDir, newName);
     }
 
     private static void unname(Node n, Node dir, String name) {
-        for (int i = n.links.size() - 1; i >= 0; i--) {
-            Node.Link l = n.links.get(i);
-            if (l.parent() == dir && l.name().equals(name)) {
-                n.links.remove(i);
-                return;
-            }
-        }
+        n.removeName(dir, name);
     }
 
     /** Whether {@code dir} is {@code ancestor} or inside it (a directory moved into itself: EINVAL). */
@@ -347,7 +341,7 @@ public final class NodeTable<N extends Node> {
         ReentrantReadWriteLock.ReadLock l = lock.readLock();
         l.lock();
         try {
-            for (Node d = dir; d != null; d = d.links.isEmpty() ? null : d.links.get(0).parent()) {
+            for (Node d = dir; d != null; d = d.parent) {
                 if (d == ancestor) return true;
             }
             return false;
@@ -361,7 +355,7 @@ public final class NodeTable<N extends Node> {
         ReentrantReadWriteLock.ReadLock l = lock.readLock();
         l.lock();
         try {
-            return List.copyOf(n.links);
+            return List.copyOf(n.names());
         } finally {
             l.unlock();
         }
@@ -374,7 +368,7 @@ public final class NodeTable<N extends Node> {
         ReentrantReadWriteLock.ReadLock l = lock.readLock();
         l.lock();
         try {
-            return dir.links.isEmpty() ? null : (N) dir.links.get(0).parent();
+            return (N) dir.parent;
         } finally {
             l.unlock();
         }
@@ -388,8 +382,8 @@ public final class NodeTable<N extends Node> {
         ReentrantReadWriteLock.ReadLock l = lock.readLock();
         l.lock();
         try {
-            if (!n.isDirectory()) return n.links.size();
-            return n != root && n.links.isEmpty() ? 0 : 2 + n.children.directories;
+            if (!n.isDirectory()) return n.nameCount();
+            return n != root && !n.hasNames() ? 0 : 2 + n.children.directories;
         } finally {
             l.unlock();
         }
@@ -443,10 +437,10 @@ public final class NodeTable<N extends Node> {
             if (n == null) LOG.debug("forget of node {} that this table does not know", nodeId);
             return;
         }
-        long left = n.lookups.addAndGet(-lookups);
+        long left = n.addLookups(-lookups);
         if (left < 0) {
             LOG.warn("the kernel forgot {} lookups of {}, more than it was given", lookups, n);
-            n.lookups.compareAndSet(left, 0);
+            n.casLookups(left, 0);
         }
         if (left <= 0) {
             mayBeUnused(n);
@@ -459,7 +453,7 @@ public final class NodeTable<N extends Node> {
         l.lock(); // a drop takes the exclusive lock: none can come between the check and the count
         try {
             if (n.isDropped()) throw new IllegalStateException(n + " was dropped");
-            n.holds.incrementAndGet();
+            n.addHolds(1);
         } finally {
             l.unlock();
         }
@@ -467,7 +461,7 @@ public final class NodeTable<N extends Node> {
 
     /** Undoes one {@link #hold}; the node may be dropped now. */
     public void letGo(N n) {
-        if (n.holds.decrementAndGet() <= 0) {
+        if (n.addHolds(-1) <= 0) {
             mayBeUnused(n);
         }
     }
@@ -486,8 +480,8 @@ public final class NodeTable<N extends Node> {
 
     /** Drops {@code n} if nothing keeps it. Under the write lock. */
     private void dropIfUnused(Node n) {
-        if (n == root || n.holds.get() > 0 || !n.links.isEmpty()) return;
-        if (!n.lookups.compareAndSet(0, -1)) return; // counted meanwhile (or already dropped)
+        if (n == root || n.holds() > 0 || n.hasNames()) return;
+        if (!n.casLookups(0, -1)) return; // counted meanwhile (or already dropped)
         release(n);
         dropped.add(n);
     }
@@ -502,7 +496,7 @@ public final class NodeTable<N extends Node> {
             for (int i = 1; i <= highest; i++) {
                 Node n = s.get(i);
                 if (n == null || n == root) continue;
-                n.lookups.set(0);
+                n.setLookups(0);
                 dropIfUnused(n);
             }
             return null;

@@ -41,6 +41,7 @@ import dev.fusepanama.inode.Request;
 import dev.fusepanama.inode.StatfsReply;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
+import dev.fusepanama.inode.table.NodeTable;
 import dev.fusepanama.libc.Libc;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -49,8 +50,6 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * An in-memory filesystem with the semantics of tmpfs, on the inode API: sparse files, hard
@@ -60,11 +59,13 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *
  * <p>Caching: memfs is the only writer of its files, so the kernel may keep names and
  * attributes as long as it likes ({@link #TIMEOUT}); it learns of every change from the
- * requests it sends itself. Inode numbers are never reused (generation 0 throughout). An inode
- * lives while it has a name, an open handle or a lookup count the kernel has not forgotten.
+ * requests it sends itself. The library's node table ({@link NodeTable}) keeps the inodes: their
+ * numbers (never reused, generation 0 throughout), names and hard links, and the kernel's lookup
+ * counts. An inode lives while it has a name, an open handle or a lookup count the kernel has not
+ * forgotten; then the table drops it and memfs frees what it stored.
  *
- * <p>Concurrency: one read/write lock guards the namespace (lookups share it; create, unlink,
- * rename take it exclusively). File data and an inode's attributes are guarded by the inode's
+ * <p>Concurrency: the table's read/write lock guards the namespace (lookups share it; create,
+ * unlink, rename take it exclusively). File data and an inode's attributes are guarded by the inode's
  * own monitor, so reads and writes of different files run in parallel, and I/O through an open
  * handle takes no namespace lock at all. Locks ({@code flock}, {@code fcntl}) are left to the
  * kernel, which keeps them for every process on this machine when the filesystem does not
@@ -82,13 +83,10 @@ public final class MemoryFileSystem implements InodeFileSystem {
     private static final byte[] DOT_DOT = {'.', '.'};
     private static final int READ_BUFFER = 1 << 20;
 
-    private final ReentrantReadWriteLock tree = new ReentrantReadWriteLock();
     private final Directory root;
+    private final NodeTable<Node> table;
     private final Space space;
-    private final AtomicLong inodes = new AtomicLong(ROOT);
     private final AtomicLong handles = new AtomicLong(1);
-    /** Every live inode by number: named, open, or still known to the kernel. */
-    private final Map<Long, Node> nodes = new ConcurrentHashMap<>();
     private final Map<Long, Handle> open = new ConcurrentHashMap<>();
     /** A direct buffer per worker thread that reads are copied into and answered from. */
     private final ThreadLocal<ByteBuffer> readBuffers = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(READ_BUFFER));
@@ -117,8 +115,8 @@ public final class MemoryFileSystem implements InodeFileSystem {
     public MemoryFileSystem(long maxBytes, long maxInodes) {
         this.space = new Space(maxBytes, maxInodes);
         space.allocateInode();
-        this.root = new Directory(inodes.getAndIncrement(), S_IFDIR | 01777, Libc.geteuid(), Libc.getegid(), now(), null);
-        nodes.put(root.ino, root);
+        this.root = new Directory(space, S_IFDIR | 01777, Libc.geteuid(), Libc.getegid(), now());
+        this.table = new NodeTable<>(root);
     }
 
     /** Half the JVM's maximum heap, and one inode per 4 KiB of it, as tmpfs sizes itself by RAM. */
@@ -146,7 +144,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     /** The live inode {@code ino}; ESTALE-like ENOENT for a number the kernel should not hold. */
     private Node node(long ino) throws ErrnoException {
-        Node n = nodes.get(ino);
+        Node n = table.find(ino);
         if (n == null) throw new ErrnoException(ENOENT);
         return n;
     }
@@ -162,61 +160,47 @@ public final class MemoryFileSystem implements InodeFileSystem {
         return new String(name.bytes(), StandardCharsets.ISO_8859_1);
     }
 
-    /**
-     * Answers with {@code n} as an entry: one more lookup the kernel will forget, unless the
-     * caller gave up before the answer arrived (then the kernel never saw it, so never forgets).
-     */
-    private void entry(Node n, EntryReply reply) {
-        synchronized (n) {
-            n.lookups++;
-            n.fill(reply.attributes());
-        }
-        if (!reply.entry(n.ino, 0, TIMEOUT, TIMEOUT)) {
-            forget(n.ino, 1);
-        }
+    /** {@code n}'s attributes into {@code st}: st_nlink as the table counts it, the rest under the node's monitor. */
+    private void fill(Node n, Stat st) {
+        n.fill(st, table.linkCount(n));
     }
 
+    /**
+     * Answers with {@code counted} (its lookup already counted) as an entry; the table takes the
+     * lookup back if the caller gave up before the answer arrived (the kernel never saw it).
+     */
+    private void entry(Node counted, EntryReply reply) {
+        fill(counted, reply.attributes());
+        table.entry(reply, counted, TIMEOUT, TIMEOUT);
+    }
+
+    /** Names the new {@code node} in {@code dir}, counting the lookup its entry will carry. Inside {@link #modify}. */
     private <T extends Node> T add(Directory dir, String name, T node) throws ErrnoException {
-        if (dir.nlink == 0) throw new ErrnoException(ENOENT); // removed while we looked at it
-        if (dir.get(name) != null) throw new ErrnoException(EEXIST);
+        if (dir != root && table.linkCount(dir) == 0) throw new ErrnoException(ENOENT); // removed while we looked at it
+        if (table.child(dir, name) != null) throw new ErrnoException(EEXIST);
         synchronized (dir) {
             if ((dir.mode & S_ISGID) != 0) {
                 node.gid = dir.gid;
                 if (node instanceof Directory) node.mode |= S_ISGID;
             }
-            dir.put(name, node);
-            if (node instanceof Directory d) {
-                d.parent = dir;
-                dir.nlink++;
-            }
             dir.mtime = dir.ctime = node.ctime;
         }
-        nodes.put(node.ino, node);
+        table.add(dir, name, node);
+        table.count(node);
         return node;
     }
 
-    private long newInode() throws ErrnoException {
+    /** Room for one more inode, or ENOSPC. */
+    private Space newInode() throws ErrnoException {
         if (!space.allocateInode()) throw new ErrnoException(ENOSPC);
-        return inodes.getAndIncrement();
+        return space;
     }
 
-    /** One link fewer; the inode goes once no name, open handle or lookup is left. */
-    private void dropLink(Node node) {
+    /** Removes {@code name} from {@code dir}; its inode goes once no name, open handle or lookup is left. Inside {@link #modify}. */
+    private void removeName(Directory dir, String name) {
+        Node node = table.remove(dir, name);
         synchronized (node) {
-            node.nlink -= node instanceof Directory ? 2 : 1;
             node.ctime = now();
-            freeIfUnused(node);
-        }
-    }
-
-    /** Called holding the node's monitor. */
-    private void freeIfUnused(Node node) {
-        if (node.nlink <= 0 && node.openCount == 0 && node.lookups <= 0 && node != root) {
-            if (node instanceof RegularFile f) f.free(space);
-            space.freeInode();
-            node.nlink = 0;
-            node.openCount = -1; // freed: never twice
-            nodes.remove(node.ino);
         }
     }
 
@@ -231,13 +215,17 @@ public final class MemoryFileSystem implements InodeFileSystem {
         void run() throws ErrnoException;
     }
 
+    /** Runs {@code op} holding the namespace exclusively: its checks and changes of names in one step. */
     private void modify(Op op) throws ErrnoException {
-        Lock l = tree.writeLock();
-        l.lock();
         try {
-            op.run();
-        } finally {
-            l.unlock();
+            table.write(() -> {
+                op.run();
+                return null;
+            });
+        } catch (ErrnoException e) {
+            throw e;
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e); // op throws nothing else
         }
     }
 
@@ -245,32 +233,24 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     @Override
     public void lookup(Request request, long parent, Name name, EntryReply reply) throws ErrnoException {
-        String key = key(name);
-        Lock l = tree.readLock();
-        l.lock();
-        try {
-            Node n = directory(parent).get(key);
-            if (n == null) throw new ErrnoException(ENOENT);
-            entry(n, reply);
-        } finally {
-            l.unlock();
-        }
+        Node n = table.lookup(directory(parent), key(name));
+        if (n == null) throw new ErrnoException(ENOENT);
+        entry(n, reply);
     }
 
     @Override
     public void forget(long ino, long lookups) {
-        Node n = nodes.get(ino);
-        if (n != null) {
-            synchronized (n) {
-                n.lookups -= lookups;
-                freeIfUnused(n);
-            }
-        }
+        table.forget(ino, lookups);
+    }
+
+    @Override
+    public void destroy() {
+        table.sessionEnded();
     }
 
     @Override
     public void getattr(Request request, long ino, long fh, AttrReply reply) throws ErrnoException {
-        node(ino).fill(reply.attributes());
+        fill(node(ino), reply.attributes());
         reply.attributes(TIMEOUT);
     }
 
@@ -278,6 +258,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
     public void setattr(Request request, long ino, Stat in, int toSet, long fh, AttrReply reply) throws ErrnoException {
         Node n = node(ino);
         long now = now();
+        long nlink = table.linkCount(n);
         synchronized (n) {
             if ((toSet & SET_SIZE) != 0) {
                 if (!(n instanceof RegularFile f)) throw new ErrnoException(EISDIR);
@@ -303,7 +284,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
                 n.mtime = (toSet & SET_MTIME_NOW) != 0 ? now : in.mtimeSeconds() * 1_000_000_000L + in.mtimeNanos();
             }
             n.ctime = (toSet & SET_CTIME) != 0 ? in.ctimeSeconds() * 1_000_000_000L + in.ctimeNanos() : now;
-            n.fill(reply.attributes());
+            n.fill(reply.attributes(), nlink);
         }
         reply.attributes(TIMEOUT);
     }
@@ -324,17 +305,17 @@ public final class MemoryFileSystem implements InodeFileSystem {
     public void mkdir(Request request, long parent, Name name, int mode, EntryReply reply) throws ErrnoException {
         String key = key(name);
         modify(() -> entry(add(directory(parent), key,
-                new Directory(newInode(), S_IFDIR | (mode & 07777), request.uid(), request.gid(), now(), null)), reply));
+                new Directory(newInode(), S_IFDIR | (mode & 07777), request.uid(), request.gid(), now())), reply));
     }
 
     @Override
     public void mknod(Request request, long parent, Name name, int mode, long rdev, EntryReply reply) throws ErrnoException {
         String key = key(name);
         modify(() -> {
-            long ino = newInode();
+            Space s = newInode();
             Node n = (mode & S_IFMT) == S_IFREG
-                    ? new RegularFile(ino, mode, request.uid(), request.gid(), now())
-                    : new Special(ino, mode, request.uid(), request.gid(), now(), rdev);
+                    ? new RegularFile(s, mode, request.uid(), request.gid(), now())
+                    : new Special(s, mode, request.uid(), request.gid(), now(), rdev);
             entry(add(directory(parent), key, n), reply);
         });
     }
@@ -358,14 +339,17 @@ public final class MemoryFileSystem implements InodeFileSystem {
             Node n = node(ino);
             if (n instanceof Directory) throw new ErrnoException(EPERM);
             Directory dir = directory(newParent);
-            if (dir.get(key) != null) throw new ErrnoException(EEXIST);
+            if (table.child(dir, key) != null) throw new ErrnoException(EEXIST);
+            if (table.linkCount(n) == 0) throw new ErrnoException(ENOENT); // linkat of an unlinked file
+            long now = now();
             synchronized (n) {
-                if (n.nlink == 0) throw new ErrnoException(ENOENT); // linkat of an unlinked file
-                n.nlink++;
-                n.ctime = now();
+                n.ctime = now;
             }
-            dir.put(key, n);
-            dir.mtime = dir.ctime = n.ctime;
+            synchronized (dir) {
+                dir.mtime = dir.ctime = now;
+            }
+            table.add(dir, key, n);
+            table.count(n);
             entry(n, reply);
         });
     }
@@ -375,12 +359,11 @@ public final class MemoryFileSystem implements InodeFileSystem {
         String key = key(name);
         modify(() -> {
             Directory dir = directory(parent);
-            Node n = dir.get(key);
+            Node n = table.child(dir, key);
             if (n == null) throw new ErrnoException(ENOENT);
             if (n instanceof Directory) throw new ErrnoException(EISDIR);
-            dir.remove(key);
-            dir.mtime = dir.ctime = now();
-            dropLink(n);
+            touch(dir);
+            removeName(dir, key);
         });
         reply.ok();
     }
@@ -390,14 +373,12 @@ public final class MemoryFileSystem implements InodeFileSystem {
         String key = key(name);
         modify(() -> {
             Directory dir = directory(parent);
-            Node n = dir.get(key);
+            Node n = table.child(dir, key);
             if (n == null) throw new ErrnoException(ENOENT);
             if (!(n instanceof Directory d)) throw new ErrnoException(ENOTDIR);
-            if (!d.isEmpty()) throw new ErrnoException(ENOTEMPTY);
-            dir.remove(key);
-            dir.nlink--;
-            dir.mtime = dir.ctime = now();
-            dropLink(d);
+            if (table.size(d) > 0) throw new ErrnoException(ENOTEMPTY);
+            touch(dir);
+            removeName(dir, key);
         });
         reply.ok();
     }
@@ -415,17 +396,14 @@ public final class MemoryFileSystem implements InodeFileSystem {
         modify(() -> {
             Directory fromDir = directory(parent);
             Directory toDir = directory(newParent);
-            Node moving = fromDir.get(fromName);
+            Node moving = table.child(fromDir, fromName);
             if (moving == null) throw new ErrnoException(ENOENT);
-            Node existing = toDir.get(toName);
-            if (moving instanceof Directory d && isWithin(toDir, d)) throw new ErrnoException(EINVAL);
+            Node existing = table.child(toDir, toName);
+            if (moving instanceof Directory d && table.isWithin(toDir, d)) throw new ErrnoException(EINVAL);
             if (exchange) {
                 if (existing == null) throw new ErrnoException(ENOENT);
-                if (existing instanceof Directory e && isWithin(fromDir, e)) throw new ErrnoException(EINVAL);
-                fromDir.put(fromName, existing);
-                toDir.put(toName, moving);
-                reparent(moving, fromDir, toDir);
-                reparent(existing, toDir, fromDir);
+                if (existing instanceof Directory e && table.isWithin(fromDir, e)) throw new ErrnoException(EINVAL);
+                table.exchange(fromDir, fromName, toDir, toName);
                 touch(fromDir, toDir, moving, existing);
                 return;
             }
@@ -434,47 +412,31 @@ public final class MemoryFileSystem implements InodeFileSystem {
                 if (noReplace) throw new ErrnoException(EEXIST);
                 if (moving instanceof Directory) {
                     if (!(existing instanceof Directory e)) throw new ErrnoException(ENOTDIR);
-                    if (!e.isEmpty()) throw new ErrnoException(ENOTEMPTY);
-                    toDir.nlink--;
+                    if (table.size(e) > 0) throw new ErrnoException(ENOTEMPTY);
                 } else if (existing instanceof Directory) {
                     throw new ErrnoException(EISDIR);
                 }
-                toDir.remove(toName);
-                dropLink(existing);
             }
-            fromDir.remove(fromName);
-            toDir.put(toName, moving);
-            reparent(moving, fromDir, toDir);
-            touch(fromDir, toDir, moving, null);
+            table.move(fromDir, fromName, toDir, toName);
+            touch(fromDir, toDir, moving, existing);
         });
         reply.ok();
     }
 
-    /** Whether {@code dir} is {@code ancestor} or below it. */
-    private static boolean isWithin(Directory dir, Directory ancestor) {
-        for (Directory d = dir; ; d = d.parent) {
-            if (d == ancestor) return true;
-            if (d.parent == d) return false;
-        }
-    }
-
-    private static void reparent(Node n, Directory from, Directory to) {
-        if (n instanceof Directory d && from != to) {
-            d.parent = to;
-            from.nlink--;
-            to.nlink++;
+    private static void touch(Directory dir) {
+        long now = now();
+        synchronized (dir) {
+            dir.mtime = dir.ctime = now;
         }
     }
 
     private static void touch(Directory a, Directory b, Node moved, Node other) {
         long now = now();
-        a.mtime = a.ctime = b.mtime = b.ctime = now;
-        synchronized (moved) {
-            moved.ctime = now;
-        }
-        if (other != null) {
-            synchronized (other) {
-                other.ctime = now;
+        for (Node n : new Node[] {a, b, moved, other}) {
+            if (n == null) continue;
+            synchronized (n) {
+                if (n == a || n == b) n.mtime = now;
+                n.ctime = now;
             }
         }
     }
@@ -484,17 +446,11 @@ public final class MemoryFileSystem implements InodeFileSystem {
     @Override
     public void opendir(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
         Directory d = directory(ino);
-        Lock l = tree.readLock();
-        l.lock();
-        try {
-            Handle h = openHandle(d, flags);
-            h.listEnd = d.nextCookie();
-            long fh = handleNumber(h);
-            // Every change to the directory goes through the kernel, which then drops its cached listing.
-            if (!reply.open(fh, OpenReply.CACHE_DIR)) closeHandle(fh);
-        } finally {
-            l.unlock();
-        }
+        Handle h = openHandle(d, flags);
+        h.listEnd = table.nextCookie(d);
+        long fh = handleNumber(h);
+        // Every change to the directory goes through the kernel, which then drops its cached listing.
+        if (!reply.open(fh, OpenReply.CACHE_DIR)) closeHandle(fh);
     }
 
     @Override
@@ -508,7 +464,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
         java.util.List<Node> counted = new java.util.ArrayList<>();
         list(fh, offset, null, reply, counted);
         if (!reply.send()) {
-            for (Node n : counted) forget(n.ino, 1); // the kernel never saw these entries
+            table.forgetAll(counted); // the kernel never saw these entries
         }
     }
 
@@ -516,38 +472,43 @@ public final class MemoryFileSystem implements InodeFileSystem {
     private void list(long fh, long offset, DirReply plain, DirPlusReply plus, java.util.List<Node> counted) throws ErrnoException {
         Handle h = open.get(fh);
         if (h == null || !(h.node instanceof Directory d)) throw new ErrnoException(ENOTDIR);
-        Lock l = tree.readLock();
-        l.lock();
         try {
-            if (offset == 0) h.listEnd = d.nextCookie();
-            if (offset < 1 && !add(plain, plus, DOT, 1, d, null)) return;
-            if (offset < 2 && !add(plain, plus, DOT_DOT, 2, d.parent, null)) return;
-            for (Directory.Entry e : d.between(Math.max(offset, 2), h.listEnd).values()) {
-                if (!add(plain, plus, e.bytes(), e.cookie(), e.node(), counted)) break;
-            }
-            synchronized (d) {
-                long now = now();
-                if (d.atime <= d.mtime || d.atime <= d.ctime || now - d.atime > DAY_NANOS) d.atime = now;
-            }
-        } finally {
-            l.unlock();
+            table.read(() -> {
+                if (offset == 0) h.listEnd = table.nextCookie(d);
+                if (offset < 1 && !addDot(plain, plus, DOT, 1, d)) return null;
+                Node parent = table.parent(d);
+                if (offset < 2 && !addDot(plain, plus, DOT_DOT, 2, parent == null ? d : parent)) return null;
+                for (NodeTable.Entry<Node> e : table.entries(d, Math.max(offset, 2), h.listEnd).values()) {
+                    Node n = e.node();
+                    if (plain != null ? !plain.add(e.bytes(), n.nodeId(), n.type(), e.cookie())
+                            : !addPlus(plus, e, counted)) break;
+                }
+                return null;
+            });
+        } catch (ErrnoException e) {
+            throw e;
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e); // the listing throws nothing else
+        }
+        synchronized (d) {
+            long now = now();
+            if (d.atime <= d.mtime || d.atime <= d.ctime || now - d.atime > DAY_NANOS) d.atime = now;
         }
     }
 
-    /** Adds one entry; with readdirplus a taken entry (not "." or "..", which come without a list) is one more lookup. */
-    private static boolean add(DirReply plain, DirPlusReply plus, byte[] name, long cookie, Node n, java.util.List<Node> counted) {
+    /** Adds "." or "..": the kernel counts no lookup for them. */
+    private boolean addDot(DirReply plain, DirPlusReply plus, byte[] name, long cookie, Node n) {
         if (plain != null) {
-            return plain.add(name, n.ino, n.mode & S_IFMT, cookie);
+            return plain.add(name, n.nodeId(), n.type(), cookie);
         }
-        synchronized (n) {
-            n.fill(plus.attributes());
-            if (!plus.add(name, n.ino, 0, TIMEOUT, TIMEOUT, cookie)) return false;
-            if (counted != null) {
-                n.lookups++;
-                counted.add(n);
-            }
-            return true;
-        }
+        fill(n, plus.attributes());
+        return plus.add(name, n.nodeId(), 0, TIMEOUT, TIMEOUT, cookie);
+    }
+
+    /** Adds an entry to a readdirplus batch: one more lookup of its node when the batch takes it. */
+    private boolean addPlus(DirPlusReply plus, NodeTable.Entry<Node> e, java.util.List<Node> counted) {
+        fill(e.node(), plus.attributes());
+        return table.add(plus, e, TIMEOUT, TIMEOUT, counted);
     }
 
     @Override
@@ -565,14 +526,10 @@ public final class MemoryFileSystem implements InodeFileSystem {
             RegularFile f = add(directory(parent), key,
                     new RegularFile(newInode(), S_IFREG | (mode & 07777), request.uid(), request.gid(), now()));
             Handle h = openHandle(f, flags);
-            synchronized (f) {
-                f.lookups++;
-                f.fill(reply.attributes());
-            }
+            fill(f, reply.attributes());
             long fh = handleNumber(h);
-            if (!reply.created(f.ino, 0, TIMEOUT, TIMEOUT, fh, OpenReply.KEEP_CACHE)) {
+            if (!table.created(reply, f, TIMEOUT, TIMEOUT, fh, OpenReply.KEEP_CACHE)) {
                 closeHandle(fh); // the caller gave up: the kernel holds neither the handle nor the entry
-                forget(f.ino, 1);
             }
         });
     }
@@ -611,9 +568,10 @@ public final class MemoryFileSystem implements InodeFileSystem {
     }
 
     private Handle openHandle(Node n, int flags) throws ErrnoException {
-        synchronized (n) {
-            if (n.openCount < 0) throw new ErrnoException(ENOENT);
-            n.openCount++;
+        try {
+            table.hold(n);
+        } catch (IllegalStateException dropped) {
+            throw new ErrnoException(ENOENT); // forgotten while the open was on its way
         }
         return new Handle(n, flags);
     }
@@ -627,10 +585,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
     private void closeHandle(long fh) {
         Handle h = open.remove(fh);
         if (h != null) {
-            synchronized (h.node) {
-                h.node.openCount--;
-                freeIfUnused(h.node);
-            }
+            table.letGo(h.node);
         }
     }
 

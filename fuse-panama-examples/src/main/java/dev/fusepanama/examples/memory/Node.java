@@ -5,31 +5,34 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * An inode: what every file type shares. Fields are guarded by the node's monitor; times are
- * nanoseconds since the epoch. About 100 bytes plus the type's own state.
+ * An inode: what every file type shares. Its number, names and the kernel's lookups are the
+ * node table's ({@link dev.fusepanama.inode.table.Node}); the rest is guarded by the node's
+ * monitor, and times are nanoseconds since the epoch. About 130 bytes plus the type's own state.
  */
-abstract class Node {
-    final long ino;
+abstract class Node extends dev.fusepanama.inode.table.Node {
+    /** Where the inode is counted, and its data: given back when the table drops the node. */
+    final Space space;
     int mode;
     int uid;
     int gid;
-    long nlink;
     long atime;
     long mtime;
     long ctime;
-    /** Open file handles: the data of an unlinked file lives until the last one is released. */
-    int openCount;
-    /** The kernel's lookup count: entries sent naming this inode, minus what it forgot. */
-    long lookups;
     private Map<String, byte[]> xattrs;
 
-    Node(long ino, int mode, int uid, int gid, long now) {
-        this.ino = ino;
+    Node(Space space, int mode, int uid, int gid, long now) {
+        super(mode);
+        this.space = space;
         this.mode = mode;
         this.uid = uid;
         this.gid = gid;
-        this.nlink = 1;
         this.atime = this.mtime = this.ctime = now;
+    }
+
+    /** No name, handle or lookup is left: the inode and what it stored are free again. */
+    @Override
+    protected void forgotten() {
+        space.freeInode();
     }
 
     abstract long size();
@@ -39,8 +42,9 @@ abstract class Node {
         return 0;
     }
 
-    synchronized void fill(Stat st) {
-        st.setIno(ino).setMode(mode).setNlink(nlink).setUid(uid).setGid(gid).setSize(size())
+    /** The attributes, with {@code nlink} as the table counts it (asked before this monitor is taken). */
+    synchronized void fill(Stat st, long nlink) {
+        st.setIno(nodeId()).setMode(mode).setNlink(nlink).setUid(uid).setGid(gid).setSize(size())
                 .setBlocks(blocks()).setBlksize(MemoryFileSystem.PAGE)
                 .setAtime(atime / 1_000_000_000, atime % 1_000_000_000)
                 .setMtime(mtime / 1_000_000_000, mtime % 1_000_000_000)

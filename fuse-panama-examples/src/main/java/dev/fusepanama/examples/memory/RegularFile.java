@@ -14,8 +14,17 @@ final class RegularFile extends Node {
     private final TreeMap<Long, byte[]> pages = new TreeMap<>();
     long size;
 
-    RegularFile(long ino, int mode, int uid, int gid, long now) {
-        super(ino, mode, uid, gid, now);
+    RegularFile(Space space, int mode, int uid, int gid, long now) {
+        super(space, mode, uid, gid, now);
+    }
+
+    @Override
+    protected void forgotten() {
+        synchronized (this) {
+            space.freePages(pages.size());
+            pages.clear();
+        }
+        super.forgotten();
     }
 
     @Override
@@ -152,11 +161,5 @@ final class RegularFile extends Node {
         long index = offset / PAGE;
         while (pages.containsKey(index)) index++;
         return Math.min(size, Math.max(offset, index * PAGE));
-    }
-
-    /** Releases every page (the file is gone). */
-    void free(Space space) {
-        space.freePages(pages.size());
-        pages.clear();
     }
 }

@@ -6,8 +6,8 @@ import dev.fusepanama.Stat;
 final class Special extends Node {
     final long rdev;
 
-    Special(long ino, int mode, int uid, int gid, long now, long rdev) {
-        super(ino, mode, uid, gid, now);
+    Special(Space space, int mode, int uid, int gid, long now, long rdev) {
+        super(space, mode, uid, gid, now);
         this.rdev = rdev;
     }
 

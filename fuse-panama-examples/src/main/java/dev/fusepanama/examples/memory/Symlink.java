@@ -4,8 +4,8 @@ package dev.fusepanama.examples.memory;
 final class Symlink extends Node {
     final byte[] target;
 
-    Symlink(long ino, int uid, int gid, long now, byte[] target) {
-        super(ino, dev.fusepanama.Posix.S_IFLNK | 0777, uid, gid, now);
+    Symlink(Space space, int uid, int gid, long now, byte[] target) {
+        super(space, dev.fusepanama.Posix.S_IFLNK | 0777, uid, gid, now);
         this.target = target;
     }
 
