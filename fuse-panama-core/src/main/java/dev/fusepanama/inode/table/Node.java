@@ -46,6 +46,8 @@ public abstract class Node {
     List<Link> moreNames;
     /** A directory's entries, in a table; null for other files. Under the table's lock. */
     final Children children;
+    /** In a caching table, the file's identity in the store (null: none). Under the table's lock. */
+    Object key;
 
     /** A node of file type {@code type} ({@link Posix#S_IFMT} bits of a mode), fixed for its life. */
     protected Node(int type) {

@@ -20,8 +20,17 @@ import org.slf4j.LoggerFactory;
 /**
  * The nodes of an inode filesystem and their names, kept the way the kernel needs them: each node
  * has a number the kernel knows it by, a lookup count that entries raise and {@code forget} lowers,
- * and names in directories, several for a file with hard links. The table owns the namespace: a
- * name keeps its node, and a directory lists its entries in a stable order (see {@link #entries}).
+ * and names in directories, several for a file with hard links. It comes in two kinds:
+ * <ul>
+ *   <li>{@link #owning}: the table is the namespace (memfs). A name keeps its node, and a
+ *       directory lists its entries in a stable order (see {@link #entries}).
+ *   <li>{@link #caching}: the namespace is somewhere else (a directory of real files, a
+ *       {@code java.nio.file} filesystem), and the table remembers the nodes the kernel holds and
+ *       the names it learnt them by ({@link #remember}). A name does not keep a node: when the
+ *       kernel forgets it, it goes with its names; a directory stays while a child it names is
+ *       known. Nodes may carry a key (the file's identity in the store, a
+ *       {@code BasicFileAttributes.fileKey}), so that hard links are one node.
+ * </ul>
  *
  * <p><b>Numbers.</b> A node's {@link Node#nodeId() nodeId} is a slot of the table and a count of
  * the slot's earlier users, so it is never given to another node while the table lives: the
@@ -80,12 +89,27 @@ public final class NodeTable<N extends Node> {
      */
     private final java.util.concurrent.ConcurrentLinkedQueue<Node> unused = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
-    /** A table whose root directory is {@code root}. */
-    public NodeTable(N root) {
+    private final boolean owning;
+    /** Caching tables: nodes by their key in the store. Under the write lock. */
+    private final java.util.Map<Object, Node> byKey;
+
+    /** A table that is the namespace, whose root directory is {@code root}. */
+    public static <N extends Node> NodeTable<N> owning(N root) {
+        return new NodeTable<>(root, true);
+    }
+
+    /** A table of what the kernel holds of a namespace kept elsewhere, whose root directory is {@code root}. */
+    public static <N extends Node> NodeTable<N> caching(N root) {
+        return new NodeTable<>(root, false);
+    }
+
+    private NodeTable(N root, boolean owning) {
         if (!root.isDirectory()) {
             throw new IllegalArgumentException("the root must be a directory");
         }
         this.root = root;
+        this.owning = owning;
+        this.byKey = owning ? null : new java.util.HashMap<>();
         locked(() -> {
             take(root);
             return null;
@@ -262,6 +286,7 @@ public final class NodeTable<N extends Node> {
      */
     public void add(N dir, String name, N node) {
         requireWrite();
+        if (!owning) throw new IllegalStateException("a caching table learns names by remember");
         if (!dir.isDirectory()) throw new IllegalArgumentException(dir + " is not a directory");
         if (dir.children.get(name) != null) throw new IllegalStateException("the name is taken; check before adding");
         if (node.isDropped()) throw new IllegalStateException(node + " was dropped");
@@ -301,8 +326,12 @@ public final class NodeTable<N extends Node> {
     public N move(N dir, String name, N newDir, String newName) {
         requireWrite();
         Node moving = dir.children.get(name);
-        if (moving == null) throw new IllegalStateException("no " + name + " in " + dir);
         Node replaced = newDir.children.get(newName);
+        if (moving == null) {
+            if (owning) throw new IllegalStateException("no " + name + " in " + dir);
+            if (replaced != null) forgetName(newDir, newName); // a name the kernel did not know replaced one it did
+            return (N) replaced;
+        }
         if (replaced == moving) return null;
         if (dir == newDir && name.equals(newName)) return null;
         if (replaced != null) {
@@ -322,7 +351,12 @@ public final class NodeTable<N extends Node> {
         requireWrite();
         Node a = dir.children.get(name);
         Node b = newDir.children.get(newName);
-        if (a == null || b == null) throw new IllegalStateException("both names must exist");
+        if (a == null || b == null) {
+            if (owning) throw new IllegalStateException("both names must exist");
+            forgetName(dir, name); // the kernel knew one side at most: it learns them again
+            forgetName(newDir, newName);
+            return;
+        }
         if (a == b) return;
         unname(a, dir, name);
         unname(b, newDir, newName);
@@ -424,6 +458,71 @@ public final class NodeTable<N extends Node> {
         }
     }
 
+    /**
+     * Caching tables: the node of {@code name} in {@code dir}, which the store says is a file of
+     * type {@code type} with identity {@code key} (null if the store has none), with one lookup
+     * more, for the entry about to be sent. The node the table knows by that name if it is the same
+     * file; else the node with that key, now named here too (a hard link; a directory is moved
+     * here, having one name); else a new one from {@code make}. A node the name led to before,
+     * another file now, loses the name. Inside or outside {@link #write}.
+     */
+    @SuppressWarnings("unchecked")
+    public N remember(N dir, String name, Object key, int type, java.util.function.Supplier<N> make) {
+        if (owning) throw new IllegalStateException("an owning table names nodes by add");
+        int t = type & dev.fusepanama.Posix.S_IFMT;
+        return locked(() -> {
+            Node known = dir.children.get(name);
+            if (known != null && known.type() == t && (key == null ? known.key == null : key.equals(known.key))) {
+                count((N) known);
+                return (N) known;
+            }
+            if (known != null) { // another file has the name now
+                dir.children.remove(name);
+                known.removeName(dir, name);
+                dropIfUnused(known);
+            }
+            Node n = key == null ? null : byKey.get(key);
+            if (n != null && n.type() != t) { // the store reused the identity for another file
+                byKey.remove(key);
+                n.key = null;
+                n = null;
+            }
+            if (n == null) {
+                n = make.get();
+                if (n.type() != t) throw new IllegalArgumentException("made a node of another type than " + Integer.toOctalString(t));
+                take(n);
+                n.key = key;
+                if (key != null) byKey.put(key, n);
+            } else if (n.isDirectory() && n.hasNames()) {
+                Node.Link old = n.names().get(0); // a directory has one name: it was moved
+                if (old.parent().children.get(old.name()) == n) old.parent().children.remove(old.name());
+                n.removeName(old.parent(), old.name());
+            }
+            dir.children.put(name, n);
+            n.addName(dir, name);
+            count((N) n);
+            return (N) n;
+        });
+    }
+
+    /**
+     * Caching tables: the store has no {@code name} in {@code dir} any more (removed through the
+     * mount, or behind it); its node keeps only what else holds it. Returns the node, or null if
+     * the table knew none by that name.
+     */
+    @SuppressWarnings("unchecked")
+    public N forgetName(N dir, String name) {
+        return locked(() -> {
+            Node n = dir.children.remove(name);
+            if (n != null) {
+                n.removeName(dir, name);
+                dropIfUnused(n);
+                if (!owning) dropIfUnused(dir);
+            }
+            return (N) n;
+        });
+    }
+
     // ---- life --------------------------------------------------------------------------------
 
     /**
@@ -480,10 +579,29 @@ public final class NodeTable<N extends Node> {
 
     /** Drops {@code n} if nothing keeps it. Under the write lock. */
     private void dropIfUnused(Node n) {
-        if (n == root || n.holds() > 0 || n.hasNames()) return;
-        if (!n.casLookups(0, -1)) return; // counted meanwhile (or already dropped)
+        for (Node next = n; next != null; ) {
+            Node parentNow = drop(next);
+            next = parentNow;
+        }
+    }
+
+    /** Drops {@code n} if nothing keeps it; in a caching table, returns the parent it no longer keeps (to look at next). */
+    private Node drop(Node n) {
+        if (n == root || n.holds() > 0) return null;
+        if (owning ? n.hasNames() : n.children != null && n.children.size() > 0) return null;
+        if (!n.casLookups(0, -1)) return null; // counted meanwhile (or already dropped)
+        Node parent = null;
+        if (!owning) {
+            for (Node.Link l : n.names()) {
+                if (l.parent().children.get(l.name()) == n) l.parent().children.remove(l.name());
+                n.removeName(l.parent(), l.name());
+                parent = l.parent();
+            }
+            if (n.key != null) byKey.remove(n.key, n);
+        }
         release(n);
         dropped.add(n);
+        return parent;
     }
 
     /**

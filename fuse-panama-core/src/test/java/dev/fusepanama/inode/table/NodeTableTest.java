@@ -49,7 +49,7 @@ class NodeTableTest {
     }
 
     final TestNode root = dir();
-    final NodeTable<TestNode> table = new NodeTable<>(root);
+    final NodeTable<TestNode> table = NodeTable.owning(root);
 
     TestNode named(TestNode parent, String name, TestNode n) throws Exception {
         table.write(() -> {

@@ -116,7 +116,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
         this.space = new Space(maxBytes, maxInodes);
         space.allocateInode();
         this.root = new Directory(space, S_IFDIR | 01777, Libc.geteuid(), Libc.getegid(), now());
-        this.table = new NodeTable<>(root);
+        this.table = NodeTable.owning(root);
     }
 
     /** Half the JVM's maximum heap, and one inode per 4 KiB of it, as tmpfs sizes itself by RAM. */
