@@ -89,6 +89,12 @@ public abstract class PosixSuite {
         RENAME_FLAGS,
         /** Extended attributes. */
         XATTRS,
+        /** Names that are not UTF-8, kept byte for byte (a {@code java.nio.file.Path} holds text, not bytes). */
+        NON_UTF8_NAMES,
+        /** chmod keeps the set-user-ID, set-group-ID and sticky bits (posix file permissions have none). */
+        SET_ID_BITS,
+        /** {@code link(2)} of a symbolic link links the link itself, as Linux does (Files.createLink may follow it). */
+        HARD_LINKS_TO_SYMLINKS,
         /**
          * Extended attributes of a file whose path from the top is near PATH_MAX (4,089 bytes): a
          * pass-through that names such a file as {@code /proc/self/fd/N/PATH} (the mirror's private
@@ -518,7 +524,8 @@ public abstract class PosixSuite {
     // ---- names and directories ----------------------------------------------------------------
 
     @Test
-    void namesThatAreNotUtf8AndNameLengthLimits() throws Exception {
+    void namesThatAreNotUtf8SurviveByteForByte() throws Exception {
+        requires(Feature.NON_UTF8_NAMES);
         same((b, log) -> {
             byte[] odd = {(byte) 0xff, (byte) 0xfe, 'x'};
             log.rc("create odd", Os.close(Os.open(Os.child(b, odd), Posix.O_CREAT | Posix.O_WRONLY, 0644)));
@@ -526,6 +533,12 @@ public abstract class PosixSuite {
             log.rc("rename odd", Os.renameat2(Os.child(b, odd), Os.child(b, new byte[] {'y', (byte) 0x80}), 0));
             log.list("renamed", b);
             log.rc("unlink odd", Os.unlink(Os.child(b, new byte[] {'y', (byte) 0x80})));
+        });
+    }
+
+    @Test
+    void namesOfUpTo255BytesAndNoMore() throws Exception {
+        same((b, log) -> {
             byte[] max = "n".repeat(255).getBytes();
             log.rc("255 bytes", Os.close(Os.open(Os.child(b, max), Posix.O_CREAT | Posix.O_WRONLY, 0644)));
             log.rc("256 bytes", Os.open(Os.child(b, "n".repeat(256).getBytes()), Posix.O_CREAT | Posix.O_WRONLY, 0644));
@@ -763,7 +776,7 @@ public abstract class PosixSuite {
         same((b, log) -> {
             byte[] f = p(b, "f");
             Os.close(Os.open(f, Posix.O_CREAT | Posix.O_WRONLY, 0600));
-            log.rc("chmod", Os.chmod(f, 04751));
+            log.rc("chmod", Os.chmod(f, supports(Feature.SET_ID_BITS) ? 04751 : 0751));
             log.stat("mode", f);
             log.rc("utimens", Os.utimens(f, 1_000_000, 1, 2_000_000, 2));
             Os.StatResult st = Os.lstat(f);
@@ -1043,11 +1056,25 @@ public abstract class PosixSuite {
                 if (!supports(Feature.RENAME_FLAGS)) flags = 0;
                 log.rc("rename " + x + " " + y + " " + flags, Os.renameat2(px, p(b, y), flags));
             }
-            case 8 -> log.rc("link " + x + " " + y, Os.link(px, p(b, y)));
+            case 8 -> {
+                if (!supports(Feature.HARD_LINKS_TO_SYMLINKS) && isSymlink(px)) {
+                    log.value("link " + x + " " + y, "not asked: a symbolic link");
+                } else {
+                    log.rc("link " + x + " " + y, Os.link(px, p(b, y)));
+                }
+            }
             case 9 -> log.rc("symlink " + x + " " + y, Os.symlink(y.getBytes(), px));
             case 10, 11 -> log.stat("stat " + x, px);
             case 12 -> log.rc("chmod " + x, Os.chmod(px, 0600 + r.nextInt(0100)));
             default -> log.list("list " + DIRS[r.nextInt(DIRS.length)], b.resolve(DIRS[r.nextInt(DIRS.length)]));
+        }
+    }
+
+    private static boolean isSymlink(byte[] path) {
+        try {
+            return (Os.lstat(path).mode() & Posix.S_IFMT) == Posix.S_IFLNK;
+        } catch (Os.OsException missing) {
+            return false;
         }
     }
 
