@@ -90,6 +90,8 @@ public final class NodeTable<N extends Node> {
     private final java.util.concurrent.ConcurrentLinkedQueue<Node> unused = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     private final boolean owning;
+    /** Bumped whenever a node loses or changes a name: what was computed from names before may be stale. */
+    private final java.util.concurrent.atomic.AtomicLong nameChanges = new java.util.concurrent.atomic.AtomicLong();
     /** Caching tables: nodes by their key in the store. Under the write lock. */
     private final java.util.Map<Object, Node> byKey;
 
@@ -366,8 +368,17 @@ public final class NodeTable<N extends Node> {
         a.addName(newDir, newName);
     }
 
-    private static void unname(Node n, Node dir, String name) {
+    private void unname(Node n, Node dir, String name) {
         n.removeName(dir, name);
+        nameChanges.incrementAndGet();
+    }
+
+    /**
+     * A number that changes whenever a node loses or changes a name (remove, rename, a name
+     * forgotten or learnt anew): a path computed from names is good while this has not moved.
+     */
+    public long nameChanges() {
+        return nameChanges.get();
     }
 
     /** Whether {@code dir} is {@code ancestor} or inside it (a directory moved into itself: EINVAL). */
@@ -379,6 +390,17 @@ public final class NodeTable<N extends Node> {
                 if (d == ancestor) return true;
             }
             return false;
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /** {@code n}'s first name (a directory's only one), or null once it has none. */
+    public Node.Link name(N n) {
+        ReentrantReadWriteLock.ReadLock l = lock.readLock();
+        l.lock();
+        try {
+            return n.parent == null ? null : new Node.Link(n.parent, n.name);
         } finally {
             l.unlock();
         }
@@ -478,7 +500,7 @@ public final class NodeTable<N extends Node> {
             }
             if (known != null) { // another file has the name now
                 dir.children.remove(name);
-                known.removeName(dir, name);
+                unname(known, dir, name);
                 dropIfUnused(known);
             }
             Node n = key == null ? null : byKey.get(key);
@@ -496,7 +518,7 @@ public final class NodeTable<N extends Node> {
             } else if (n.isDirectory() && n.hasNames()) {
                 Node.Link old = n.names().get(0); // a directory has one name: it was moved
                 if (old.parent().children.get(old.name()) == n) old.parent().children.remove(old.name());
-                n.removeName(old.parent(), old.name());
+                unname(n, old.parent(), old.name());
             }
             dir.children.put(name, n);
             n.addName(dir, name);
@@ -515,7 +537,7 @@ public final class NodeTable<N extends Node> {
         return locked(() -> {
             Node n = dir.children.remove(name);
             if (n != null) {
-                n.removeName(dir, name);
+                unname(n, dir, name);
                 dropIfUnused(n);
                 if (!owning) dropIfUnused(dir);
             }
@@ -594,7 +616,7 @@ public final class NodeTable<N extends Node> {
         if (!owning) {
             for (Node.Link l : n.names()) {
                 if (l.parent().children.get(l.name()) == n) l.parent().children.remove(l.name());
-                n.removeName(l.parent(), l.name());
+                unname(n, l.parent(), l.name());
                 parent = l.parent();
             }
             if (n.key != null) byKey.remove(n.key, n);

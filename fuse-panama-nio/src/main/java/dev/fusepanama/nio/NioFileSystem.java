@@ -1,0 +1,854 @@
+package dev.fusepanama.nio;
+
+import static dev.fusepanama.nio.NioErrors.call;
+
+import dev.fusepanama.Errno;
+import dev.fusepanama.ErrnoException;
+import dev.fusepanama.Fuse;
+import dev.fusepanama.MountException;
+import dev.fusepanama.MountOptions;
+import dev.fusepanama.Posix;
+import dev.fusepanama.Stat;
+import dev.fusepanama.inode.AttrReply;
+import dev.fusepanama.inode.CreateReply;
+import dev.fusepanama.inode.DataReply;
+import dev.fusepanama.inode.DirPlusReply;
+import dev.fusepanama.inode.DirReply;
+import dev.fusepanama.inode.EmptyReply;
+import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.InodeMount;
+import dev.fusepanama.inode.Name;
+import dev.fusepanama.inode.OpenReply;
+import dev.fusepanama.inode.ReadlinkReply;
+import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.StatfsReply;
+import dev.fusepanama.inode.WriteReply;
+import dev.fusepanama.inode.XattrReply;
+import dev.fusepanama.inode.table.Node;
+import dev.fusepanama.inode.table.NodeTable;
+import dev.fusepanama.libc.Libc;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.UserDefinedFileAttributeView;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A directory of any {@code java.nio.file} filesystem, served as a FUSE filesystem: the default
+ * one, a zip archive ({@code jdk.zipfs}), jimfs, a Cryptomator vault (cryptofs), an SFTP or cloud
+ * provider. Built on the inode API and the library's node table, which remembers the files the
+ * kernel holds (by the provider's {@code fileKey} where it has one, so hard links are one file).
+ *
+ * <pre>{@code
+ * try (InodeMount m = NioFileSystem.of(zipFs.getPath("/")).mount(Path.of("/mnt/zip"))) {
+ *     ...   // every program on the machine sees the archive at /mnt/zip
+ * }
+ * }</pre>
+ *
+ * <p><b>What it serves.</b> Attributes through the richest view the provider has (see
+ * {@link Attributes}); one {@link FileChannel} per open file, read and written at the kernel's
+ * offsets; truncate, fsync ({@code force}); directories, listed with their attributes
+ * (readdirplus); symbolic and hard links where the provider has them; rename with POSIX's
+ * replacing semantics ({@code ATOMIC_MOVE}) or RENAME_NOREPLACE; extended attributes in the
+ * {@code user.} namespace through {@code UserDefinedFileAttributeView}; chmod and chown through the
+ * {@code unix} view (or {@code posix} permissions), utimens; statfs from the {@code FileStore}.
+ * File locks are the kernel's, which keeps them for every process on the machine. The kernel
+ * checks permissions from the modes ({@code default_permissions}). As root, a file another user
+ * creates is given to them where the provider can (the {@code unix} view).
+ *
+ * <p><b>What a provider cannot do</b> is answered as a kernel filesystem without the feature
+ * answers: EOPNOTSUPP for extended attributes without a user view, EPERM for mknod of anything but
+ * a regular file and for chmod/chown without a view that takes them, EINVAL for
+ * RENAME_EXCHANGE, EILSEQ for a new name that is not UTF-8 (a {@code java.nio.file.Path} holds
+ * text, not bytes). Errors map to the errno a kernel filesystem gives ({@link NioErrors}).
+ *
+ * <p><b>Caching.</b> Names and attributes are trusted for {@link #cacheTimeout} (1 s unless set),
+ * file data is read again at each open. Changes made through the mount are seen at once; changes
+ * made to the NIO filesystem behind it are seen within that time, or at once after
+ * {@link #invalidate(Path)}.
+ */
+public final class NioFileSystem implements InodeFileSystem {
+    /**
+     * A node of the table: its path, computed from its names and cached until a name changes
+     * anywhere, and the attributes last read, which a file removed while open still answers with.
+     */
+    static final class NioNode extends Node {
+        private Path path;
+        private long pathStamp = -1;
+        private volatile Attributes last;
+
+        NioNode(int type) {
+            super(type);
+        }
+    }
+
+    private record OpenFile(NioNode node, FileChannel channel) {}
+
+    private record OpenDir(NioNode node, List<String> names) {}
+
+    private static final int READ_BUFFER = 1 << 20;
+
+    private final Path root;
+    private final Attributes.View view;
+    /** Whether the provider's owner numbers are this machine's users (the default provider's are). */
+    private final boolean realOwners;
+    private final NodeTable<NioNode> table;
+    private final double timeout;
+    private final int owner = Libc.geteuid();
+    private final int group = Libc.getegid();
+    private final AtomicLong handles = new AtomicLong(1);
+    private final Map<Long, OpenFile> files = new ConcurrentHashMap<>();
+    private final Map<Long, OpenDir> dirs = new ConcurrentHashMap<>();
+    private final ThreadLocal<ByteBuffer> readBuffers = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(READ_BUFFER));
+    private volatile InodeMount mount;
+
+    private NioFileSystem(Path root, Duration cacheTimeout) throws IOException {
+        if (!Files.isDirectory(root)) throw new java.nio.file.NotDirectoryException(root.toString());
+        this.root = root;
+        this.view = Attributes.viewOf(root.getFileSystem());
+        this.realOwners = root.getFileSystem() == java.nio.file.FileSystems.getDefault() && view == Attributes.View.UNIX;
+        this.table = NodeTable.caching(new NioNode(Posix.S_IFDIR));
+        this.timeout = cacheTimeout.toNanos() / 1e9;
+    }
+
+    /** Serves the directory {@code root} of its NIO filesystem, trusting names and attributes for a second. */
+    public static NioFileSystem of(Path root) throws IOException {
+        return of(root, Duration.ofSeconds(1));
+    }
+
+    /** Serves {@code root}, trusting names and attributes for {@code cacheTimeout} (0: ask the provider every time). */
+    public static NioFileSystem of(Path root, Duration cacheTimeout) throws IOException {
+        return new NioFileSystem(root, cacheTimeout);
+    }
+
+    /** How long the kernel trusts a name or attributes it was given. */
+    public Duration cacheTimeout() {
+        return Duration.ofNanos((long) (timeout * 1e9));
+    }
+
+    /**
+     * The options this filesystem is meant to be mounted with: the kernel checks permissions from
+     * the modes; read-only where the NIO filesystem is.
+     */
+    public MountOptions.Builder mountOptions() {
+        return MountOptions.builder().defaultPermissions(true).readOnly(root.getFileSystem().isReadOnly())
+                .fsName(root.getFileSystem().provider().getScheme()).subtype("nio");
+    }
+
+    /** Mounts at {@code mountpoint} with {@link #mountOptions}. */
+    public InodeMount mount(Path mountpoint) throws MountException {
+        return mount(mountpoint, mountOptions().build());
+    }
+
+    public InodeMount mount(Path mountpoint, MountOptions options) throws MountException {
+        InodeMount m = Fuse.mount(this, mountpoint, options);
+        mount = m;
+        return m;
+    }
+
+    /**
+     * {@code path} (a path of the served filesystem, under the root) changed behind the mount:
+     * the kernel drops its cached name and, for a file it knows, its attributes and data, so the
+     * next access asks again. Does nothing before mounting or for a path the kernel never saw.
+     */
+    public void invalidate(Path path) throws IOException {
+        InodeMount m = mount;
+        Path relative = root.relativize(path);
+        if (m == null || relative.toString().isEmpty()) return;
+        NioNode dir = table.root();
+        for (int i = 0; i < relative.getNameCount() - 1 && dir != null; i++) {
+            dir = table.child(dir, key(relative.getName(i).toString()));
+        }
+        if (dir == null) return;
+        String name = relative.getFileName().toString();
+        NioNode n = table.child(dir, key(name));
+        m.invalidateEntry(dir.nodeId(), name.getBytes(StandardCharsets.UTF_8));
+        if (n != null) m.invalidateInode(n.nodeId(), 0, 0);
+    }
+
+    // ---- names and paths ---------------------------------------------------------------------
+
+    private static String key(String name) {
+        return NodeTable.key(name.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@code name} as the text a Path holds; null if its bytes are not UTF-8. */
+    private static String text(Name name) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(name.bytes())).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+
+    /** A new name's text, or EILSEQ: a Path cannot hold bytes that are not UTF-8. */
+    private static String newName(Name name) throws ErrnoException {
+        if (name.length() > 255) throw new ErrnoException(Errno.ENAMETOOLONG);
+        String s = text(name);
+        if (s == null) throw new ErrnoException(Errno.EILSEQ);
+        return s;
+    }
+
+    private NioNode node(long ino) throws ErrnoException {
+        NioNode n = table.find(ino);
+        if (n == null) throw new ErrnoException(Errno.ESTALE);
+        return n;
+    }
+
+    /** The path of {@code n}; ESTALE once it has no name left (removed while open). */
+    private Path path(NioNode n) throws ErrnoException {
+        if (n == table.root()) return root;
+        long stamp = table.nameChanges();
+        synchronized (n) {
+            if (n.pathStamp == stamp) return n.path;
+        }
+        Node.Link link = table.name(n);
+        if (link == null) throw new ErrnoException(Errno.ESTALE);
+        String name = new String(link.name().getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+        Path p = path((NioNode) link.parent()).resolve(name);
+        synchronized (n) {
+            n.path = p;
+            n.pathStamp = stamp;
+        }
+        return p;
+    }
+
+    private Path child(NioNode dir, String name) throws ErrnoException {
+        return path(dir).resolve(name);
+    }
+
+    private Attributes attributes(Path p) throws IOException {
+        return call(() -> Attributes.read(p, view, realOwners, owner, group));
+    }
+
+    /** {@code n}'s attributes, remembered for when its names are gone and only an open file is left. */
+    private Attributes attributes(NioNode n, Path p) throws IOException {
+        Attributes a = attributes(p);
+        n.last = a;
+        return a;
+    }
+
+    /** The node of {@code name} in {@code dir}, whose attributes are {@code a}, counted for the entry about to be sent. */
+    private NioNode remember(NioNode dir, String name, Attributes a) {
+        NioNode n = table.remember(dir, key(name), a.fileKey(), a.type(), () -> new NioNode(a.type()));
+        n.last = a;
+        return n;
+    }
+
+    private void entry(NioNode dir, String name, Path p, EntryReply reply) throws IOException {
+        Attributes a = attributes(p);
+        NioNode n = remember(dir, name, a);
+        a.fill(reply.attributes(), n.nodeId());
+        table.entry(reply, n, timeout, timeout);
+    }
+
+    // ---- lookups and attributes ---------------------------------------------------------------
+
+    @Override
+    public void lookup(Request request, long parent, Name name, EntryReply reply) throws IOException {
+        if (name.length() > 255) throw new ErrnoException(Errno.ENAMETOOLONG);
+        String s = text(name);
+        if (s == null) throw new ErrnoException(Errno.ENOENT); // no Path can name it
+        NioNode dir = node(parent);
+        entry(dir, s, child(dir, s), reply);
+    }
+
+    @Override
+    public void forget(long ino, long lookups) {
+        table.forget(ino, lookups);
+    }
+
+    @Override
+    public void destroy() {
+        table.sessionEnded();
+        for (Long fh : List.copyOf(files.keySet())) close(fh);
+        mount = null;
+    }
+
+    @Override
+    public void getattr(Request request, long ino, long fh, AttrReply reply) throws IOException {
+        NioNode n = node(ino);
+        OpenFile f = table.name(n) == null && n.last != null ? openFile(n, fh) : null;
+        if (f != null) {
+            // Removed while open: NIO has no fstat, so the last attributes, with the size the channel has now.
+            Attributes a = n.last;
+            long size = call(f.channel()::size);
+            new Attributes(a.mode(), a.ino(), 0, a.uid(), a.gid(), a.rdev(), size, a.atime(), a.mtime(), a.ctime(), a.fileKey())
+                    .fill(reply.attributes(), n.nodeId());
+        } else {
+            attributes(n, path(n)).fill(reply.attributes(), n.nodeId());
+        }
+        reply.attributes(timeout);
+    }
+
+    /**
+     * An open file of {@code n}: the handle's, else any (the kernel asks for an {@code fstat} by
+     * the inode alone), or null.
+     */
+    private OpenFile openFile(NioNode n, long fh) {
+        OpenFile f = fh == NO_HANDLE ? null : files.get(fh);
+        if (f != null) return f;
+        for (OpenFile o : files.values()) {
+            if (o.node() == n) return o;
+        }
+        return null;
+    }
+
+    @Override
+    public void setattr(Request request, long ino, Stat in, int toSet, long fh, AttrReply reply) throws IOException {
+        NioNode n = node(ino);
+        OpenFile f = fh == NO_HANDLE ? null : files.get(fh);
+        if (f != null && table.name(n) == null && toSet == SET_SIZE) {
+            call(() -> resize(f.channel(), in.size())); // ftruncate of a file removed while open
+            getattr(request, ino, fh, reply);
+            return;
+        }
+        Path p = path(n);
+        if ((toSet & SET_SIZE) != 0) {
+            if (f != null) {
+                call(() -> resize(f.channel(), in.size()));
+            } else {
+                call(() -> {
+                    try (FileChannel c = FileChannel.open(p, StandardOpenOption.WRITE)) {
+                        return resize(c, in.size());
+                    }
+                });
+            }
+        }
+        if ((toSet & SET_MODE) != 0) setMode(p, in.mode() & 07777);
+        if ((toSet & (SET_UID | SET_GID)) != 0) {
+            setOwner(p, (toSet & SET_UID) != 0 ? in.uid() : -1, (toSet & SET_GID) != 0 ? in.gid() : -1);
+        }
+        if ((toSet & (SET_ATIME | SET_MTIME)) != 0) {
+            FileTime now = FileTime.from(Instant.now());
+            FileTime atime = (toSet & SET_ATIME) == 0 ? null : (toSet & SET_ATIME_NOW) != 0 ? now
+                    : FileTime.from(Instant.ofEpochSecond(in.atimeSeconds(), in.atimeNanos()));
+            FileTime mtime = (toSet & SET_MTIME) == 0 ? null : (toSet & SET_MTIME_NOW) != 0 ? now
+                    : FileTime.from(Instant.ofEpochSecond(in.mtimeSeconds(), in.mtimeNanos()));
+            call(() -> {
+                Files.getFileAttributeView(p, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setTimes(mtime, atime, null);
+                return null;
+            });
+        }
+        attributes(n, p).fill(reply.attributes(), n.nodeId());
+        reply.attributes(timeout);
+    }
+
+    /** Truncates or extends through {@code c}: a FileChannel only shrinks, so a longer size writes its last byte. */
+    private static Void resize(FileChannel c, long size) throws IOException {
+        long now = c.size();
+        if (size < now) {
+            c.truncate(size);
+        } else if (size > now) {
+            c.write(ByteBuffer.allocate(1), size - 1);
+        }
+        return null;
+    }
+
+    /** chmod: through the unix view (every bit), else posix permissions (no set-ID or sticky bits), else EPERM. */
+    private void setMode(Path p, int mode) throws IOException {
+        if (view == Attributes.View.UNIX) {
+            try {
+                Files.setAttribute(p, "unix:mode", mode, LinkOption.NOFOLLOW_LINKS);
+                return;
+            } catch (UnsupportedOperationException | IllegalArgumentException | ClassCastException readOnlyView) {
+                // jimfs's unix view is read-only: its posix view takes the permission bits
+            }
+        }
+        if (view == Attributes.View.BASIC || (mode & 07000) != 0) throw new ErrnoException(Errno.EPERM);
+        Set<PosixFilePermission> perms = EnumSet.noneOf(PosixFilePermission.class);
+        for (PosixFilePermission pp : PosixFilePermission.values()) {
+            if ((mode & (0400 >> pp.ordinal())) != 0) perms.add(pp);
+        }
+        call(() -> Files.setPosixFilePermissions(p, perms));
+    }
+
+    /**
+     * chown through the unix view (-1: leave as it is). Where the provider's owners are not this
+     * machine's users, files belong to the mounting user: a chown to them changes nothing, any
+     * other is EPERM, as on a FAT mount.
+     */
+    private void setOwner(Path p, int uid, int gid) throws IOException {
+        if (!realOwners) {
+            if ((uid == -1 || uid == owner) && (gid == -1 || gid == group)) return;
+            throw new ErrnoException(Errno.EPERM);
+        }
+        try {
+            if (uid != -1) Files.setAttribute(p, "unix:uid", uid, LinkOption.NOFOLLOW_LINKS);
+            if (gid != -1) Files.setAttribute(p, "unix:gid", gid, LinkOption.NOFOLLOW_LINKS);
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            throw new ErrnoException(Errno.EPERM);
+        } catch (IOException e) {
+            call(() -> {
+                throw e;
+            });
+        }
+    }
+
+    /** A new file as the caller asked: its mode exactly (the process's umask undone) and, as root, the caller's. */
+    private void settle(Request request, Path p, int mode) throws IOException {
+        if (view != Attributes.View.BASIC) setMode(p, mode & 07777);
+        if (owner == 0 && realOwners && (request.uid() != 0 || request.gid() != 0)) {
+            setOwner(p, request.uid(), request.gid());
+        }
+    }
+
+    // ---- namespace ----------------------------------------------------------------------------
+
+    @Override
+    public void readlink(Request request, long ino, ReadlinkReply reply) throws IOException {
+        Path target = call(() -> Files.readSymbolicLink(path(node(ino))));
+        reply.target(target.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void mknod(Request request, long parent, Name name, int mode, long rdev, EntryReply reply) throws IOException {
+        String s = newName(name);
+        if ((mode & Posix.S_IFMT) != Posix.S_IFREG) throw new ErrnoException(Errno.EPERM); // no NIO call makes a FIFO or device
+        NioNode dir = node(parent);
+        Path p = child(dir, s);
+        call(() -> Files.createFile(p));
+        settle(request, p, mode);
+        entry(dir, s, p, reply);
+    }
+
+    @Override
+    public void mkdir(Request request, long parent, Name name, int mode, EntryReply reply) throws IOException {
+        NioNode dir = node(parent);
+        String s = newName(name);
+        Path p = child(dir, s);
+        call(() -> Files.createDirectory(p));
+        settle(request, p, mode);
+        entry(dir, s, p, reply);
+    }
+
+    @Override
+    public void symlink(Request request, long parent, Name name, byte[] target, EntryReply reply) throws IOException {
+        NioNode dir = node(parent);
+        String s = newName(name);
+        Path p = child(dir, s);
+        String t = new String(target, StandardCharsets.UTF_8);
+        call(() -> Files.createSymbolicLink(p, root.getFileSystem().getPath(t)));
+        if (owner == 0 && realOwners && (request.uid() != 0 || request.gid() != 0)) {
+            setOwner(p, request.uid(), request.gid());
+        }
+        entry(dir, s, p, reply);
+    }
+
+    @Override
+    public void link(Request request, long ino, long newParent, Name newName, EntryReply reply) throws IOException {
+        NioNode n = node(ino);
+        // Files.createLink may link a symbolic link's target instead (the spec leaves it to the
+        // provider); only the default provider's link(2) is known to link the link itself.
+        if (n.type() == Posix.S_IFLNK && !realOwners) throw new ErrnoException(Errno.EPERM);
+        NioNode dir = node(newParent);
+        String s = newName(newName);
+        Path p = child(dir, s);
+        Path existing = path(n);
+        call(() -> Files.createLink(p, existing));
+        entry(dir, s, p, reply);
+    }
+
+    @Override
+    public void unlink(Request request, long parent, Name name, EmptyReply reply) throws IOException {
+        remove(parent, name, false);
+        reply.ok();
+    }
+
+    @Override
+    public void rmdir(Request request, long parent, Name name, EmptyReply reply) throws IOException {
+        remove(parent, name, true);
+        reply.ok();
+    }
+
+    /** unlink or rmdir: Files.delete removes either, so the type is checked first (EISDIR, ENOTDIR). */
+    private void remove(long parent, Name name, boolean directory) throws IOException {
+        if (name.length() > 255) throw new ErrnoException(Errno.ENAMETOOLONG);
+        String s = text(name);
+        if (s == null) throw new ErrnoException(Errno.ENOENT);
+        NioNode dir = node(parent);
+        Path p = child(dir, s);
+        Attributes a = attributes(p);
+        if (directory && a.type() != Posix.S_IFDIR) throw new ErrnoException(Errno.ENOTDIR);
+        if (!directory && a.type() == Posix.S_IFDIR) throw new ErrnoException(Errno.EISDIR);
+        call(() -> {
+            Files.delete(p);
+            return null;
+        });
+        table.forgetName(dir, key(s));
+    }
+
+    @Override
+    public void rename(Request request, long parent, Name name, long newParent, Name newName, int flags, EmptyReply reply)
+            throws IOException {
+        if ((flags & ~Posix.RENAME_NOREPLACE) != 0) throw new ErrnoException(Errno.EINVAL); // no NIO call exchanges
+        if (name.length() > 255) throw new ErrnoException(Errno.ENAMETOOLONG);
+        String from = text(name);
+        if (from == null) throw new ErrnoException(Errno.ENOENT);
+        String to = newName(newName);
+        NioNode dir = node(parent);
+        NioNode newDir = node(newParent);
+        Path source = child(dir, from);
+        Path target = child(newDir, to);
+        call(() -> {
+            if ((flags & Posix.RENAME_NOREPLACE) != 0) {
+                return Files.move(source, target);
+            }
+            try {
+                return Files.move(source, target, StandardCopyOption.ATOMIC_MOVE); // rename(2): replaces as POSIX says
+            } catch (AtomicMoveNotSupportedException e) {
+                return Files.move(source, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        });
+        table.write(() -> table.move(dir, key(from), newDir, key(to)));
+        reply.ok();
+    }
+
+    // ---- files --------------------------------------------------------------------------------
+
+    private static Set<OpenOption> options(int flags) {
+        Set<OpenOption> o = new HashSet<>();
+        int access = flags & Posix.O_ACCMODE;
+        if (access != Posix.O_WRONLY) o.add(StandardOpenOption.READ);
+        if (access != Posix.O_RDONLY) o.add(StandardOpenOption.WRITE);
+        // O_APPEND is the kernel's: it sends each write at the end of the file. O_TRUNC arrives as a setattr.
+        return o;
+    }
+
+    private long register(NioNode n, FileChannel c) {
+        table.hold(n);
+        long fh = handles.getAndIncrement();
+        files.put(fh, new OpenFile(n, c));
+        return fh;
+    }
+
+    private void close(long fh) {
+        OpenFile f = files.remove(fh);
+        if (f != null) {
+            try {
+                f.channel().close();
+            } catch (IOException e) {
+                // nothing is lost: every write was a positional write the call already answered
+            }
+            table.letGo(f.node());
+        }
+    }
+
+    private OpenFile file(long fh) throws ErrnoException {
+        OpenFile f = files.get(fh);
+        if (f == null) throw new ErrnoException(Errno.EBADF);
+        return f;
+    }
+
+    @Override
+    public void open(Request request, long ino, int flags, OpenReply reply) throws IOException {
+        NioNode n = node(ino);
+        Path p = path(n);
+        FileChannel c = call(() -> FileChannel.open(p, options(flags)));
+        long fh = register(n, c);
+        if (!reply.open(fh, 0)) close(fh);
+    }
+
+    @Override
+    public void create(Request request, long parent, Name name, int mode, int flags, CreateReply reply) throws IOException {
+        NioNode dir = node(parent);
+        String s = newName(name);
+        Path p = child(dir, s);
+        Set<OpenOption> o = options(flags);
+        boolean exclusive = (flags & Posix.O_EXCL) != 0;
+        FileChannel c;
+        if ((flags & Posix.O_ACCMODE) == Posix.O_RDONLY) {
+            // A FileChannel opened only for reading ignores CREATE: make the file first (O_RDONLY|O_CREAT is legal).
+            call(() -> {
+                try {
+                    return Files.createFile(p);
+                } catch (java.nio.file.FileAlreadyExistsException e) {
+                    if (exclusive) throw e;
+                    return p;
+                }
+            });
+            c = call(() -> FileChannel.open(p, o));
+        } else {
+            o.add(exclusive ? StandardOpenOption.CREATE_NEW : StandardOpenOption.CREATE);
+            c = call(() -> FileChannel.open(p, o));
+        }
+        try {
+            settle(request, p, mode);
+            Attributes a = attributes(p);
+            NioNode n = remember(dir, s, a);
+            a.fill(reply.attributes(), n.nodeId());
+            long fh = register(n, c);
+            if (!table.created(reply, n, timeout, timeout, fh, 0)) close(fh);
+        } catch (IOException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws IOException {
+        FileChannel c = file(fh).channel();
+        ByteBuffer buf = readBuffers.get().clear().limit((int) Math.min(size, READ_BUFFER));
+        call(() -> {
+            while (buf.hasRemaining()) {
+                int n = c.read(buf, offset + buf.position());
+                if (n < 0) break;
+            }
+            return null;
+        });
+        reply.data(buf.flip());
+    }
+
+    @Override
+    public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws IOException {
+        FileChannel c = file(fh).channel();
+        int size = data.remaining();
+        call(() -> {
+            long at = offset;
+            while (data.hasRemaining()) at += c.write(data, at);
+            return null;
+        });
+        reply.written(size);
+    }
+
+    @Override
+    public void fsync(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) throws IOException {
+        FileChannel c = file(fh).channel();
+        call(() -> {
+            c.force(!dataOnly);
+            return null;
+        });
+        reply.ok();
+    }
+
+    @Override
+    public void release(Request request, long ino, long fh, int flags, EmptyReply reply) {
+        close(fh);
+        reply.ok();
+    }
+
+    // ---- directories --------------------------------------------------------------------------
+
+    @Override
+    public void opendir(Request request, long ino, int flags, OpenReply reply) throws IOException {
+        NioNode n = node(ino);
+        Path p = path(n);
+        List<String> names = call(() -> {
+            List<String> all = new ArrayList<>();
+            try (DirectoryStream<Path> s = Files.newDirectoryStream(p)) {
+                for (Path e : s) all.add(e.getFileName().toString());
+            }
+            return all;
+        });
+        long fh = handles.getAndIncrement();
+        dirs.put(fh, new OpenDir(n, names));
+        if (!reply.open(fh, 0)) dirs.remove(fh);
+    }
+
+    private OpenDir dir(long fh) throws ErrnoException {
+        OpenDir d = dirs.get(fh);
+        if (d == null) throw new ErrnoException(Errno.EBADF);
+        return d;
+    }
+
+    /** Offsets: 1 ".", 2 "..", then 3 + the entry's index in the listing taken at opendir. */
+    @Override
+    public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
+        OpenDir d = dir(fh);
+        if (offset < 1 && !reply.add(new byte[] {'.'}, d.node().nodeId(), Posix.S_IFDIR, 1)) {
+            reply.send();
+            return;
+        }
+        if (offset < 2 && !reply.add(new byte[] {'.', '.'}, d.node().nodeId(), Posix.S_IFDIR, 2)) {
+            reply.send();
+            return;
+        }
+        Path dirPath = path(d.node());
+        for (int i = (int) Math.max(0, offset - 2); i < d.names().size(); i++) {
+            String s = d.names().get(i);
+            Attributes a;
+            try {
+                a = attributes(dirPath.resolve(s));
+            } catch (ErrnoException gone) {
+                continue; // removed since the listing was taken
+            }
+            if (!reply.add(s.getBytes(StandardCharsets.UTF_8), a.ino() != 0 ? a.ino() : i + 3L, a.type(), i + 3L)) break;
+        }
+        reply.send();
+    }
+
+    @Override
+    public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws IOException {
+        OpenDir d = dir(fh);
+        NioNode dir = d.node();
+        Path dirPath = path(dir);
+        if (offset < 1) {
+            attributes(dirPath).fill(reply.attributes(), dir.nodeId());
+            if (!reply.add(new byte[] {'.'}, dir.nodeId(), 0, timeout, timeout, 1)) {
+                reply.send();
+                return;
+            }
+        }
+        if (offset < 2) {
+            NioNode parent = dir == table.root() ? dir : (NioNode) table.name(dir).parent();
+            attributes(path(parent)).fill(reply.attributes(), parent.nodeId());
+            if (!reply.add(new byte[] {'.', '.'}, parent.nodeId(), 0, timeout, timeout, 2)) {
+                reply.send();
+                return;
+            }
+        }
+        List<NioNode> counted = new ArrayList<>();
+        for (int i = (int) Math.max(0, offset - 2); i < d.names().size(); i++) {
+            String s = d.names().get(i);
+            Attributes a;
+            try {
+                a = attributes(dirPath.resolve(s));
+            } catch (ErrnoException gone) {
+                continue; // removed since the listing was taken
+            }
+            NioNode n = remember(dir, s, a);
+            a.fill(reply.attributes(), n.nodeId());
+            if (!reply.add(s.getBytes(StandardCharsets.UTF_8), n.nodeId(), 0, timeout, timeout, i + 3L)) {
+                table.forget(n.nodeId(), 1);
+                break;
+            }
+            counted.add(n);
+        }
+        if (!reply.send()) {
+            for (NioNode n : counted) table.forget(n.nodeId(), 1);
+        }
+    }
+
+    @Override
+    public void releasedir(Request request, long ino, long fh, EmptyReply reply) {
+        dirs.remove(fh);
+        reply.ok();
+    }
+
+    @Override
+    public void statfs(Request request, long ino, StatfsReply reply) throws IOException {
+        FileStore store = call(() -> Files.getFileStore(root));
+        long blockSize;
+        try {
+            blockSize = store.getBlockSize();
+        } catch (UnsupportedOperationException | IOException e) {
+            blockSize = 4096;
+        }
+        long bs = blockSize;
+        long total = call(store::getTotalSpace) / bs;
+        long free = call(store::getUnallocatedSpace) / bs;
+        long avail = call(store::getUsableSpace) / bs;
+        reply.statvfs().setBlockSize(bs).setFragmentSize(bs).setBlocks(total).setBlocksFree(free).setBlocksAvailable(avail)
+                .setNameMax(255);
+        reply.statfs();
+    }
+
+    // ---- extended attributes ------------------------------------------------------------------
+
+    /** The provider's user attributes of {@code ino}, and the name without "user."; EOPNOTSUPP for another namespace. */
+    private UserDefinedFileAttributeView xattrs(long ino) throws IOException {
+        UserDefinedFileAttributeView v = Files.getFileAttributeView(path(node(ino)), UserDefinedFileAttributeView.class,
+                LinkOption.NOFOLLOW_LINKS);
+        if (v == null) throw new ErrnoException(Errno.EOPNOTSUPP);
+        return v;
+    }
+
+    private static String userName(Name name) throws ErrnoException {
+        String s = text(name);
+        if (s == null || !s.startsWith("user.") || s.length() == 5) throw new ErrnoException(Errno.EOPNOTSUPP);
+        return s.substring(5);
+    }
+
+    private static boolean has(UserDefinedFileAttributeView v, String name) throws IOException {
+        return call(v::list).contains(name);
+    }
+
+    @Override
+    public void setxattr(Request request, long ino, Name name, ByteBuffer value, int flags, EmptyReply reply) throws IOException {
+        String n = userName(name);
+        UserDefinedFileAttributeView v = xattrs(ino);
+        if ((flags & Posix.XATTR_CREATE) != 0 && has(v, n)) throw new ErrnoException(Errno.EEXIST);
+        if ((flags & Posix.XATTR_REPLACE) != 0 && !has(v, n)) throw new ErrnoException(Errno.ENODATA);
+        call(() -> v.write(n, value));
+        reply.ok();
+    }
+
+    @Override
+    public void getxattr(Request request, long ino, Name name, long size, XattrReply reply) throws IOException {
+        String n = userName(name);
+        UserDefinedFileAttributeView v = xattrs(ino);
+        if (!has(v, n)) throw new ErrnoException(Errno.ENODATA);
+        int length = call(() -> v.size(n));
+        if (size == 0) {
+            reply.size(length);
+            return;
+        }
+        if (length > size) throw new ErrnoException(Errno.ERANGE);
+        ByteBuffer buf = ByteBuffer.allocate(length);
+        call(() -> v.read(n, buf));
+        reply.data(buf.array(), 0, buf.position());
+    }
+
+    @Override
+    public void listxattr(Request request, long ino, long size, XattrReply reply) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        UserDefinedFileAttributeView v;
+        try {
+            v = xattrs(ino);
+        } catch (ErrnoException none) {
+            v = null; // a file of a provider without user attributes has none to list
+        }
+        if (v != null) {
+            for (String n : call(v::list)) {
+                out.writeBytes(("user." + n).getBytes(StandardCharsets.UTF_8));
+                out.write(0);
+            }
+        }
+        if (size == 0) {
+            reply.size(out.size());
+        } else if (out.size() > size) {
+            throw new ErrnoException(Errno.ERANGE);
+        } else {
+            reply.data(out.toByteArray(), 0, out.size());
+        }
+    }
+
+    @Override
+    public void removexattr(Request request, long ino, Name name, EmptyReply reply) throws IOException {
+        String n = userName(name);
+        UserDefinedFileAttributeView v = xattrs(ino);
+        if (!has(v, n)) throw new ErrnoException(Errno.ENODATA);
+        call(() -> {
+            v.delete(n);
+            return null;
+        });
+        reply.ok();
+    }
+}
