@@ -48,6 +48,11 @@ public final class MountOptions {
             Map.entry("readdir_ino", "readdirIno"), Map.entry("io_uring", "ioUring"),
             Map.entry("io_uring_q_depth", "ioUringQueueDepth"));
 
+    /** The options of {@link #TYPED} that take a value. */
+    private static final java.util.Set<String> VALUED = java.util.Set.of("fsname", "subtype", "attr_timeout",
+            "entry_timeout", "negative_timeout", "max_write", "max_read", "max_readahead", "max_background",
+            "congestion_threshold", "time_gran", "max_threads", "max_idle_threads", "io_uring_q_depth");
+
     private final Builder s;
 
     private MountOptions(Builder settings) {
@@ -378,6 +383,109 @@ public final class MountOptions {
             }
             rawOptions.add(option);
             return this;
+        }
+
+        /**
+         * FUSE's own {@code -o} options, spelt as a FUSE program's command line takes them:
+         * {@code "-o allow_other,ro -ofsname=vault"}, or a bare list {@code "ro,fsname=vault"}.
+         * Each option with a typed setting here sets it ({@code ro}/{@code rw}, {@code allow_other},
+         * {@code default_permissions}, {@code fsname=}, {@code subtype=}, {@code max_read=},
+         * {@code attr_timeout=}, {@code kernel_cache}, ...); any other goes to libfuse as
+         * {@link #option} would send it ({@code allow_root}, {@code auto_unmount}, {@code uid=},
+         * {@code gid=}, {@code umask=}, ...), which refuses one it does not know when mounting.
+         *
+         * @throws IllegalArgumentException for a malformed list, a value that is not a number
+         *         where one is needed, or two options that contradict each other ({@code ro,rw})
+         */
+        public Builder fuseOptions(String commandLine) {
+            Map<String, String> seen = new java.util.HashMap<>();
+            String[] words = commandLine.trim().isEmpty() ? new String[0] : commandLine.trim().split("\\s+");
+            for (int i = 0; i < words.length; i++) {
+                String list = words[i];
+                if (list.equals("-o")) {
+                    if (++i == words.length) throw new IllegalArgumentException("-o needs a list of options after it");
+                    list = words[i];
+                } else if (list.startsWith("-o")) {
+                    list = list.substring(2);
+                } else if (list.startsWith("-")) {
+                    throw new IllegalArgumentException(list + " is not a mount option: give options as -o NAME[=VALUE],...");
+                }
+                for (String o : list.split(",")) {
+                    if (o.isEmpty()) throw new IllegalArgumentException("an empty option in -o " + list);
+                    int eq = o.indexOf('=');
+                    String name = eq < 0 ? o : o.substring(0, eq);
+                    String setting = TYPED.get(name);
+                    if (setting != null) {
+                        String before = seen.put(setting, o);
+                        if (before != null && !before.equals(o)) {
+                            throw new IllegalArgumentException("-o " + before + " and -o " + o + " contradict each other");
+                        }
+                    }
+                    fuseOption(name, eq < 0 ? null : o.substring(eq + 1), o);
+                }
+            }
+            return this;
+        }
+
+        private void fuseOption(String name, String value, String option) {
+            if (value != null && TYPED.containsKey(name) && !VALUED.contains(name)) {
+                throw new IllegalArgumentException("-o " + name + " takes no value: " + option);
+            }
+            switch (name) {
+                case "ro" -> readOnly(true);
+                case "rw" -> readOnly(false);
+                case "allow_other" -> allowOther(true);
+                case "default_permissions" -> defaultPermissions(true);
+                case "fsname" -> fsName(value(option, value));
+                case "subtype" -> subtype(value(option, value));
+                case "debug" -> debug(true);
+                case "attr_timeout" -> attrTimeout(seconds(option, value));
+                case "entry_timeout" -> entryTimeout(seconds(option, value));
+                case "negative_timeout" -> negativeTimeout(seconds(option, value));
+                case "direct_io" -> directIo(true);
+                case "kernel_cache" -> kernelCache(true);
+                case "auto_cache" -> autoCache(true);
+                case "noauto_cache" -> autoCache(false);
+                case "hard_remove" -> hardRemove(true);
+                case "nullpath_ok" -> nullPathOk(true);
+                case "use_ino" -> useIno(true);
+                case "readdir_ino" -> readdirIno(true);
+                case "intr" -> interrupts(true);
+                case "auto_inval_data" -> autoInvalData(true);
+                case "no_auto_inval_data" -> autoInvalData(false);
+                case "io_uring" -> ioUring(true);
+                case "max_write" -> maxWrite(number(option, value));
+                case "max_read" -> maxRead(number(option, value));
+                case "max_readahead" -> maxReadahead(number(option, value));
+                case "max_background" -> maxBackground(number(option, value));
+                case "congestion_threshold" -> congestionThreshold(number(option, value));
+                case "time_gran" -> timeGranularity(number(option, value));
+                case "max_threads" -> maxThreads(number(option, value));
+                case "max_idle_threads" -> maxIdleThreads(number(option, value));
+                case "io_uring_q_depth" -> ioUringQueueDepth(number(option, value));
+                default -> option(option);
+            }
+        }
+
+        private static String value(String option, String value) {
+            if (value == null || value.isEmpty()) throw new IllegalArgumentException("-o " + option + " needs a value: " + option + "=VALUE");
+            return value;
+        }
+
+        private static int number(String option, String value) {
+            try {
+                return Integer.parseInt(value(option, value));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("-o " + option + ": " + value + " is not a whole number");
+            }
+        }
+
+        private static double seconds(String option, String value) {
+            try {
+                return Double.parseDouble(value(option, value));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("-o " + option + ": " + value + " is not a number of seconds");
+            }
         }
 
         public MountOptions build() {

@@ -84,4 +84,36 @@ class MountOptionsTest {
             if (n == 1_000_000_000) break;
         }
     }
+
+    @Test
+    void fuseOptionsAsACommandLineSpellsThemSetTheTypedSettings() {
+        MountOptions o = MountOptions.builder()
+                .fuseOptions("-o allow_other,ro -ofsname=vault -o attr_timeout=2.5,max_read=65536 auto_unmount,umask=022")
+                .build();
+        assertTrue(o.allowOther());
+        assertTrue(o.readOnly());
+        assertEquals("vault", o.fsName());
+        assertEquals(2.5, o.attrTimeout().getAsDouble());
+        assertEquals(65536, o.maxRead());
+        assertTrue(o.libfuseOptions().contains("auto_unmount"), o.libfuseOptions().toString());
+        assertTrue(o.libfuseOptions().contains("umask=022"), o.libfuseOptions().toString());
+        assertEquals(MountOptions.defaults().libfuseOptions(), MountOptions.builder().fuseOptions("  ").build().libfuseOptions());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "-o ro,rw | -o ro and -o rw contradict each other",
+            "-o fsname=a -o fsname=b | -o fsname=a and -o fsname=b contradict each other",
+            "-o max_read=lots | -o max_read=lots: lots is not a whole number",
+            "-o attr_timeout=soon | -o attr_timeout=soon: soon is not a number of seconds",
+            "-o ro=1 | -o ro takes no value: ro=1",
+            "-o fsname | -o fsname needs a value: fsname=VALUE",
+            "-o | -o needs a list of options after it",
+            "-f | -f is not a mount option: give options as -o NAME[=VALUE],...",
+            "-o ro,,rw | an empty option in -o ro,,rw"})
+    void fuseOptionsThatCannotBeTakenAreRefusedInTheirOwnSpelling(String commandLine, String message) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> MountOptions.builder().fuseOptions(commandLine));
+        assertEquals(message, e.getMessage());
+    }
 }

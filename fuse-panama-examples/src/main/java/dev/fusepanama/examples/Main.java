@@ -44,7 +44,9 @@ public final class Main {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "-o", paramLabel = "OPTION", description = "Extra libfuse/kernel mount option (repeatable, comma lists allowed).")
+        @Option(names = "-o", paramLabel = "OPTION", description = "FUSE mount options as any FUSE program takes them (repeatable, comma lists allowed): "
+                + "allow_other, ro, default_permissions, fsname=, subtype=, max_read=, attr_timeout=, ...; "
+                + "others (allow_root, auto_unmount, uid=, gid=, umask=) go to libfuse as they are.")
         List<String> options = new ArrayList<>();
 
         @Option(names = "--read-only", description = "Mount read-only.")
@@ -77,15 +79,10 @@ public final class Main {
             if (attrTimeout != null) b.attrTimeout(attrTimeout);
             if (entryTimeout != null) b.entryTimeout(entryTimeout);
             if (maxThreads != null) b.maxThreads(maxThreads);
-            for (String o : options) {
-                for (String one : o.split(",")) {
-                    if (one.isBlank()) continue;
-                    try {
-                        b.option(one.trim());
-                    } catch (IllegalArgumentException e) {
-                        throw new ParameterException(spec.commandLine(), e.getMessage() + " (the launcher's own options: --help)");
-                    }
-                }
+            try { // in one call, so that contradictions between two -o are seen
+                b.fuseOptions(String.join(" ", options.stream().map(o -> "-o " + o).toList()));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage() + " (the launcher's own options: --help)");
             }
             return b;
         }

@@ -13,13 +13,25 @@ import org.junit.jupiter.api.io.TempDir;
 
 class MainTest {
     @Test
-    void aRawOptionThatHasItsOwnSettingIsAUsageErrorBeforeAnythingIsMounted(@TempDir Path tmp) {
+    @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void contradictoryMountOptionsAreAUsageErrorBeforeAnythingIsMounted(@TempDir Path tmp) {
         java.io.StringWriter err = new java.io.StringWriter();
         int code = new picocli.CommandLine(new Main()).setErr(new java.io.PrintWriter(err))
-                .execute("hello", tmp.resolve("mnt").toString(), "-o", "umask=022,allow_other");
+                .execute("hello", tmp.resolve("mnt").toString(), "-o", "umask=022,ro", "-o", "rw");
         assertEquals(2, code);
-        assertTrue(err.toString().contains("-o allow_other has a typed setting"), err.toString());
+        assertTrue(err.toString().contains("-o ro and -o rw contradict each other"), err.toString());
         assertFalse(Files.exists(tmp.resolve("mnt")), "nothing created");
+    }
+
+    @Test
+    void fusesOwnMountOptionsSetTheTypedSettings() {
+        Main.Common c = new Main.Common();
+        c.options = List.of("allow_other,fsname=demo", "max_read=65536", "umask=022");
+        dev.fusepanama.MountOptions o = c.apply(dev.fusepanama.MountOptions.builder()).build();
+        assertTrue(o.allowOther());
+        assertEquals("demo", o.fsName());
+        assertEquals(65536, o.maxRead());
+        assertTrue(o.libfuseOptions().contains("umask=022"));
     }
 
     @Test

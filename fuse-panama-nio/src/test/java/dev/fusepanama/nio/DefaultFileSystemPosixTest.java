@@ -35,7 +35,7 @@ class DefaultFileSystemPosixTest extends PosixSuite {
 
     /**
      * What java.nio.file has no call or field for: mknod of a FIFO or device, RENAME_EXCHANGE,
-     * fallocate, SEEK_DATA/SEEK_HOLE, st_blocks, fstat by inode, names that are not UTF-8; and a
+     * fallocate, SEEK_DATA/SEEK_HOLE, st_blocks, names that are not UTF-8; and a
      * path near PATH_MAX, since a Path reaches a file by its whole path from the served root.
      */
     @Override

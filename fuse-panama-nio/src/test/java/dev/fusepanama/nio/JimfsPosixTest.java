@@ -31,7 +31,7 @@ class JimfsPosixTest extends PosixSuite {
 
     /**
      * What java.nio.file has no call for (mknod of a FIFO, RENAME_EXCHANGE, fallocate,
-     * SEEK_DATA/SEEK_HOLE, fstat by inode, names that are not UTF-8), and what jimfs does not keep:
+     * SEEK_DATA/SEEK_HOLE, names that are not UTF-8), and what jimfs does not keep:
      * sparse files, set-ID bits (its permissions are posix's), owners of this machine (its own
      * principals are numbered by jimfs), so no permission checks for other users either; and
      * Files.createLink of a symbolic link may link its target, so the adapter refuses it (EPERM).
