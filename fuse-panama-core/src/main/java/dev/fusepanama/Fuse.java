@@ -44,6 +44,20 @@ public final class Fuse {
     }
 
     /**
+     * Checks, without mounting, that this process can mount: {@code /dev/fuse} exists and can be
+     * opened (as root) or the setuid helper {@code fusermount3} is there (as another user), and
+     * libfuse3 loads on this architecture. For an application that offers FUSE only where it
+     * works; fast after the first call, which loads libfuse.
+     *
+     * @throws MountException saying what is missing and how to get it
+     *         ({@link MountException.Reason#NO_FUSE_DEVICE}, {@code PERMISSION_DENIED},
+     *         {@code LIBFUSE_UNAVAILABLE}, {@code UNSUPPORTED_ARCHITECTURE})
+     */
+    public static void checkReady() throws MountException {
+        MountSession.checkReady();
+    }
+
+    /**
      * The loaded libfuse's version, e.g. "3.14.0".
      *
      * @throws MountException if libfuse3 cannot be loaded, or not on this architecture

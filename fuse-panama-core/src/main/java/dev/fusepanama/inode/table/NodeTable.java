@@ -504,7 +504,10 @@ public final class NodeTable<N extends Node> {
                 dropIfUnused(known);
             }
             Node n = key == null ? null : byKey.get(key);
-            if (n != null && n.type() != t) { // the store reused the identity for another file
+            if (n != null && (n.type() != t || !n.hasNames())) {
+                // The store reused the identity for another file: one of another type, or any
+                // file while the one the table knows by it has no name left (removed; an inode
+                // number freed and given again).
                 byKey.remove(key);
                 n.key = null;
                 n = null;

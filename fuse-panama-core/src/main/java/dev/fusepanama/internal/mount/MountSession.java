@@ -203,6 +203,12 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
         }
     }
 
+    /** Whether this process could mount now: /dev/fuse usable (or fusermount3 for a user), libfuse loaded. */
+    public static void checkReady() throws MountException {
+        Preflight.checkDevice(Libc.geteuid() == 0);
+        libfuse(null);
+    }
+
     static Path checkedMountpoint(Path mountpoint) throws MountException {
         Path at = Preflight.checkMountpoint(mountpoint.toAbsolutePath().normalize(), MountTable.read());
         Preflight.checkDevice(Libc.geteuid() == 0);

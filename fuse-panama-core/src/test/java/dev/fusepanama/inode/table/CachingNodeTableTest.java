@@ -44,6 +44,18 @@ class CachingNodeTableTest {
     }
 
     @Test
+    void aKeyGivenAgainAfterItsFileLostEveryNameIsAnotherFile() {
+        TestNode gone = remember(root, "f", "ino-7", Posix.S_IFREG);
+        table.forgetName(root, "f"); // removed; the kernel still holds it
+        assertFalse(gone.isDropped());
+        TestNode fresh = remember(root, "g", "ino-7", Posix.S_IFREG); // the store gave its inode number again
+        assertNotSame(gone, fresh);
+        assertEquals(List.of(new Node.Link(root, "g")), table.names(fresh));
+        assertEquals(List.of(), table.names(gone));
+        assertSame(fresh, remember(root, "h", "ino-7", Posix.S_IFREG), "a hard link of the live file is still one node");
+    }
+
+    @Test
     void hardLinksFoundByKeyAreOneNodeAndAMovedDirectoryKeepsOneName() {
         TestNode a = remember(root, "a", "ino-1", Posix.S_IFDIR);
         TestNode f = remember(a, "f", "ino-2", Posix.S_IFREG);
