@@ -83,7 +83,9 @@ record Attributes(int mode, long ino, long nlink, int uid, int gid, long rdev, l
 
     private static Attributes basic(BasicFileAttributes a, int bits, int owner, int group) {
         int type = typeOf(a);
-        return new Attributes(type | bits, 0, type == Posix.S_IFDIR ? 2 : 1, owner, group, 0, a.size(), a.lastAccessTime(),
+        // Without a unix view nobody counts links: 1 is the convention for "not counted" (a
+        // directory's 2 would tell find(1) it has no subdirectories).
+        return new Attributes(type | bits, 0, 1, owner, group, 0, a.size(), a.lastAccessTime(),
                 a.lastModifiedTime(), a.lastModifiedTime(), a.fileKey());
     }
 

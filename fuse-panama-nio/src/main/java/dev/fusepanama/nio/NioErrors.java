@@ -75,6 +75,11 @@ final class NioErrors {
         if (t instanceof FileSystemException f && f.getReason() != null) {
             Integer e = REASONS.get(f.getReason());
             if (e != null) return e;
+            // Providers of their own begin with the text and say more ("File name too long: max 255").
+            for (Map.Entry<String, Integer> r : REASONS.entrySet()) {
+                if (f.getReason().startsWith(r.getKey())) return r.getValue();
+            }
+            if (f.getReason().startsWith("File name or path too long")) return Errno.ENAMETOOLONG; // cryptofs
         }
         return Errno.EIO;
     }

@@ -116,6 +116,15 @@ public final class NioFileSystem implements InodeFileSystem {
 
     private final Path root;
     private final Attributes.View view;
+    /**
+     * Whether the provider's {@code fileKey} tells which names are one file (hard links, a
+     * directory moved behind the mount): where it counts links (the {@code unix} view). Others
+     * have no hard links, and their keys may be a store's inode numbers given again to new files
+     * (cryptofs's are its ciphertext files'), so each name is its own node there.
+     */
+    private final boolean identities;
+    /** Whether this is the default provider's filesystem, whose calls are the kernel's own. */
+    private final boolean defaultProvider;
     /** Whether the provider's owner numbers are this machine's users (the default provider's are). */
     private final boolean realOwners;
     private final NodeTable<NioNode> table;
@@ -132,7 +141,9 @@ public final class NioFileSystem implements InodeFileSystem {
         if (!Files.isDirectory(root)) throw new java.nio.file.NotDirectoryException(root.toString());
         this.root = root;
         this.view = Attributes.viewOf(root.getFileSystem());
-        this.realOwners = root.getFileSystem() == java.nio.file.FileSystems.getDefault() && view == Attributes.View.UNIX;
+        this.defaultProvider = root.getFileSystem() == java.nio.file.FileSystems.getDefault();
+        this.identities = view == Attributes.View.UNIX;
+        this.realOwners = defaultProvider && view == Attributes.View.UNIX;
         this.table = NodeTable.caching(new NioNode(Posix.S_IFDIR));
         this.timeout = cacheTimeout.toNanos() / 1e9;
     }
@@ -257,7 +268,7 @@ public final class NioFileSystem implements InodeFileSystem {
 
     /** The node of {@code name} in {@code dir}, whose attributes are {@code a}, counted for the entry about to be sent. */
     private NioNode remember(NioNode dir, String name, Attributes a) {
-        NioNode n = table.remember(dir, key(name), a.fileKey(), a.type(), () -> new NioNode(a.type()));
+        NioNode n = table.remember(dir, key(name), identities ? a.fileKey() : null, a.type(), () -> new NioNode(a.type()));
         n.last = a;
         return n;
     }
@@ -472,7 +483,13 @@ public final class NioFileSystem implements InodeFileSystem {
         String s = newName(newName);
         Path p = child(dir, s);
         Path existing = path(n);
-        call(() -> Files.createLink(p, existing));
+        call(() -> {
+            try {
+                return Files.createLink(p, existing);
+            } catch (UnsupportedOperationException noHardLinks) {
+                throw new ErrnoException(Errno.EPERM); // link(2) where the filesystem has no hard links
+            }
+        });
         entry(dir, s, p, reply);
     }
 
@@ -521,14 +538,49 @@ public final class NioFileSystem implements InodeFileSystem {
             if ((flags & Posix.RENAME_NOREPLACE) != 0) {
                 return Files.move(source, target);
             }
+            if (defaultProvider) { // rename(2) itself: replaces, and answers type mismatches, as POSIX says
+                return Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+            }
+            boolean replacesFile = checkReplaceable(source, target);
             try {
-                return Files.move(source, target, StandardCopyOption.ATOMIC_MOVE); // rename(2): replaces as POSIX says
-            } catch (AtomicMoveNotSupportedException e) {
-                return Files.move(source, target, StandardCopyOption.REPLACE_EXISTING);
+                try {
+                    return Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                } catch (AtomicMoveNotSupportedException | java.nio.file.FileAlreadyExistsException e) {
+                    // A provider that cannot replace atomically (cryptofs replacing a directory),
+                    // or whose atomic move never replaces: the same end, not atomically.
+                    return Files.move(source, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            } catch (java.nio.file.FileSystemException e) {
+                int errno = NioErrors.errno(e);
+                if (!replacesFile || (errno != Errno.ENOTEMPTY && errno != Errno.ENOTDIR && errno != Errno.EISDIR)) throw e;
+                // Neither is a directory (checked above), but the provider keeps one as a
+                // directory of its own (cryptofs's symbolic links) and cannot move it over the
+                // other: the old one goes first, so the name is absent for that moment.
+                Files.delete(target);
+                return Files.move(source, target);
             }
         });
         table.write(() -> table.move(dir, key(from), newDir, key(to)));
         reply.ok();
+    }
+
+    /**
+     * What rename(2) checks before it replaces, which a provider's REPLACE_EXISTING does not: a
+     * directory replaces only a directory (else ENOTDIR), and is replaced only by one (EISDIR).
+     * Returns whether a file (or link) is about to be replaced.
+     */
+    private static boolean checkReplaceable(Path source, Path target) throws IOException {
+        java.nio.file.attribute.BasicFileAttributes to;
+        try {
+            to = Files.readAttributes(target, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (java.nio.file.NoSuchFileException absent) {
+            return false;
+        }
+        boolean fromDir = Files.readAttributes(source, java.nio.file.attribute.BasicFileAttributes.class,
+                LinkOption.NOFOLLOW_LINKS).isDirectory();
+        if (fromDir && !to.isDirectory()) throw new ErrnoException(Errno.ENOTDIR);
+        if (!fromDir && to.isDirectory()) throw new ErrnoException(Errno.EISDIR);
+        return !to.isDirectory();
     }
 
     // ---- files --------------------------------------------------------------------------------
