@@ -1,0 +1,15 @@
+/**
+ * fuse-panama-cryptomator (AGPL-3.0, as the {@code integrations-api} it implements): a mount
+ * provider the Cryptomator desktop application, or any program that finds mount providers the
+ * way it does, loads with {@code ServiceLoader}
+ * ({@link dev.fusepanama.cryptomator.FusePanamaMountService}).
+ */
+module dev.fusepanama.cryptomator {
+    requires dev.fusepanama.nio;
+    requires org.cryptomator.integrations.api;
+    requires org.slf4j;
+
+    exports dev.fusepanama.cryptomator;
+
+    provides org.cryptomator.integrations.mount.MountService with dev.fusepanama.cryptomator.FusePanamaMountService;
+}

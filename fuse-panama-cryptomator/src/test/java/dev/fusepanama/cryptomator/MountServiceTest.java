@@ -1,0 +1,154 @@
+package dev.fusepanama.cryptomator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fusepanama.MountException;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.cryptomator.integrations.mount.Mount;
+import org.cryptomator.integrations.mount.MountCapability;
+import org.cryptomator.integrations.mount.MountFailedException;
+import org.cryptomator.integrations.mount.MountService;
+import org.cryptomator.integrations.mount.UnmountFailedException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The provider as Cryptomator finds and uses it: {@code MountService.get()} (ServiceLoader and the
+ * API's annotations), a real cryptofs vault mounted at an existing directory, data written
+ * through the mount read back through cryptofs's own NIO API and the reverse, and the lifecycle
+ * the API promises (busy unmount refused with the reason, forced unmount, failed mount with its cause).
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class MountServiceTest {
+    private Path tmp;
+    private Path vault;
+    private Path mountpoint;
+
+    @BeforeEach
+    void vault() throws IOException {
+        tmp = Files.createTempDirectory("cryptomator-provider-");
+        vault = Files.createDirectory(tmp.resolve("vault"));
+        mountpoint = Files.createDirectory(tmp.resolve("mnt"));
+        Vaults.create(vault, "correct horse");
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        if (Files.readString(Path.of("/proc/self/mounts")).contains(" " + mountpoint + " ")) {
+            new ProcessBuilder("umount", "-l", mountpoint.toString()).start().waitFor(10, TimeUnit.SECONDS);
+        }
+        try (var walk = Files.walk(tmp)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
+        }
+    }
+
+    private static MountService ours() {
+        List<MountService> found = MountService.get().toList();
+        return found.stream().filter(FusePanamaMountService.class::isInstance).findFirst()
+                .orElseThrow(() -> new AssertionError("MountService.get() did not find fuse-panama's provider: " + found));
+    }
+
+    @Test
+    void serviceLoaderFindsItSupportedWithMoreCapabilitiesThanCryptomatorsLinuxProvider() {
+        MountService s = ours();
+        assertTrue(s.isSupported());
+        assertEquals("FUSE (fuse-panama)", s.displayName());
+        for (MountCapability c : List.of(MountCapability.MOUNT_FLAGS, MountCapability.MOUNT_TO_EXISTING_DIR,
+                MountCapability.READ_ONLY, MountCapability.UNMOUNT_FORCED, MountCapability.VOLUME_NAME,
+                MountCapability.FILE_SYSTEM_NAME)) {
+            assertTrue(s.hasCapability(c), c.toString());
+        }
+        assertEquals("-o auto_unmount", s.getDefaultMountFlags());
+        assertThrows(IllegalArgumentException.class, () -> s.forFileSystem(Path.of("/")).setMountFlags("-o ro,rw"));
+        assertThrows(IllegalArgumentException.class, () -> s.forFileSystem(Path.of("/")).setMountpoint(tmp.resolve("absent")));
+    }
+
+    @Test
+    void whatTheMountWritesCryptofsReadsAndTheReverse() throws Exception {
+        try (FileSystem fs = Vaults.open(vault, "correct horse", false)) {
+            Files.writeString(fs.getPath("/before.txt"), "written by cryptofs");
+            try (Mount m = ours().forFileSystem(fs.getPath("/")).setMountpoint(mountpoint).setVolumeName("My Vault")
+                    .setFileSystemName("cryptoFs").setMountFlags(ours().getDefaultMountFlags()).mount()) {
+                assertEquals(mountpoint, Path.of(m.getMountpoint().uri()));
+                String line = Files.readAllLines(Path.of("/proc/self/mounts")).stream()
+                        .filter(l -> l.contains(" " + mountpoint + " ")).findFirst().orElseThrow();
+                assertTrue(line.startsWith("My\\040Vault " + mountpoint + " fuse.cryptoFs "), line);
+                assertEquals("written by cryptofs", Files.readString(mountpoint.resolve("before.txt")));
+                Files.createDirectories(mountpoint.resolve("a/b"));
+                Files.writeString(mountpoint.resolve("a/b/through the mount.txt"), "written through FUSE");
+                assertTrue(sh("mv '" + mountpoint + "/before.txt' '" + mountpoint + "/a/renamed.txt'"));
+            }
+            assertEquals("written through FUSE", Files.readString(fs.getPath("/a/b/through the mount.txt")));
+            assertEquals("written by cryptofs", Files.readString(fs.getPath("/a/renamed.txt")));
+            assertFalse(Files.exists(fs.getPath("/before.txt")));
+        }
+        // The ciphertext holds no cleartext name or content.
+        try (var walk = Files.walk(vault)) {
+            for (Path p : walk.filter(Files::isRegularFile).toList()) {
+                assertFalse(p.toString().contains("through the mount"), p.toString());
+                assertFalse(new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1).contains("written"), p.toString());
+            }
+        }
+    }
+
+    @Test
+    void aReadOnlyMountRefusesWritesWithErofs() throws Exception {
+        try (FileSystem fs = Vaults.open(vault, "correct horse", false);
+             Mount m = ours().forFileSystem(fs.getPath("/")).setMountpoint(mountpoint).setReadOnly(true).mount()) {
+            assertTrue(Files.readString(Path.of("/proc/self/mounts")).lines()
+                    .anyMatch(l -> l.contains(" " + mountpoint + " ") && l.contains(" ro,")));
+            IOException e = assertThrows(IOException.class, () -> Files.writeString(mountpoint.resolve("x"), "x"));
+            assertTrue(String.valueOf(e.getMessage()).contains("Read-only file system"), e.toString());
+        }
+    }
+
+    @Test
+    void aBusyMountIsNotUnmountedButSaysWhyAndAForcedUnmountEndsIt() throws Exception {
+        try (FileSystem fs = Vaults.open(vault, "correct horse", false)) {
+            Mount m = ours().forFileSystem(fs.getPath("/")).setMountpoint(mountpoint).mount();
+            Path file = mountpoint.resolve("open.txt");
+            FileChannel open = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            UnmountFailedException busy = assertThrows(UnmountFailedException.class, m::unmount);
+            assertInstanceOf(MountException.class, busy.getCause());
+            assertEquals(MountException.Reason.BUSY, ((MountException) busy.getCause()).reason());
+            assertTrue(Files.exists(file), "still mounted after a refused unmount");
+            m.unmountForced();
+            assertFalse(Files.readString(Path.of("/proc/self/mounts")).contains(" " + mountpoint + " "));
+            IOException ended = assertThrows(IOException.class, open::close, "the file's session has ended");
+            assertTrue(String.valueOf(ended.getMessage()).contains("not connected"), ended.toString());
+            m.close(); // ended already: nothing to do
+        }
+    }
+
+    @Test
+    void aFailedMountThrowsWithItsCause() throws Exception {
+        try (FileSystem fs = Vaults.open(vault, "correct horse", false)) {
+            var builder = ours().forFileSystem(fs.getPath("/")).setMountpoint(mountpoint);
+            Files.delete(mountpoint); // gone between the check and the mount
+            MountFailedException e = assertThrows(MountFailedException.class, builder::mount);
+            assertInstanceOf(MountException.class, e.getCause());
+            assertEquals(MountException.Reason.MOUNTPOINT_MISSING, ((MountException) e.getCause()).reason());
+            Files.createDirectory(mountpoint);
+            assertThrows(MountFailedException.class, () -> ours().forFileSystem(fs.getPath("/")).mount(), "no mountpoint set");
+        }
+    }
+
+    private static boolean sh(String command) throws Exception {
+        return new ProcessBuilder("sh", "-c", command).inheritIO().start().waitFor() == 0;
+    }
+}
