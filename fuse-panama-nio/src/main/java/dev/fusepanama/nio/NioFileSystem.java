@@ -515,6 +515,9 @@ public final class NioFileSystem implements InodeFileSystem {
         Attributes a = attributes(p);
         if (directory && a.type() != Posix.S_IFDIR) throw new ErrnoException(Errno.ENOTDIR);
         if (!directory && a.type() == Posix.S_IFDIR) throw new ErrnoException(Errno.EISDIR);
+        // rmdir(2) refuses a directory with entries before touching it; a provider may not:
+        // cryptofs 2.9 first makes it group-writable (0770) and deletes its directory-id backup.
+        if (directory && !defaultProvider) checkEmpty(p);
         call(() -> {
             Files.delete(p);
             return null;
@@ -566,8 +569,8 @@ public final class NioFileSystem implements InodeFileSystem {
 
     /**
      * What rename(2) checks before it replaces, which a provider's REPLACE_EXISTING does not: a
-     * directory replaces only a directory (else ENOTDIR), and is replaced only by one (EISDIR).
-     * Returns whether a file (or link) is about to be replaced.
+     * directory replaces only a directory (else ENOTDIR), an empty one (ENOTEMPTY), and is
+     * replaced only by one (EISDIR). Returns whether a file (or link) is about to be replaced.
      */
     private static boolean checkReplaceable(Path source, Path target) throws IOException {
         java.nio.file.attribute.BasicFileAttributes to;
@@ -580,7 +583,18 @@ public final class NioFileSystem implements InodeFileSystem {
                 LinkOption.NOFOLLOW_LINKS).isDirectory();
         if (fromDir && !to.isDirectory()) throw new ErrnoException(Errno.ENOTDIR);
         if (!fromDir && to.isDirectory()) throw new ErrnoException(Errno.EISDIR);
+        if (to.isDirectory()) checkEmpty(target);
         return !to.isDirectory();
+    }
+
+    /** ENOTEMPTY unless the directory {@code dir} has no entries. */
+    private static void checkEmpty(Path dir) throws IOException {
+        boolean empty = call(() -> {
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+                return !entries.iterator().hasNext();
+            }
+        });
+        if (!empty) throw new ErrnoException(Errno.ENOTEMPTY);
     }
 
     // ---- files --------------------------------------------------------------------------------
