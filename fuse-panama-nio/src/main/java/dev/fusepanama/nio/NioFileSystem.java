@@ -102,6 +102,8 @@ public final class NioFileSystem implements InodeFileSystem {
         private Path path;
         private long pathStamp = -1;
         private volatile Attributes last;
+        /** When it last changed through the mount, for providers that keep no ctime; null if never. */
+        private volatile FileTime changed;
 
         NioNode(int type) {
             super(type);
@@ -267,6 +269,26 @@ public final class NioFileSystem implements InodeFileSystem {
     }
 
     /** The node of {@code name} in {@code dir}, whose attributes are {@code a}, counted for the entry about to be sent. */
+    /**
+     * Fills {@code st} with {@code a} as {@code n}'s. Where the provider keeps no change time
+     * (no {@code unix} view: its ctime is the modification time), the last change made through
+     * the mount counts too, so chmod, rename and link move ctime as on a kernel filesystem while
+     * mounted.
+     */
+    private void fill(NioNode n, Attributes a, Stat st) {
+        FileTime changed = n.changed;
+        if (changed != null && changed.compareTo(a.ctime()) > 0) {
+            a = new Attributes(a.mode(), a.ino(), a.nlink(), a.uid(), a.gid(), a.rdev(), a.size(), a.atime(), a.mtime(),
+                    changed, a.fileKey());
+        }
+        a.fill(st, n.nodeId());
+    }
+
+    /** {@code n} changed through the mount now (see {@link #fill}); nothing where the provider keeps ctime. */
+    private void changed(NioNode n) {
+        if (n != null && view != Attributes.View.UNIX) n.changed = FileTime.from(Instant.now());
+    }
+
     private NioNode remember(NioNode dir, String name, Attributes a) {
         NioNode n = table.remember(dir, key(name), identities ? a.fileKey() : null, a.type(), () -> new NioNode(a.type()));
         n.last = a;
@@ -276,7 +298,7 @@ public final class NioFileSystem implements InodeFileSystem {
     private void entry(NioNode dir, String name, Path p, EntryReply reply) throws IOException {
         Attributes a = attributes(p);
         NioNode n = remember(dir, name, a);
-        a.fill(reply.attributes(), n.nodeId());
+        fill(n, a, reply.attributes());
         table.entry(reply, n, timeout, timeout);
     }
 
@@ -311,10 +333,9 @@ public final class NioFileSystem implements InodeFileSystem {
             // Removed while open: NIO has no fstat, so the last attributes, with the size the channel has now.
             Attributes a = n.last;
             long size = call(f.channel()::size);
-            new Attributes(a.mode(), a.ino(), 0, a.uid(), a.gid(), a.rdev(), size, a.atime(), a.mtime(), a.ctime(), a.fileKey())
-                    .fill(reply.attributes(), n.nodeId());
+            fill(n, new Attributes(a.mode(), a.ino(), 0, a.uid(), a.gid(), a.rdev(), size, a.atime(), a.mtime(), a.ctime(), a.fileKey()), reply.attributes());
         } else {
-            attributes(n, path(n)).fill(reply.attributes(), n.nodeId());
+            fill(n, attributes(n, path(n)), reply.attributes());
         }
         reply.attributes(timeout);
     }
@@ -338,6 +359,7 @@ public final class NioFileSystem implements InodeFileSystem {
         OpenFile f = fh == NO_HANDLE ? null : files.get(fh);
         if (f != null && table.name(n) == null && toSet == SET_SIZE) {
             call(() -> resize(f.channel(), in.size())); // ftruncate of a file removed while open
+            changed(n);
             getattr(request, ino, fh, reply);
             return;
         }
@@ -368,7 +390,8 @@ public final class NioFileSystem implements InodeFileSystem {
                 return null;
             });
         }
-        attributes(n, p).fill(reply.attributes(), n.nodeId());
+        changed(n);
+        fill(n, attributes(n, p), reply.attributes());
         reply.attributes(timeout);
     }
 
@@ -490,6 +513,7 @@ public final class NioFileSystem implements InodeFileSystem {
                 throw new ErrnoException(Errno.EPERM); // link(2) where the filesystem has no hard links
             }
         });
+        changed(n);
         entry(dir, s, p, reply);
     }
 
@@ -522,7 +546,7 @@ public final class NioFileSystem implements InodeFileSystem {
             Files.delete(p);
             return null;
         });
-        table.forgetName(dir, key(s));
+        changed(table.forgetName(dir, key(s)));
     }
 
     @Override
@@ -563,7 +587,9 @@ public final class NioFileSystem implements InodeFileSystem {
                 return Files.move(source, target);
             }
         });
-        table.write(() -> table.move(dir, key(from), newDir, key(to)));
+        NioNode replaced = table.write(() -> table.move(dir, key(from), newDir, key(to)));
+        changed(table.child(newDir, key(to)));
+        changed(replaced);
         reply.ok();
     }
 
@@ -669,7 +695,7 @@ public final class NioFileSystem implements InodeFileSystem {
             settle(request, p, mode);
             Attributes a = attributes(p);
             NioNode n = remember(dir, s, a);
-            a.fill(reply.attributes(), n.nodeId());
+            fill(n, a, reply.attributes());
             long fh = register(n, c);
             if (!table.created(reply, n, timeout, timeout, fh, 0)) close(fh);
         } catch (IOException | RuntimeException e) {
@@ -776,7 +802,7 @@ public final class NioFileSystem implements InodeFileSystem {
         NioNode dir = d.node();
         Path dirPath = path(dir);
         if (offset < 1) {
-            attributes(dirPath).fill(reply.attributes(), dir.nodeId());
+            fill(dir, attributes(dirPath), reply.attributes());
             if (!reply.add(new byte[] {'.'}, dir.nodeId(), 0, timeout, timeout, 1)) {
                 reply.send();
                 return;
@@ -784,7 +810,7 @@ public final class NioFileSystem implements InodeFileSystem {
         }
         if (offset < 2) {
             NioNode parent = dir == table.root() ? dir : (NioNode) table.name(dir).parent();
-            attributes(path(parent)).fill(reply.attributes(), parent.nodeId());
+            fill(parent, attributes(path(parent)), reply.attributes());
             if (!reply.add(new byte[] {'.', '.'}, parent.nodeId(), 0, timeout, timeout, 2)) {
                 reply.send();
                 return;
@@ -800,7 +826,7 @@ public final class NioFileSystem implements InodeFileSystem {
                 continue; // removed since the listing was taken
             }
             NioNode n = remember(dir, s, a);
-            a.fill(reply.attributes(), n.nodeId());
+            fill(n, a, reply.attributes());
             if (!reply.add(s.getBytes(StandardCharsets.UTF_8), n.nodeId(), 0, timeout, timeout, i + 3L)) {
                 table.forget(n.nodeId(), 1);
                 break;
