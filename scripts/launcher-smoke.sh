@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's commands as a user runs them: ./fuse-panama memfs MOUNTPOINT,
-# ./fuse-panama mirror SOURCE MOUNTPOINT and ./fuse-panama vault [init] CIPHER_DIR MOUNTPOINT, use
+# ./fuse-panama mirror SOURCE MOUNTPOINT, ./fuse-panama vault [init] CIPHER_DIR MOUNTPOINT and
+# ./fuse-panama zip [--writable] ARCHIVE MOUNTPOINT, use
 # the volume, Ctrl-C. Each passes if it mounts,
 # serves, and on SIGINT unmounts and exits 0; `fusermount3 -u` from outside and SIGTERM end it
 # with exit 0 too. A mountpoint the launcher had to create must be gone afterwards. A mirror mounted inside
@@ -194,6 +195,23 @@ restore_fuse_mode() {
   fuse_mode=
 }
 
+# A zip made by python3: read through the mount, writes refused; --writable: a file written
+# through the mount is in the archive after Ctrl-C.
+zip_archive() {
+  local archive="$work/a.zip" made="$work/made.zip"
+  python3 -c 'import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w") as z: z.writestr("dir/inside.txt", "archived\n")' "$archive"
+  start zip "$archive" "$mnt" || { echo "not mounted"; return 1; }
+  [ "$(cat "$mnt/dir/inside.txt")" = archived ] || { echo "cannot read the archive through the mount"; return 1; }
+  ! (echo x > "$mnt/new") 2>/dev/null || { echo "a read-only archive took a write"; return 1; }
+  stop || return 1
+  start zip --writable "$made" "$mnt" || { echo "not mounted with --writable"; return 1; }
+  mkdir "$mnt/d" && echo written > "$mnt/d/new.txt" || { echo "cannot write with --writable"; return 1; }
+  stop || return 1
+  [ "$(python3 -c 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read("d/new.txt").decode(), end="")' "$made")" = written ] \
+    || { echo "the file written through the mount is not in the archive"; return 1; }
+}
+
 check memfs memfs
 # Only where the user can load the libfuse under test (the matrix's builds live in root's cache).
 if ! $lifecycle_only && [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null \
@@ -206,6 +224,7 @@ check "memfs stopped by SIGTERM" memfs_terminated
 if ! $lifecycle_only; then
   check mirror mirror
   check vault vault
+  check zip zip_archive
   outer=$mnt
   mnt="$work/new/deeper/mnt"
   check "memfs at a new mountpoint" memfs_at_a_new_mountpoint

@@ -4,21 +4,26 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.fusepanama.Fuse;
 import dev.fusepanama.FuseFileSystem;
-import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.FuseMount;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.examples.memory.MemoryFileSystem;
 import dev.fusepanama.examples.mirror.Containment;
 import dev.fusepanama.examples.mirror.MirrorFileSystem;
+import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.nio.NioFileSystem;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.ProviderNotFoundException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -32,7 +37,7 @@ import picocli.CommandLine.Spec;
 /** {@code fuse-panama COMMAND [MOUNTPOINT] [options]}: mounts an example filesystem in the foreground. */
 @Command(name = "fuse-panama", mixinStandardHelpOptions = true, version = "fuse-panama 0.1",
         description = "Mounts a Java filesystem through FUSE and serves it until Ctrl-C, SIGTERM or fusermount3 -u.",
-        subcommands = {Main.Memfs.class, Main.Hello.class, Main.Mirror.class, VaultCommand.class})
+        subcommands = {Main.Memfs.class, Main.Hello.class, Main.Mirror.class, VaultCommand.class, Main.Zip.class})
 public final class Main {
     private static final org.slf4j.Logger LOG = LoggerFactory.getLogger("fuse-panama");
 
@@ -167,6 +172,42 @@ public final class Main {
             try (MirrorFileSystem fs = mirror) {
                 LOG.info("mirror: {} contained by {}", realSource, fs.containment());
                 return serve("mirror", fs, apply(fs.mountOptions()), this);
+            }
+        }
+    }
+
+    @Command(name = "zip", mixinStandardHelpOptions = true,
+            description = "A zip or jar archive through the JDK's zip filesystem: read-only unless --writable.")
+    static final class Zip extends Common implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "ARCHIVE", description = "The zip or jar file (with --writable, made if missing).")
+        Path archive;
+
+        @Parameters(index = "1", arity = "0..1", paramLabel = "MOUNTPOINT",
+                description = "Where to mount (created if missing, and then removed at the end). Default: /tmp/fuse-panama/zip.")
+        void mountpoint(Path p) { mountpoint = p; }
+
+        @Option(names = "--writable", description = "Allow changes; the JDK writes them into the archive when the mount ends.")
+        boolean writable;
+
+        @Override
+        public Integer call() throws Exception {
+            if (!writable && !Files.isRegularFile(archive)) {
+                LOG.error("zip: {} is not a file", archive);
+                return 2;
+            }
+            Map<String, String> env = writable ? Map.of("create", "true") : Map.of("accessMode", "readOnly");
+            FileSystem zipfs;
+            try {
+                zipfs = FileSystems.newFileSystem(archive, env);
+            } catch (IOException | ProviderNotFoundException e) {
+                LOG.error("zip: {} cannot be opened as a zip archive: {}", archive, e.toString());
+                return 2;
+            }
+            try (zipfs) {
+                NioFileSystem fs = NioFileSystem.of(zipfs.getPath("/"));
+                return serve("zip", fs, apply(fs.mountOptions().fsName(archive.getFileName().toString())), this);
+            } finally {
+                if (writable) LOG.info("zip: changes written to {}", archive);
             }
         }
     }

@@ -102,6 +102,8 @@ public final class NioFileSystem implements InodeFileSystem {
         private Path path;
         private long pathStamp = -1;
         private volatile Attributes last;
+        /** A channel open on it (the latest), whose size is the file's while open; null when none is. */
+        private volatile FileChannel channel;
         /** When it last changed through the mount, for providers that keep no ctime; null if never. */
         private volatile FileTime changed;
 
@@ -277,9 +279,18 @@ public final class NioFileSystem implements InodeFileSystem {
      */
     private void fill(NioNode n, Attributes a, Stat st) {
         FileTime changed = n.changed;
-        if (changed != null && changed.compareTo(a.ctime()) > 0) {
-            a = new Attributes(a.mode(), a.ino(), a.nlink(), a.uid(), a.gid(), a.rdev(), a.size(), a.atime(), a.mtime(),
-                    changed, a.fileKey());
+        FileChannel open = n.channel;
+        long size = a.size();
+        if (open != null && !defaultProvider) {
+            try {
+                size = open.size(); // a provider may show a file's new size only when it is closed (zipfs)
+            } catch (IOException closedMeanwhile) {
+                // the provider's size stands
+            }
+        }
+        if ((changed != null && changed.compareTo(a.ctime()) > 0) || size != a.size()) {
+            a = new Attributes(a.mode(), a.ino(), a.nlink(), a.uid(), a.gid(), a.rdev(), size, a.atime(), a.mtime(),
+                    changed != null && changed.compareTo(a.ctime()) > 0 ? changed : a.ctime(), a.fileKey());
         }
         a.fill(st, n.nodeId());
     }
@@ -636,6 +647,7 @@ public final class NioFileSystem implements InodeFileSystem {
 
     private long register(NioNode n, FileChannel c) {
         table.hold(n);
+        n.channel = c;
         long fh = handles.getAndIncrement();
         files.put(fh, new OpenFile(n, c));
         return fh;
@@ -649,7 +661,12 @@ public final class NioFileSystem implements InodeFileSystem {
             } catch (IOException e) {
                 // nothing is lost: every write was a positional write the call already answered
             }
-            table.letGo(f.node());
+            NioNode n = f.node();
+            if (n.channel == f.channel()) {
+                OpenFile other = openFile(n, NO_HANDLE);
+                n.channel = other == null ? null : other.channel();
+            }
+            table.letGo(n);
         }
     }
 
@@ -676,8 +693,9 @@ public final class NioFileSystem implements InodeFileSystem {
         Set<OpenOption> o = options(flags);
         boolean exclusive = (flags & Posix.O_EXCL) != 0;
         FileChannel c;
-        if ((flags & Posix.O_ACCMODE) == Posix.O_RDONLY) {
-            // A FileChannel opened only for reading ignores CREATE: make the file first (O_RDONLY|O_CREAT is legal).
+        if ((flags & Posix.O_ACCMODE) == Posix.O_RDONLY || !defaultProvider) {
+            // A FileChannel opened only for reading ignores CREATE (O_RDONLY|O_CREAT is legal), and
+            // a provider's new file may appear only when its channel closes (zipfs): make it first.
             call(() -> {
                 try {
                     return Files.createFile(p);

@@ -1,0 +1,87 @@
+package dev.fusepanama.nio;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fusepanama.inode.InodeMount;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A zip archive (the JDK's jdk.zipfs) mounted read-only, as {@code ./fuse-panama zip} mounts one:
+ * ordinary tools see exactly the tree that was archived, and nothing can be written.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class ZipArchiveTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void toolsSeeTheArchivedTreeAndWritesAreRefused() throws Exception {
+        Path tree = Files.createDirectories(tmp.resolve("tree"));
+        Random r = new Random(7);
+        for (int d = 0; d < 5; d++) {
+            Path dir = Files.createDirectories(tree.resolve("dir" + d).resolve("sub"));
+            for (int f = 0; f < 20; f++) {
+                byte[] data = new byte[r.nextInt(d == 4 ? 3 << 20 : 40_000)];
+                r.nextBytes(data);
+                Files.write((f % 2 == 0 ? dir : dir.getParent()).resolve("file " + f + ".bin"), data);
+            }
+        }
+        Files.createDirectories(tree.resolve("empty"));
+        Files.writeString(tree.resolve("grüße.txt"), "a name that is not ASCII\n");
+        Path archive = tmp.resolve("tree.zip");
+        zip(tree, archive);
+
+        Path mnt = Files.createDirectory(tmp.resolve("mnt"));
+        try (FileSystem zipfs = FileSystems.newFileSystem(archive, Map.of("accessMode", "readOnly"))) {
+            NioFileSystem fs = NioFileSystem.of(zipfs.getPath("/"));
+            assertTrue(fs.mountOptions().build().readOnly(), "a zip opened for reading is mounted read-only");
+            try (InodeMount m = fs.mount(mnt)) {
+                assertEquals("", run("diff", "-r", tree.toString(), mnt.toString()));
+                assertEquals(run("sh", "-c", "cd " + tree + " && find . | sort"), run("sh", "-c", "cd " + mnt + " && find . | sort"));
+                assertEquals(run("sh", "-c", "cd " + tree + " && find . -type f -printf '%s %p\\n' | sort"),
+                        run("sh", "-c", "cd " + mnt + " && find . -type f -printf '%s %p\\n' | sort"));
+                assertEquals(run("sh", "-c", "cd " + tree + " && cat $(find . -type f | sort) | sha256sum"),
+                        run("sh", "-c", "cd " + mnt + " && cat $(find . -type f | sort) | sha256sum"));
+                IOException e = assertThrows(IOException.class, () -> Files.writeString(mnt.resolve("new.txt"), "x"));
+                assertTrue(String.valueOf(e.getMessage()).contains("Read-only file system"), e.toString());
+                assertFalse(Files.exists(mnt.resolve("new.txt")));
+            }
+        }
+    }
+
+    private static void zip(Path tree, Path archive) throws IOException {
+        try (OutputStream out = Files.newOutputStream(archive); ZipOutputStream zip = new ZipOutputStream(out);
+             var walk = Files.walk(tree)) {
+            for (Path p : walk.sorted().toList()) {
+                if (p.equals(tree)) continue;
+                String name = tree.relativize(p).toString() + (Files.isDirectory(p) ? "/" : "");
+                zip.putNextEntry(new ZipEntry(name));
+                if (Files.isRegularFile(p)) Files.copy(p, zip);
+                zip.closeEntry();
+            }
+        }
+    }
+
+    private static String run(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        return out;
+    }
+}
