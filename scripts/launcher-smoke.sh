@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's commands as a user runs them: ./fuse-panama memfs MOUNTPOINT,
 # ./fuse-panama mirror SOURCE MOUNTPOINT, ./fuse-panama vault [init] CIPHER_DIR MOUNTPOINT and
-# ./fuse-panama zip [--writable] ARCHIVE MOUNTPOINT, use
+# ./fuse-panama zip [--writable] ARCHIVE MOUNTPOINT, ./fuse-panama cryptomator [init] VAULT_DIR MOUNTPOINT, use
 # the volume, Ctrl-C. Each passes if it mounts,
 # serves, and on SIGINT unmounts and exits 0; `fusermount3 -u` from outside and SIGTERM end it
 # with exit 0 too. A mountpoint the launcher had to create must be gone afterwards. A mirror mounted inside
@@ -212,6 +212,27 @@ with zipfile.ZipFile(sys.argv[1], "w") as z: z.writestr("dir/inside.txt", "archi
     || { echo "the file written through the mount is not in the archive"; return 1; }
 }
 
+# cryptomator init, mount it with the password from a file, write, Ctrl-C; mounted again, what
+# was written reads back; a wrong password exits 2 before anything is mounted.
+cryptomator_vault() {
+  local vault="$work/cryptomator"
+  echo "correct horse" > "$work/cpass"
+  echo "wrong horse" > "$work/cwrong"
+  ./fuse-panama cryptomator init --passfile "$work/cpass" "$vault" >"$log" 2>&1 || { echo "init failed"; return 1; }
+  start cryptomator --passfile "$work/cpass" "$vault" "$mnt" || { echo "not mounted"; return 1; }
+  mkdir "$mnt/docs" && echo secret > "$mnt/docs/note.txt" || { echo "cannot write"; return 1; }
+  stop || return 1
+  ! grep -rq secret "$vault" || { echo "cleartext in the vault"; return 1; }
+  rc=0
+  ./fuse-panama cryptomator --passfile "$work/cwrong" "$vault" "$mnt" >"$log" 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] || { echo "exit status $rc for a wrong password"; return 1; }
+  ! mounted || { echo "mounted with a wrong password"; return 1; }
+  grep -q "wrong password" "$log" || { echo "no 'wrong password' message"; return 1; }
+  start cryptomator --passfile "$work/cpass" --read-only "$vault" "$mnt" || { echo "not mounted again"; return 1; }
+  [ "$(cat "$mnt/docs/note.txt")" = secret ] || { echo "what was written does not read back"; return 1; }
+  stop
+}
+
 check memfs memfs
 # Only where the user can load the libfuse under test (the matrix's builds live in root's cache).
 if ! $lifecycle_only && [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null \
@@ -225,6 +246,7 @@ if ! $lifecycle_only; then
   check mirror mirror
   check vault vault
   check zip zip_archive
+  check cryptomator cryptomator_vault
   outer=$mnt
   mnt="$work/new/deeper/mnt"
   check "memfs at a new mountpoint" memfs_at_a_new_mountpoint

@@ -8,6 +8,8 @@ module dev.fusepanama.cryptomator {
     requires dev.fusepanama.nio;
     requires org.cryptomator.integrations.api;
     requires org.slf4j;
+    requires static org.cryptomator.cryptofs;
+    requires static jdk.unsupported;
 
     exports dev.fusepanama.cryptomator;
 

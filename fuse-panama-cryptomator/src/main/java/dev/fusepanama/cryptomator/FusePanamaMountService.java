@@ -171,7 +171,7 @@ public final class FusePanamaMountService implements MountService {
             if (fileSystemName != null) options.subtype(fileSystemName);
             try {
                 InodeMount m = fs.mount(mountpoint, options.build());
-                LOG.info("{} mounted at {} ({})", root, mountpoint, m.describe());
+                LOG.info("{} mounted at {} ({})", root.toUri(), mountpoint, m.describe());
                 return new FuseMountHandle(m);
             } catch (MountException e) {
                 throw new MountFailedException(e.getMessage(), e);
@@ -229,6 +229,20 @@ public final class FusePanamaMountService implements MountService {
         @Override
         public void close() throws UnmountFailedException {
             if (mount.isMounted()) unmount();
+        }
+
+        /** Whether the mount still serves (false once unmounted, here or from outside). */
+        boolean isMounted() {
+            return mount.isMounted();
+        }
+
+        /** Blocks until the mount ends, here or from outside. */
+        void awaitEnd() {
+            try {
+                mount.awaitUnmount();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -37,7 +37,9 @@ import picocli.CommandLine.Spec;
 /** {@code fuse-panama COMMAND [MOUNTPOINT] [options]}: mounts an example filesystem in the foreground. */
 @Command(name = "fuse-panama", mixinStandardHelpOptions = true, version = "fuse-panama 0.1",
         description = "Mounts a Java filesystem through FUSE and serves it until Ctrl-C, SIGTERM or fusermount3 -u.",
-        subcommands = {Main.Memfs.class, Main.Hello.class, Main.Mirror.class, VaultCommand.class, Main.Zip.class})
+        subcommands = {Main.Memfs.class, Main.Hello.class, Main.Mirror.class, VaultCommand.class, Main.Zip.class},
+        footer = "%nAlso: fuse-panama cryptomator VAULT_DIR [MOUNTPOINT] unlocks and mounts a Cryptomator vault "
+                + "(module fuse-panama-cryptomator, AGPL-3.0; fuse-panama cryptomator --help).")
 public final class Main {
     private static final org.slf4j.Logger LOG = LoggerFactory.getLogger("fuse-panama");
 

@@ -500,7 +500,13 @@ public final class NioFileSystem implements InodeFileSystem {
         String s = newName(name);
         Path p = child(dir, s);
         String t = new String(target, StandardCharsets.UTF_8);
-        call(() -> Files.createSymbolicLink(p, root.getFileSystem().getPath(t)));
+        call(() -> {
+            try {
+                return Files.createSymbolicLink(p, root.getFileSystem().getPath(t));
+            } catch (UnsupportedOperationException noSymlinks) {
+                throw new ErrnoException(Errno.EPERM); // symlink(2) where the filesystem has none
+            }
+        });
         if (owner == 0 && realOwners && (request.uid() != 0 || request.gid() != 0)) {
             setOwner(p, request.uid(), request.gid());
         }
