@@ -1,6 +1,20 @@
 package dev.fusepanama;
 
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.NonReadableChannelException;
+import java.nio.channels.NonWritableChannelException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.FileSystemLoopException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.NotLinkException;
+import java.nio.file.ReadOnlyFileSystemException;
+import java.util.Map;
 
 /**
  * Answers the current request with a specific errno. Also thrown by the library's own helpers.
@@ -37,5 +51,69 @@ public class ErrnoException extends IOException {
     @Override
     public synchronized Throwable fillInStackTrace() {
         return this;
+    }
+
+    /** glibc's strerror(3) texts of the errors a filesystem call gives, as the JDK's default provider reports them. */
+    private static final Map<String, Integer> REASONS = Map.ofEntries(
+            Map.entry("Operation not permitted", Errno.EPERM),
+            Map.entry("No such file or directory", Errno.ENOENT),
+            Map.entry("Input/output error", Errno.EIO),
+            Map.entry("No such device or address", Errno.ENXIO),
+            Map.entry("Bad file descriptor", Errno.EBADF),
+            Map.entry("Resource temporarily unavailable", Errno.EAGAIN),
+            Map.entry("Permission denied", Errno.EACCES),
+            Map.entry("Device or resource busy", Errno.EBUSY),
+            Map.entry("File exists", Errno.EEXIST),
+            Map.entry("Invalid cross-device link", Errno.EXDEV),
+            Map.entry("Not a directory", Errno.ENOTDIR),
+            Map.entry("Is a directory", Errno.EISDIR),
+            Map.entry("Invalid argument", Errno.EINVAL),
+            Map.entry("Text file busy", Errno.ETXTBSY),
+            Map.entry("File too large", Errno.EFBIG),
+            Map.entry("No space left on device", Errno.ENOSPC),
+            Map.entry("Read-only file system", Errno.EROFS),
+            Map.entry("Too many links", Errno.EMLINK),
+            Map.entry("Numerical result out of range", Errno.ERANGE),
+            Map.entry("File name too long", Errno.ENAMETOOLONG),
+            Map.entry("Directory not empty", Errno.ENOTEMPTY),
+            Map.entry("Too many levels of symbolic links", Errno.ELOOP),
+            Map.entry("No data available", Errno.ENODATA),
+            Map.entry("Operation not supported", Errno.EOPNOTSUPP),
+            Map.entry("Disk quota exceeded", Errno.EDQUOT),
+            Map.entry("Stale file handle", Errno.ESTALE));
+
+    /**
+     * The positive errno a kernel filesystem gives where {@code t} was thrown: an
+     * ErrnoException's own; a {@code java.nio.file} exception's by its class (NoSuchFileException:
+     * ENOENT, FileAlreadyExistsException: EEXIST, DirectoryNotEmptyException: ENOTEMPTY,
+     * AccessDeniedException: EACCES, NotDirectoryException: ENOTDIR, FileSystemLoopException:
+     * ELOOP, AtomicMoveNotSupportedException: EXDEV, ReadOnlyFileSystemException: EROFS); else a
+     * FileSystemException's by its reason, which the default provider takes from strerror(3) and
+     * other providers begin with its text ("Invalid cross-device link": EXDEV);
+     * UnsupportedOperationException is EOPNOTSUPP, a closed or wrong-way channel EBADF; anything
+     * else EIO.
+     */
+    public static int errnoOf(Throwable t) {
+        if (t instanceof ErrnoException e) return e.errno();
+        if (t instanceof NoSuchFileException) return Errno.ENOENT;
+        if (t instanceof FileAlreadyExistsException) return Errno.EEXIST;
+        if (t instanceof DirectoryNotEmptyException) return Errno.ENOTEMPTY;
+        if (t instanceof AccessDeniedException) return Errno.EACCES;
+        if (t instanceof NotDirectoryException) return Errno.ENOTDIR;
+        if (t instanceof NotLinkException) return Errno.EINVAL;
+        if (t instanceof FileSystemLoopException) return Errno.ELOOP;
+        if (t instanceof AtomicMoveNotSupportedException) return Errno.EXDEV;
+        if (t instanceof ReadOnlyFileSystemException) return Errno.EROFS;
+        if (t instanceof UnsupportedOperationException) return Errno.EOPNOTSUPP;
+        if (t instanceof ClosedChannelException || t instanceof NonReadableChannelException
+                || t instanceof NonWritableChannelException) return Errno.EBADF;
+        if (t instanceof FileSystemException f && f.getReason() != null) {
+            Integer e = REASONS.get(f.getReason());
+            if (e != null) return e;
+            for (Map.Entry<String, Integer> r : REASONS.entrySet()) {
+                if (f.getReason().startsWith(r.getKey())) return r.getValue();
+            }
+        }
+        return Errno.EIO;
     }
 }

@@ -19,4 +19,19 @@ class ErrnoExceptionTest {
         assertThrows(IllegalArgumentException.class, () -> new ErrnoException(-Errno.ENOENT));
         assertThrows(IllegalArgumentException.class, () -> new ErrnoException(0));
     }
+
+    @Test
+    void exceptionsOfJavaNioFileAreTheErrnoAKernelFilesystemGives() {
+        assertEquals(Errno.EXDEV, ErrnoException.errnoOf(new java.nio.file.AtomicMoveNotSupportedException("a", "b", "no")));
+        assertEquals(Errno.EOPNOTSUPP, ErrnoException.errnoOf(new UnsupportedOperationException()));
+        assertEquals(Errno.EBADF, ErrnoException.errnoOf(new java.nio.channels.ClosedChannelException()));
+        assertEquals(Errno.EBADF, ErrnoException.errnoOf(new java.nio.channels.NonWritableChannelException()));
+        // The default provider's reason is strerror(3)'s text; another provider's may say more after it.
+        assertEquals(Errno.EXDEV, ErrnoException.errnoOf(new java.nio.file.FileSystemException("a", "b", "Invalid cross-device link")));
+        assertEquals(Errno.ENAMETOOLONG, ErrnoException.errnoOf(
+                new java.nio.file.FileSystemException("a", null, "File name too long: at most 255 bytes")));
+        assertEquals(Errno.EIO, ErrnoException.errnoOf(new java.nio.file.FileSystemException("a", null, "the disk is on fire")));
+        assertEquals(Errno.EIO, ErrnoException.errnoOf(new java.io.IOException("No such file or directory")),
+                "only a FileSystemException's reason is read");
+    }
 }

@@ -467,6 +467,20 @@ public final class NioFileSystem implements InodeFileSystem {
 
     // ---- namespace ----------------------------------------------------------------------------
 
+    /**
+     * Runs {@code c}; a provider without the feature (UnsupportedOperationException) is EPERM, as
+     * link(2) and symlink(2) answer on a filesystem without hard or symbolic links.
+     */
+    private static <T> T orEperm(NioErrors.Call<T> c) throws IOException {
+        return call(() -> {
+            try {
+                return c.run();
+            } catch (UnsupportedOperationException notHere) {
+                throw new ErrnoException(Errno.EPERM);
+            }
+        });
+    }
+
     @Override
     public void readlink(Request request, long ino, ReadlinkReply reply) throws IOException {
         Path target = call(() -> Files.readSymbolicLink(path(node(ino))));
@@ -500,13 +514,7 @@ public final class NioFileSystem implements InodeFileSystem {
         String s = newName(name);
         Path p = child(dir, s);
         String t = new String(target, StandardCharsets.UTF_8);
-        call(() -> {
-            try {
-                return Files.createSymbolicLink(p, root.getFileSystem().getPath(t));
-            } catch (UnsupportedOperationException noSymlinks) {
-                throw new ErrnoException(Errno.EPERM); // symlink(2) where the filesystem has none
-            }
-        });
+        orEperm(() -> Files.createSymbolicLink(p, root.getFileSystem().getPath(t)));
         if (owner == 0 && realOwners && (request.uid() != 0 || request.gid() != 0)) {
             setOwner(p, request.uid(), request.gid());
         }
@@ -523,13 +531,7 @@ public final class NioFileSystem implements InodeFileSystem {
         String s = newName(newName);
         Path p = child(dir, s);
         Path existing = path(n);
-        call(() -> {
-            try {
-                return Files.createLink(p, existing);
-            } catch (UnsupportedOperationException noHardLinks) {
-                throw new ErrnoException(Errno.EPERM); // link(2) where the filesystem has no hard links
-            }
-        });
+        orEperm(() -> Files.createLink(p, existing));
         changed(n);
         entry(dir, s, p, reply);
     }

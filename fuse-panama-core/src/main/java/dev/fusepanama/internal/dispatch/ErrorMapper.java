@@ -2,15 +2,7 @@ package dev.fusepanama.internal.dispatch;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.ErrnoException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
-import java.nio.file.FileSystemLoopException;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
-import java.nio.file.NotLinkException;
-import java.nio.file.ReadOnlyFileSystemException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -62,18 +54,9 @@ public final class ErrorMapper {
         this.fallback = fallback;
     }
 
-    /** The positive errno for {@code t}. */
+    /** The positive errno for {@code t}: {@link ErrnoException#errnoOf}. */
     public static int errnoOf(Throwable t) {
-        if (t instanceof ErrnoException e) return e.errno();
-        if (t instanceof NoSuchFileException) return Errno.ENOENT;
-        if (t instanceof FileAlreadyExistsException) return Errno.EEXIST;
-        if (t instanceof DirectoryNotEmptyException) return Errno.ENOTEMPTY;
-        if (t instanceof AccessDeniedException) return Errno.EACCES;
-        if (t instanceof NotDirectoryException) return Errno.ENOTDIR;
-        if (t instanceof NotLinkException) return Errno.EINVAL;
-        if (t instanceof FileSystemLoopException) return Errno.ELOOP;
-        if (t instanceof ReadOnlyFileSystemException) return Errno.EROFS;
-        return Errno.EIO;
+        return ErrnoException.errnoOf(t);
     }
 
     /**
