@@ -14,7 +14,7 @@ import java.util.Map;
  * processes' CPU per operation, peak RSS, idle libfuse workers and the JIT compiler's share.
  * Every mount it makes is gone when it ends, also on failure.
  *
- * <p>Usage: {@code Compare [--suite tree|mirror|memfs|inode|passthrough|uring] [--rounds N] [--scale F] [--quick | --smoke]
+ * <p>Usage: {@code Compare [--suite tree|mirror|memfs|inode|passthrough|uring|cryptomator] [--rounds N] [--scale F] [--quick | --smoke]
  * [--write RESULTS.md] [--command TEXT]}. {@code --write} replaces the suite's section of the file
  * (not in a smoke run); {@code --command} is the command line recorded there.
  */
@@ -33,7 +33,7 @@ public final class Compare {
     static final double QUIET_JIT_SHARE = 0.01;
 
     /** The suites, by the name {@code --suite} takes; the first is the default. */
-    static final List<String> SUITES = List.of("tree", "mirror", "memfs", "inode", "passthrough", "uring");
+    static final List<String> SUITES = List.of("tree", "mirror", "memfs", "inode", "passthrough", "uring", "cryptomator");
 
     record Options(String suite, int rounds, double scale, int maxWarmupPasses, boolean smoke, Path write, String command) {}
 
@@ -92,6 +92,7 @@ public final class Compare {
                 case "inode" -> InodeSuite.open(cleanup);
                 case "passthrough" -> PassthroughSuite.open(cleanup);
                 case "uring" -> UringSuite.open(cleanup);
+                case "cryptomator" -> CryptomatorSuite.open(cleanup, o.scale());
                 default -> throw new IllegalArgumentException("unknown suite " + o.suite());
             };
             List<List<FsProcess>> groups = new ArrayList<>();

@@ -101,7 +101,7 @@ final class MemfsSuite implements Suite {
      * A tar of the first {@code scale} of /usr/include's entries in sorted order (every entry's
      * parent sorts before it, so the prefix is a tree), all of them at scale 1 or more.
      */
-    private static Tarball tarball(Path work, double scale) throws Exception {
+    static Tarball tarball(Path work, double scale) throws Exception {
         List<String> entries;
         try (Stream<Path> all = Files.walk(INCLUDE)) {
             entries = all.map(p -> INCLUDE.getParent().relativize(p).toString()).sorted().toList();
@@ -162,7 +162,7 @@ final class MemfsSuite implements Suite {
     }
 
     /** {@code dd ARGS count=BLOCKS}, timed: {blocks, nanoseconds}. */
-    private static long[] dd(Path dir, long blocks, String... args) throws Exception {
+    static long[] dd(Path dir, long blocks, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("dd"));
         cmd.addAll(List.of(args));
         cmd.addAll(List.of("count=" + blocks, "status=none"));
@@ -179,7 +179,7 @@ final class MemfsSuite implements Suite {
     }
 
     /** One run of {@code cmd} in {@code dir}, its output discarded: {1, wall-clock nanoseconds from start to exit}. */
-    private static long[] timed(Path dir, String... cmd) throws Exception {
+    static long[] timed(Path dir, String... cmd) throws Exception {
         long t0 = System.nanoTime();
         exec(dir, cmd);
         return new long[] {1, System.nanoTime() - t0};
@@ -190,7 +190,7 @@ final class MemfsSuite implements Suite {
      * user's or the system's git configuration; fails with its error output unless it exits with
      * 0 (or grep with 1, "nothing matched", which is what the grep rows look for).
      */
-    private static void exec(Path dir, String... cmd) throws Exception {
+    static void exec(Path dir, String... cmd) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         Map<String, String> env = pb.environment();
         env.put("LC_ALL", "C");
@@ -204,7 +204,7 @@ final class MemfsSuite implements Suite {
         }
     }
 
-    private static void requireTools(String... tools) throws IOException {
+    static void requireTools(String... tools) throws IOException {
         List<String> missing = new ArrayList<>();
         for (String t : tools) {
             boolean found = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
@@ -212,7 +212,7 @@ final class MemfsSuite implements Suite {
             if (!found) missing.add(t);
         }
         if (!missing.isEmpty()) {
-            throw new IOException("the memfs suite runs " + String.join(" and ", missing) + ", which are not installed: apt-get install "
+            throw new IOException("the suite runs " + String.join(" and ", missing) + ", which are not installed: apt-get install "
                     + String.join(" ", missing) + " (native/build-bench.sh does, as root)");
         }
     }
