@@ -307,7 +307,10 @@ public final class NioFileSystem implements InodeFileSystem {
     }
 
     private void entry(NioNode dir, String name, Path p, EntryReply reply) throws IOException {
-        Attributes a = attributes(p);
+        entry(dir, name, attributes(p), reply);
+    }
+
+    private void entry(NioNode dir, String name, Attributes a, EntryReply reply) {
         NioNode n = remember(dir, name, a);
         fill(n, a, reply.attributes());
         table.entry(reply, n, timeout, timeout);
@@ -457,12 +460,22 @@ public final class NioFileSystem implements InodeFileSystem {
         }
     }
 
-    /** A new file as the caller asked: its mode exactly (the process's umask undone) and, as root, the caller's. */
-    private void settle(Request request, Path p, int mode) throws IOException {
-        if (view != Attributes.View.BASIC) setMode(p, mode & 07777);
+    /**
+     * A new file as the caller asked: its mode exactly (the process's umask undone) and, as root,
+     * the caller's. Returns its attributes, read once more only if something had to change.
+     */
+    private Attributes settle(Request request, Path p, int mode) throws IOException {
+        Attributes a = attributes(p);
+        boolean changed = false;
+        if (view != Attributes.View.BASIC && (a.mode() & 07777) != (mode & 07777)) {
+            setMode(p, mode & 07777);
+            changed = true;
+        }
         if (owner == 0 && realOwners && (request.uid() != 0 || request.gid() != 0)) {
             setOwner(p, request.uid(), request.gid());
+            changed = true;
         }
+        return changed ? attributes(p) : a;
     }
 
     // ---- namespace ----------------------------------------------------------------------------
@@ -494,8 +507,7 @@ public final class NioFileSystem implements InodeFileSystem {
         NioNode dir = node(parent);
         Path p = child(dir, s);
         call(() -> Files.createFile(p));
-        settle(request, p, mode);
-        entry(dir, s, p, reply);
+        entry(dir, s, settle(request, p, mode), reply);
     }
 
     @Override
@@ -504,8 +516,7 @@ public final class NioFileSystem implements InodeFileSystem {
         String s = newName(name);
         Path p = child(dir, s);
         call(() -> Files.createDirectory(p));
-        settle(request, p, mode);
-        entry(dir, s, p, reply);
+        entry(dir, s, settle(request, p, mode), reply);
     }
 
     @Override
@@ -701,9 +712,8 @@ public final class NioFileSystem implements InodeFileSystem {
         Set<OpenOption> o = options(flags);
         boolean exclusive = (flags & Posix.O_EXCL) != 0;
         FileChannel c;
-        if ((flags & Posix.O_ACCMODE) == Posix.O_RDONLY || !defaultProvider) {
-            // A FileChannel opened only for reading ignores CREATE (O_RDONLY|O_CREAT is legal), and
-            // a provider's new file may appear only when its channel closes (zipfs): make it first.
+        if ((flags & Posix.O_ACCMODE) == Posix.O_RDONLY) {
+            // A FileChannel opened only for reading ignores CREATE (O_RDONLY|O_CREAT is legal): make the file first.
             call(() -> {
                 try {
                     return Files.createFile(p);
@@ -714,12 +724,17 @@ public final class NioFileSystem implements InodeFileSystem {
             });
             c = call(() -> FileChannel.open(p, o));
         } else {
-            o.add(exclusive ? StandardOpenOption.CREATE_NEW : StandardOpenOption.CREATE);
-            c = call(() -> FileChannel.open(p, o));
+            Set<OpenOption> creating = new HashSet<>(o);
+            creating.add(exclusive ? StandardOpenOption.CREATE_NEW : StandardOpenOption.CREATE);
+            c = call(() -> FileChannel.open(p, creating));
+            if (!defaultProvider && !Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                // A provider whose new file appears only when its channel closes (zipfs): close it, open it again.
+                c.close();
+                c = call(() -> FileChannel.open(p, o));
+            }
         }
         try {
-            settle(request, p, mode);
-            Attributes a = attributes(p);
+            Attributes a = settle(request, p, mode);
             NioNode n = remember(dir, s, a);
             fill(n, a, reply.attributes());
             long fh = register(n, c);
