@@ -1,0 +1,4 @@
+module app {
+    requires org.cryptomator.integrations.api;
+    requires org.cryptomator.cryptofs;
+}
