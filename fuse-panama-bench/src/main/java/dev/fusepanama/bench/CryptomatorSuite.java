@@ -34,11 +34,14 @@ final class CryptomatorSuite implements Suite {
     private static final String RANDOM = "random";
 
     private final MemfsSuite.Tarball tarball;
+    /** The command that runs the rows' work directly through cryptofs (DirectBench), but for its round count. */
+    private final List<String> direct;
     private final List<Filesystem> pair;
     private final List<Metric> metrics;
 
-    private CryptomatorSuite(MemfsSuite.Tarball tarball, Filesystem panama, Filesystem fna) {
+    private CryptomatorSuite(MemfsSuite.Tarball tarball, List<String> direct, Filesystem panama, Filesystem fna) {
         this.tarball = tarball;
+        this.direct = direct;
         this.pair = List.of(panama, fna);
         this.metrics = metrics(tarball.file());
     }
@@ -56,9 +59,11 @@ final class CryptomatorSuite implements Suite {
         MemfsSuite.Tarball tarball = MemfsSuite.tarball(work, scale);
         String java = ProcessHandle.current().info().command().orElseThrow();
         String cp = module.resolve("test-classes") + ":" + module.resolve("classes") + ":" + Files.readString(classpath).trim();
-        List<String> host = List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", Compare.FIXED_COMPILER_THREADS,
-                "-cp", cp, "dev.fusepanama.cryptomator.BenchHost");
-        return new CryptomatorSuite(tarball, new Filesystem(PANAMA, with(host, "panama"), ""), new Filesystem(FNA, with(host, "fna"), ""));
+        List<String> jvm = List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", Compare.FIXED_COMPILER_THREADS,
+                "-cp", cp);
+        List<String> host = with(jvm, "dev.fusepanama.cryptomator.BenchHost");
+        return new CryptomatorSuite(tarball, with(jvm, "dev.fusepanama.cryptomator.DirectBench"),
+                new Filesystem(PANAMA, with(host, "panama"), ""), new Filesystem(FNA, with(host, "fna"), ""));
     }
 
     private static List<String> with(List<String> command, String arg) {
@@ -114,6 +119,30 @@ final class CryptomatorSuite implements Suite {
             }
             return new long[] {n, System.nanoTime() - t0};
         }
+    }
+
+    /**
+     * The ceiling: the rows' work done directly through cryptofs's NIO API in one JVM, no FUSE
+     * (DirectBench, as many rounds after one warm-up as the suite has filesystems' rounds, here 5).
+     */
+    @Override
+    public String afterRounds(List<FsProcess> running, double scale) throws Exception {
+        Process p = new ProcessBuilder(with(direct, "5")).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> rows = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
+                .filter(l -> l.startsWith("ROW ")).toList();
+        if (p.waitFor() != 0 || rows.size() != 6) throw new IOException("DirectBench failed (exit " + p.exitValue() + ")");
+        StringBuilder sb = new StringBuilder(Report.wrap("The ceiling: the same work done directly through cryptofs's NIO API "
+                + "in one JVM, no FUSE (`dev.fusepanama.cryptomator.DirectBench 5`: a fresh vault in /dev/shm, medians of 5 rounds "
+                + "after one warm-up, [lowest-highest]). Its unpack row copies /usr/include into the vault (directories, files, "
+                + "modification times: the tar's work without tar), its find row reads every entry's posix attributes, its grep "
+                + "row reads every file to its end.")).append("\n\n| work | unit | directly through cryptofs |\n|---|---|---:|\n");
+        for (String row : rows) {
+            String[] f = row.substring(4).split("\\|");
+            sb.append("| ").append(f[0]).append(" | ").append(f[1]).append(" | ")
+                    .append(Report.number(Double.parseDouble(f[2]))).append(" [").append(Report.number(Double.parseDouble(f[3])))
+                    .append("-").append(Report.number(Double.parseDouble(f[4]))).append("] |\n");
+        }
+        return sb.toString();
     }
 
     @Override

@@ -88,7 +88,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * RENAME_EXCHANGE, EILSEQ for a new name that is not UTF-8 (a {@code java.nio.file.Path} holds
  * text, not bytes). Errors map to the errno a kernel filesystem gives ({@link NioErrors}).
  *
- * <p><b>Caching.</b> Names and attributes are trusted for {@link #cacheTimeout} (1 s unless set),
+ * <p><b>Caching.</b> Names, misses and attributes are trusted for {@link #cacheTimeout} (1 s unless set),
  * file data is read again at each open. Changes made through the mount are seen at once; changes
  * made to the NIO filesystem behind it are seen within that time, or at once after
  * {@link #invalidate(Path)}.
@@ -324,7 +324,15 @@ public final class NioFileSystem implements InodeFileSystem {
         String s = text(name);
         if (s == null) throw new ErrnoException(Errno.ENOENT); // no Path can name it
         NioNode dir = node(parent);
-        entry(dir, s, child(dir, s), reply);
+        Attributes a;
+        try {
+            a = attributes(child(dir, s));
+        } catch (ErrnoException e) {
+            if (e.errno() != Errno.ENOENT || timeout == 0) throw e;
+            reply.noEntry(timeout); // the kernel keeps the miss as long as a name (tar, git look up names they then create)
+            return;
+        }
+        entry(dir, s, a, reply);
     }
 
     @Override
