@@ -92,6 +92,14 @@ class MountServiceTest {
                 Files.createDirectories(mountpoint.resolve("a/b"));
                 Files.writeString(mountpoint.resolve("a/b/through the mount.txt"), "written through FUSE");
                 assertTrue(sh("mv '" + mountpoint + "/before.txt' '" + mountpoint + "/a/renamed.txt'"));
+                // cryptofs keeps no extended attributes: EOPNOTSUPP, twice (the kernel answers the second itself)
+                var xattrs = Files.getFileAttributeView(mountpoint.resolve("a/renamed.txt"),
+                        java.nio.file.attribute.UserDefinedFileAttributeView.class);
+                for (int i = 0; i < 2; i++) {
+                    IOException e = assertThrows(IOException.class,
+                            () -> xattrs.write("k", java.nio.ByteBuffer.wrap(new byte[] {1})));
+                    assertTrue(String.valueOf(e.getMessage()).contains("Operation not supported"), e.toString());
+                }
             }
             assertEquals("written through FUSE", Files.readString(fs.getPath("/a/b/through the mount.txt")));
             assertEquals("written by cryptofs", Files.readString(fs.getPath("/a/renamed.txt")));

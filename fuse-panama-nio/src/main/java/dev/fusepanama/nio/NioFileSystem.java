@@ -83,7 +83,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * creates is given to them where the provider can (the {@code unix} view).
  *
  * <p><b>What a provider cannot do</b> is answered as a kernel filesystem without the feature
- * answers: EOPNOTSUPP for extended attributes without a user view, EPERM for mknod of anything but
+ * answers: EOPNOTSUPP for extended attributes without a user view (the kernel's own answer once told
+ * ENOSYS, so it stops asking), EPERM for mknod of anything but
  * a regular file and for chmod/chown without a view that takes them, EINVAL for
  * RENAME_EXCHANGE, EILSEQ for a new name that is not UTF-8 (a {@code java.nio.file.Path} holds
  * text, not bytes). Errors map to the errno a kernel filesystem gives ({@link NioErrors}).
@@ -127,6 +128,8 @@ public final class NioFileSystem implements InodeFileSystem {
      * (cryptofs's are its ciphertext files'), so each name is its own node there.
      */
     private final boolean identities;
+    /** Whether the provider has user-defined attributes (the {@code user} view), served as user.* extended attributes. */
+    private final boolean userXattrs;
     /** Whether this is the default provider's filesystem, whose calls are the kernel's own. */
     private final boolean defaultProvider;
     /** Whether the provider's owner numbers are this machine's users (the default provider's are). */
@@ -147,6 +150,7 @@ public final class NioFileSystem implements InodeFileSystem {
         this.view = Attributes.viewOf(root.getFileSystem());
         this.defaultProvider = root.getFileSystem() == java.nio.file.FileSystems.getDefault();
         this.identities = view == Attributes.View.UNIX;
+        this.userXattrs = root.getFileSystem().supportedFileAttributeViews().contains("user");
         this.realOwners = defaultProvider && view == Attributes.View.UNIX;
         this.table = NodeTable.caching(new NioNode(Posix.S_IFDIR));
         this.timeout = cacheTimeout.toNanos() / 1e9;
@@ -931,8 +935,17 @@ public final class NioFileSystem implements InodeFileSystem {
         return call(v::list).contains(name);
     }
 
+    /**
+     * ENOSYS where the provider has no user attributes at all: the kernel then answers EOPNOTSUPP
+     * itself and stops asking (it asks for security.capability before every write otherwise).
+     */
+    private void requireUserXattrs() throws ErrnoException {
+        if (!userXattrs) throw new ErrnoException(Errno.ENOSYS);
+    }
+
     @Override
     public void setxattr(Request request, long ino, Name name, ByteBuffer value, int flags, EmptyReply reply) throws IOException {
+        requireUserXattrs();
         String n = userName(name);
         UserDefinedFileAttributeView v = xattrs(ino);
         if ((flags & Posix.XATTR_CREATE) != 0 && has(v, n)) throw new ErrnoException(Errno.EEXIST);
@@ -943,6 +956,7 @@ public final class NioFileSystem implements InodeFileSystem {
 
     @Override
     public void getxattr(Request request, long ino, Name name, long size, XattrReply reply) throws IOException {
+        requireUserXattrs();
         String n = userName(name);
         UserDefinedFileAttributeView v = xattrs(ino);
         if (!has(v, n)) throw new ErrnoException(Errno.ENODATA);
@@ -983,6 +997,7 @@ public final class NioFileSystem implements InodeFileSystem {
 
     @Override
     public void removexattr(Request request, long ino, Name name, EmptyReply reply) throws IOException {
+        requireUserXattrs();
         String n = userName(name);
         UserDefinedFileAttributeView v = xattrs(ino);
         if (!has(v, n)) throw new ErrnoException(Errno.ENODATA);
