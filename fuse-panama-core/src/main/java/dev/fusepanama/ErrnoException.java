@@ -90,10 +90,24 @@ public class ErrnoException extends IOException {
      * ELOOP, AtomicMoveNotSupportedException: EXDEV, ReadOnlyFileSystemException: EROFS); else a
      * FileSystemException's by its reason, which the default provider takes from strerror(3) and
      * other providers begin with its text ("Invalid cross-device link": EXDEV);
-     * UnsupportedOperationException is EOPNOTSUPP, a closed or wrong-way channel EBADF; anything
-     * else EIO.
+     * UnsupportedOperationException is EOPNOTSUPP, a closed or wrong-way channel EBADF; an
+     * IOException whose message is a strerror(3) text (what a FileChannel's read or write throws:
+     * "No space left on device") by that text. An exception none of these cover is taken by its
+     * cause, as a provider that wraps the store's failure (cryptofs's
+     * {@code IOException(UncheckedIOException(IOException("No space left on device")))}) throws it;
+     * anything else is EIO.
      */
     public static int errnoOf(Throwable t) {
+        Throwable c = t;
+        for (int depth = 0; c != null && depth < 8; depth++, c = c.getCause()) {
+            int e = mapped(c);
+            if (e != 0) return e;
+        }
+        return Errno.EIO;
+    }
+
+    /** {@code t}'s errno by its own class or text, or 0. */
+    private static int mapped(Throwable t) {
         if (t instanceof ErrnoException e) return e.errno();
         if (t instanceof NoSuchFileException) return Errno.ENOENT;
         if (t instanceof FileAlreadyExistsException) return Errno.EEXIST;
@@ -107,13 +121,15 @@ public class ErrnoException extends IOException {
         if (t instanceof UnsupportedOperationException) return Errno.EOPNOTSUPP;
         if (t instanceof ClosedChannelException || t instanceof NonReadableChannelException
                 || t instanceof NonWritableChannelException) return Errno.EBADF;
-        if (t instanceof FileSystemException f && f.getReason() != null) {
-            Integer e = REASONS.get(f.getReason());
+        String reason = t instanceof FileSystemException f ? f.getReason()
+                : t instanceof java.io.IOException ? t.getMessage() : null;
+        if (reason != null) {
+            Integer e = REASONS.get(reason);
             if (e != null) return e;
             for (Map.Entry<String, Integer> r : REASONS.entrySet()) {
-                if (f.getReason().startsWith(r.getKey())) return r.getValue();
+                if (reason.startsWith(r.getKey())) return r.getValue();
             }
         }
-        return Errno.EIO;
+        return 0;
     }
 }

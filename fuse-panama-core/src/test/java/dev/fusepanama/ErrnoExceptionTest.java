@@ -21,6 +21,17 @@ class ErrnoExceptionTest {
     }
 
     @Test
+    void aStoreFailureAProviderWrapsIsTheStoresErrno() {
+        // cryptofs's chunk cache, flushed when the store is full
+        java.io.IOException full = new java.io.IOException("No space left on device");
+        java.io.IOException wrapped = new java.io.IOException(new java.io.UncheckedIOException(full));
+        assertEquals(Errno.ENOSPC, ErrnoException.errnoOf(full));
+        assertEquals(Errno.ENOSPC, ErrnoException.errnoOf(wrapped));
+        assertEquals(Errno.ENOENT, ErrnoException.errnoOf(new RuntimeException(new java.nio.file.NoSuchFileException("x"))));
+        assertEquals(Errno.EIO, ErrnoException.errnoOf(new java.io.IOException("checksum mismatch", new IllegalStateException())));
+    }
+
+    @Test
     void exceptionsOfJavaNioFileAreTheErrnoAKernelFilesystemGives() {
         assertEquals(Errno.EXDEV, ErrnoException.errnoOf(new java.nio.file.AtomicMoveNotSupportedException("a", "b", "no")));
         assertEquals(Errno.EOPNOTSUPP, ErrnoException.errnoOf(new UnsupportedOperationException()));
@@ -31,7 +42,7 @@ class ErrnoExceptionTest {
         assertEquals(Errno.ENAMETOOLONG, ErrnoException.errnoOf(
                 new java.nio.file.FileSystemException("a", null, "File name too long: at most 255 bytes")));
         assertEquals(Errno.EIO, ErrnoException.errnoOf(new java.nio.file.FileSystemException("a", null, "the disk is on fire")));
-        assertEquals(Errno.EIO, ErrnoException.errnoOf(new java.io.IOException("No such file or directory")),
-                "only a FileSystemException's reason is read");
+        // A FileChannel's read or write throws a plain IOException with strerror(3)'s text.
+        assertEquals(Errno.EDQUOT, ErrnoException.errnoOf(new java.io.IOException("Disk quota exceeded")));
     }
 }
