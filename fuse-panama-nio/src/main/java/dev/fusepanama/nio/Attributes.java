@@ -35,11 +35,26 @@ record Attributes(int mode, long ino, long nlink, int uid, int gid, long rdev, l
     }
 
     static Attributes read(Path p, View view, boolean realOwners, int owner, int group) throws IOException {
-        Attributes a = readView(p, view, realOwners, owner, group);
+        return linkFixed(p, readView(p, view, realOwners, owner, group));
+    }
+
+    private static Attributes linkFixed(Path p, Attributes a) throws IOException {
         if (a.type() != Posix.S_IFLNK) return a;
         // A symbolic link is 0777 on Linux whatever it was made with, and its size is its target's length.
         long size = a.size != 0 ? a.size : Files.readSymbolicLink(p).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
         return new Attributes(Posix.S_IFLNK | 0777, a.ino, a.nlink, a.uid, a.gid, a.rdev, size, a.atime, a.mtime, a.ctime, a.fileKey);
+    }
+
+    /**
+     * As {@link #read} on a {@code posix} view whose permission bits {@code bits} are already
+     * known: only the basic view is read. A provider's posix attributes carry owner principals,
+     * and the default provider names them with a passwd and a group lookup on every read
+     * (cryptofs's posix view is the default provider's underneath): the larger part of a cached
+     * read's cost, for names the mount never shows.
+     */
+    static Attributes readKnowingBits(Path p, int bits, int owner, int group) throws IOException {
+        BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        return linkFixed(p, basic(a, bits, owner, group));
     }
 
     private static Attributes readView(Path p, View view, boolean realOwners, int owner, int group) throws IOException {

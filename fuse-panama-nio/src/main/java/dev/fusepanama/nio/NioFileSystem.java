@@ -95,6 +95,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #invalidate(Path)}.
  */
 public final class NioFileSystem implements InodeFileSystem {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(NioFileSystem.class);
     /**
      * A node of the table: its path, computed from its names and cached until a name changes
      * anywhere, and the attributes last read, which a file removed while open still answers with.
@@ -105,15 +106,38 @@ public final class NioFileSystem implements InodeFileSystem {
         private volatile Attributes last;
         /** A channel open on it (the latest), whose size is the file's while open; null when none is. */
         private volatile FileChannel channel;
+        /** Every channel open on it, oldest first; guarded by the node, which opens and closes hold. */
+        private final java.util.ArrayDeque<FileChannel> channels = new java.util.ArrayDeque<>(1);
         /** When it last changed through the mount, for providers that keep no ctime; null if never. */
         private volatile FileTime changed;
+        /** Its permission bits as a posix view last gave them, and when (System.nanoTime; 0: not known). */
+        private volatile int bits;
+        private volatile long bitsRead;
 
         NioNode(int type) {
             super(type);
         }
     }
 
-    private record OpenFile(NioNode node, FileChannel channel) {}
+    /** An open file: its node and channel, and whether it was written since it was last flushed. */
+    private static final class OpenFile {
+        private final NioNode node;
+        private final FileChannel channel;
+        private volatile boolean dirty;
+
+        OpenFile(NioNode node, FileChannel channel) {
+            this.node = node;
+            this.channel = channel;
+        }
+
+        NioNode node() {
+            return node;
+        }
+
+        FileChannel channel() {
+            return channel;
+        }
+    }
 
     private record OpenDir(NioNode node, List<String> names) {}
 
@@ -136,6 +160,7 @@ public final class NioFileSystem implements InodeFileSystem {
     private final boolean realOwners;
     private final NodeTable<NioNode> table;
     private final double timeout;
+    private final long timeoutNanos;
     private final int owner = Libc.geteuid();
     private final int group = Libc.getegid();
     private final AtomicLong handles = new AtomicLong(1);
@@ -154,6 +179,7 @@ public final class NioFileSystem implements InodeFileSystem {
         this.realOwners = defaultProvider && view == Attributes.View.UNIX;
         this.table = NodeTable.caching(new NioNode(Posix.S_IFDIR));
         this.timeout = cacheTimeout.toNanos() / 1e9;
+        this.timeoutNanos = cacheTimeout.toNanos();
     }
 
     /** Serves the directory {@code root} of its NIO filesystem, trusting names and attributes for a second. */
@@ -176,7 +202,7 @@ public final class NioFileSystem implements InodeFileSystem {
      * the modes; read-only where the NIO filesystem is.
      */
     public MountOptions.Builder mountOptions() {
-        return MountOptions.builder().defaultPermissions(true).readOnly(root.getFileSystem().isReadOnly())
+        return MountOptions.builder().defaultPermissions(true).autoInvalData(true).readOnly(root.getFileSystem().isReadOnly())
                 .fsName(root.getFileSystem().provider().getScheme()).subtype("nio");
     }
 
@@ -267,9 +293,35 @@ public final class NioFileSystem implements InodeFileSystem {
         return call(() -> Attributes.read(p, view, realOwners, owner, group));
     }
 
+    /**
+     * The attributes of {@code p}, which names {@code known} if the table has a node for it (else
+     * null). On a posix view, permission bits read less than the cache timeout ago are taken as
+     * they were, and only the basic view is read: within that time the kernel would not have seen
+     * a chmod made behind the mount either (see the consistency rule), and a chmod through the
+     * mount reads them again ({@link #bitsChanged}).
+     */
+    private Attributes attributes(Path p, NioNode known) throws IOException {
+        if (known == null || view != Attributes.View.POSIX) return attributes(p);
+        long read = known.bitsRead;
+        if (read != 0 && System.nanoTime() - read < timeoutNanos) {
+            int bits = known.bits;
+            Attributes a = call(() -> Attributes.readKnowingBits(p, bits, owner, group));
+            if (a.type() == known.type()) return a;
+        }
+        Attributes a = attributes(p);
+        known.bits = a.mode() & 07777;
+        known.bitsRead = System.nanoTime();
+        return a;
+    }
+
+    /** The permission bits of {@code n} were changed through the mount: the next read asks the provider. */
+    private static void bitsChanged(NioNode n) {
+        if (n != null) n.bitsRead = 0;
+    }
+
     /** {@code n}'s attributes, remembered for when its names are gone and only an open file is left. */
     private Attributes attributes(NioNode n, Path p) throws IOException {
-        Attributes a = attributes(p);
+        Attributes a = attributes(p, n);
         n.last = a;
         return a;
     }
@@ -307,6 +359,11 @@ public final class NioFileSystem implements InodeFileSystem {
     private NioNode remember(NioNode dir, String name, Attributes a) {
         NioNode n = table.remember(dir, key(name), identities ? a.fileKey() : null, a.type(), () -> new NioNode(a.type()));
         n.last = a;
+        if (n.bitsRead == 0 && view == Attributes.View.POSIX) {
+            // a new node: a was read in full (a known one's bits are kept by attributes(p, known))
+            n.bits = a.mode() & 07777;
+            n.bitsRead = System.nanoTime();
+        }
         return n;
     }
 
@@ -330,7 +387,7 @@ public final class NioFileSystem implements InodeFileSystem {
         NioNode dir = node(parent);
         Attributes a;
         try {
-            a = attributes(child(dir, s));
+            a = attributes(child(dir, s), table.child(dir, key(s)));
         } catch (ErrnoException e) {
             if (e.errno() != Errno.ENOENT || timeout == 0) throw e;
             reply.noEntry(timeout); // the kernel keeps the miss as long as a name (tar, git look up names they then create)
@@ -354,11 +411,11 @@ public final class NioFileSystem implements InodeFileSystem {
     @Override
     public void getattr(Request request, long ino, long fh, AttrReply reply) throws IOException {
         NioNode n = node(ino);
-        OpenFile f = table.name(n) == null && n.last != null ? openFile(n, fh) : null;
-        if (f != null) {
+        FileChannel c = table.name(n) == null && n.last != null ? openChannel(n, fh) : null;
+        if (c != null) {
             // Removed while open: NIO has no fstat, so the last attributes, with the size the channel has now.
             Attributes a = n.last;
-            long size = call(f.channel()::size);
+            long size = call(c::size);
             fill(n, new Attributes(a.mode(), a.ino(), 0, a.uid(), a.gid(), a.rdev(), size, a.atime(), a.mtime(), a.ctime(), a.fileKey()), reply.attributes());
         } else {
             fill(n, attributes(n, path(n)), reply.attributes());
@@ -367,16 +424,12 @@ public final class NioFileSystem implements InodeFileSystem {
     }
 
     /**
-     * An open file of {@code n}: the handle's, else any (the kernel asks for an {@code fstat} by
+     * A channel open on {@code n}: the handle's, else any (the kernel asks for an {@code fstat} by
      * the inode alone), or null.
      */
-    private OpenFile openFile(NioNode n, long fh) {
+    private FileChannel openChannel(NioNode n, long fh) {
         OpenFile f = fh == NO_HANDLE ? null : files.get(fh);
-        if (f != null) return f;
-        for (OpenFile o : files.values()) {
-            if (o.node() == n) return o;
-        }
-        return null;
+        return f != null && f.node() == n ? f.channel() : n.channel;
     }
 
     @Override
@@ -384,6 +437,7 @@ public final class NioFileSystem implements InodeFileSystem {
         NioNode n = node(ino);
         OpenFile f = fh == NO_HANDLE ? null : files.get(fh);
         if (f != null && table.name(n) == null && toSet == SET_SIZE) {
+            f.dirty = true;
             call(() -> resize(f.channel(), in.size())); // ftruncate of a file removed while open
             changed(n);
             getattr(request, ino, fh, reply);
@@ -392,6 +446,7 @@ public final class NioFileSystem implements InodeFileSystem {
         Path p = path(n);
         if ((toSet & SET_SIZE) != 0) {
             if (f != null) {
+                f.dirty = true;
                 call(() -> resize(f.channel(), in.size()));
             } else {
                 call(() -> {
@@ -401,7 +456,10 @@ public final class NioFileSystem implements InodeFileSystem {
                 });
             }
         }
-        if ((toSet & SET_MODE) != 0) setMode(p, in.mode() & 07777);
+        if ((toSet & SET_MODE) != 0) {
+            setMode(p, in.mode() & 07777);
+            bitsChanged(n);
+        }
         if ((toSet & (SET_UID | SET_GID)) != 0) {
             setOwner(p, (toSet & SET_UID) != 0 ? in.uid() : -1, (toSet & SET_GID) != 0 ? in.gid() : -1);
         }
@@ -678,24 +736,34 @@ public final class NioFileSystem implements InodeFileSystem {
 
     private long register(NioNode n, FileChannel c) {
         table.hold(n);
-        n.channel = c;
+        synchronized (n) {
+            n.channels.addLast(c);
+            n.channel = c;
+        }
         long fh = handles.getAndIncrement();
         files.put(fh, new OpenFile(n, c));
         return fh;
     }
 
+    /**
+     * Closes the handle {@code fh}. Under the node, as {@link #open} opens: the kernel sends a
+     * release without waiting for it, so a program that closes and opens a file again may have
+     * both running at once, and a provider that keeps one state per open file (cryptofs) may hand
+     * the new channel the state its last close is tearing down (its data then reads as zeros).
+     */
     private void close(long fh) {
         OpenFile f = files.remove(fh);
         if (f != null) {
-            try {
-                f.channel().close();
-            } catch (IOException e) {
-                // nothing is lost: every write was a positional write the call already answered
-            }
             NioNode n = f.node();
-            if (n.channel == f.channel()) {
-                OpenFile other = openFile(n, NO_HANDLE);
-                n.channel = other == null ? null : other.channel();
+            synchronized (n) {
+                try {
+                    f.channel().close();
+                } catch (IOException e) {
+                    // only what was written after the last flush can be lost here: no program is told any more
+                    LOG.warn("closing {}: {}", n.path != null ? n.path : "a file", e.toString());
+                }
+                n.channels.remove(f.channel());
+                n.channel = n.channels.peekLast();
             }
             table.letGo(n);
         }
@@ -711,9 +779,12 @@ public final class NioFileSystem implements InodeFileSystem {
     public void open(Request request, long ino, int flags, OpenReply reply) throws IOException {
         NioNode n = node(ino);
         Path p = path(n);
-        FileChannel c = call(() -> FileChannel.open(p, options(flags)));
+        FileChannel c;
+        synchronized (n) { // see close
+            c = call(() -> FileChannel.open(p, options(flags)));
+        }
         long fh = register(n, c);
-        if (!reply.open(fh, 0)) close(fh);
+        if (!reply.open(fh, OpenReply.KEEP_CACHE)) close(fh);
     }
 
     @Override
@@ -750,7 +821,7 @@ public final class NioFileSystem implements InodeFileSystem {
             NioNode n = remember(dir, s, a);
             fill(n, a, reply.attributes());
             long fh = register(n, c);
-            if (!table.created(reply, n, timeout, timeout, fh, 0)) close(fh);
+            if (!table.created(reply, n, timeout, timeout, fh, OpenReply.KEEP_CACHE)) close(fh);
         } catch (IOException | RuntimeException e) {
             c.close();
             throw e;
@@ -773,7 +844,9 @@ public final class NioFileSystem implements InodeFileSystem {
 
     @Override
     public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws IOException {
-        FileChannel c = file(fh).channel();
+        OpenFile f = file(fh);
+        f.dirty = true;
+        FileChannel c = f.channel();
         int size = data.remaining();
         call(() -> {
             long at = offset;
@@ -790,6 +863,29 @@ public final class NioFileSystem implements InodeFileSystem {
             c.force(!dataOnly);
             return null;
         });
+        reply.ok();
+    }
+
+    /**
+     * At each close(2): a provider that keeps written data in memory until its channel is forced
+     * or closed (cryptofs writes whole encrypted chunks, and fills a gap a write leaves with
+     * encrypted zeros) fails there when its store is full, and the kernel ignores what a release
+     * answers: so a file written since the last flush is forced here, and close(2) reports the
+     * failure (ENOSPC) as on a kernel filesystem, instead of the data going missing after a close
+     * that succeeded. The default provider writes through to the kernel at each write, whose
+     * errors the write answers: there flush answers ENOSYS once and the kernel stops sending it.
+     */
+    @Override
+    public void flush(Request request, long ino, long fh, long lockOwner, EmptyReply reply) throws IOException {
+        if (defaultProvider) throw new ErrnoException(Errno.ENOSYS);
+        OpenFile f = file(fh);
+        if (f.dirty) {
+            f.dirty = false;
+            call(() -> {
+                f.channel().force(false);
+                return null;
+            });
+        }
         reply.ok();
     }
 
@@ -840,7 +936,7 @@ public final class NioFileSystem implements InodeFileSystem {
             String s = d.names().get(i);
             Attributes a;
             try {
-                a = attributes(dirPath.resolve(s));
+                a = attributes(dirPath.resolve(s), table.child(d.node(), key(s)));
             } catch (ErrnoException gone) {
                 continue; // removed since the listing was taken
             }
@@ -855,7 +951,7 @@ public final class NioFileSystem implements InodeFileSystem {
         NioNode dir = d.node();
         Path dirPath = path(dir);
         if (offset < 1) {
-            fill(dir, attributes(dirPath), reply.attributes());
+            fill(dir, attributes(dir, dirPath), reply.attributes());
             if (!reply.add(new byte[] {'.'}, dir.nodeId(), 0, timeout, timeout, 1)) {
                 reply.send();
                 return;
@@ -863,7 +959,7 @@ public final class NioFileSystem implements InodeFileSystem {
         }
         if (offset < 2) {
             NioNode parent = dir == table.root() ? dir : (NioNode) table.name(dir).parent();
-            fill(parent, attributes(path(parent)), reply.attributes());
+            fill(parent, attributes(parent, path(parent)), reply.attributes());
             if (!reply.add(new byte[] {'.', '.'}, parent.nodeId(), 0, timeout, timeout, 2)) {
                 reply.send();
                 return;
@@ -874,7 +970,7 @@ public final class NioFileSystem implements InodeFileSystem {
             String s = d.names().get(i);
             Attributes a;
             try {
-                a = attributes(dirPath.resolve(s));
+                a = attributes(dirPath.resolve(s), table.child(dir, key(s)));
             } catch (ErrnoException gone) {
                 continue; // removed since the listing was taken
             }

@@ -17,8 +17,13 @@ public final class Tmpfs {
 
     /** A fresh 512 MiB tmpfs, root mode 0755, at a new temporary directory named after {@code name}. */
     public static Path mount(String name) throws IOException, InterruptedException {
+        return mount(name, 512);
+    }
+
+    /** A fresh tmpfs of {@code mib} MiB (taken from memory only as files fill it), root mode 0755. */
+    public static Path mount(String name, int mib) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory(name + "-");
-        String out = run(List.of("mount", "-t", "tmpfs", "-o", "size=512m,mode=0755", name, dir.toString()));
+        String out = run(List.of("mount", "-t", "tmpfs", "-o", "size=" + mib + "m,mode=0755", name, dir.toString()));
         if (out != null) {
             Files.deleteIfExists(dir);
             throw new IOException("cannot mount a tmpfs at " + dir + " (it needs root): " + out);
