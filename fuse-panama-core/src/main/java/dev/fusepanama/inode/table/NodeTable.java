@@ -213,6 +213,27 @@ public final class NodeTable<N extends Node> {
         return n != null && n.nodeId == nodeId ? (N) n : null;
     }
 
+    /**
+     * Every node the table holds now, the root first: a snapshot, for work over all the files the
+     * kernel may know (telling it to drop what it cached of them, when anything may have changed).
+     */
+    @SuppressWarnings("unchecked")
+    public List<N> nodes() {
+        ReentrantReadWriteLock.ReadLock l = lock.readLock();
+        l.lock(); // the highest slot and the slots array change under the exclusive lock
+        try {
+            AtomicReferenceArray<Node> s = slots;
+            List<N> all = new ArrayList<>();
+            for (int i = 1; i <= highest; i++) {
+                Node n = s.get(i);
+                if (n != null) all.add((N) n);
+            }
+            return all;
+        } finally {
+            l.unlock();
+        }
+    }
+
     /** Gives {@code n} a slot and its number. Under the write lock. */
     private void take(Node n) {
         int slot;

@@ -98,4 +98,19 @@ class CachingNodeTableTest {
         assertSame(h, table.child(root, "i"));
         assertEquals(List.of(new Node.Link(root, "i")), table.names(h));
     }
+
+    @Test
+    void nodesListsWhatTheTableHoldsNowRootFirst() {
+        TestNode d = remember(root, "d", "ino-1", Posix.S_IFDIR);
+        TestNode f = remember(d, "f", "ino-2", Posix.S_IFREG);
+        TestNode g = remember(root, "g", "ino-3", Posix.S_IFREG);
+        assertEquals(List.of(root, d, f, g), table.nodes());
+        table.forget(f.nodeId(), 1);
+        table.forget(d.nodeId(), 1);
+        assertEquals(List.of(root, g), table.nodes(), "dropped nodes are not listed");
+        TestNode h = remember(root, "h", "ino-4", Posix.S_IFREG);
+        assertTrue(table.nodes().containsAll(List.of(root, g, h)));
+        assertEquals(3, table.nodes().size());
+        assertSame(root, table.nodes().get(0));
+    }
 }

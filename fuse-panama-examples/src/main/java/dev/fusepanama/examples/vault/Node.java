@@ -1,36 +1,32 @@
 package dev.fusepanama.examples.vault;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * One file of the vault as the kernel knows it: the FUSE inode number we handed out, the
- * ciphertext file's own inode number (hard links share a node), and where it is named in the
- * cipher directory. Names, lookup count and open handles are guarded by the filesystem's tree
- * lock; file contents by {@link #content}.
+ * One file of the vault as the kernel knows it. Its number, lookups and names are the node
+ * table's ({@link dev.fusepanama.inode.table.Node}): names there are stored (encrypted) names,
+ * and the ciphertext file's inode number is the key that makes hard links one node. Kept here:
+ * that inode number (the st_ino the mount shows), the plaintext of a name, and what was read of
+ * the file once (its id, IV, target).
  */
-final class Node {
-    /** A name of the node: the directory it is in and its name there, stored (encrypted) and plain. */
-    record Link(Node parent, byte[] stored, byte[] plain) {}
+final class Node extends dev.fusepanama.inode.table.Node {
+    /** A name of the node: its directory, its stored name (the table's key) and its plaintext. */
+    record Named(Node parent, String stored, byte[] plain) {}
 
-    final long ino;
-    final long generation;
+    private final VaultFileSystem vault;
+    /** The ciphertext file's inode number. */
     final long backingIno;
-    /** The S_IFMT bits. */
-    final int type;
-    /** Its names; a directory has at most one, an unlinked file none. */
-    final List<Link> links = new ArrayList<>(1);
-    /** The kernel's lookup count. */
-    long lookups;
-    /** How many names of other nodes are in this directory. */
-    int children;
-    /** Open handles of this node, for the calls that must find the file after its names are gone. */
-    final List<OpenFile> open = new ArrayList<>(0);
+    /**
+     * The name the vault gave it or learnt for it last (a directory's only one), null once the
+     * vault removed that name. Read without the table's lock, for log lines, and for the names the
+     * watcher tells the kernel to drop, which may no longer decrypt (a long name's .name file gone).
+     */
+    volatile Named named;
 
     /**
      * Readers share it, writers and truncation hold it alone: a write rewrites whole cipher
-     * blocks, which a concurrent read must not see half-written.
+     * blocks, which a concurrent read must not see half-written. Nothing asks the table while
+     * holding it: the table's lock comes first.
      */
     final ReentrantReadWriteLock content = new ReentrantReadWriteLock();
     /** The file id of a regular file's header, once read or written; null when unknown or the file is empty. */
@@ -45,15 +41,27 @@ final class Node {
      */
     volatile long seenCtime = Long.MIN_VALUE;
 
-    Node(long ino, long generation, long backingIno, int type) {
-        this.ino = ino;
-        this.generation = generation;
+    Node(VaultFileSystem vault, int type, long backingIno) {
+        super(type);
+        this.vault = vault;
         this.backingIno = backingIno;
-        this.type = type;
     }
 
-    /** The first name, or null if it has none left. Under the tree lock. */
-    Link link() {
-        return links.isEmpty() ? null : links.getFirst();
+    /** The plaintext of its name {@code stored} in {@code parent}, if that is the name it was last given; else null. */
+    byte[] plain(dev.fusepanama.inode.table.Node parent, String stored) {
+        Named n = named;
+        return n != null && n.parent() == parent && n.stored().equals(stored) ? n.plain() : null;
+    }
+
+    /** The vault removed its name {@code stored} in {@code parent}. */
+    void unnamed(Node parent, String stored) {
+        Named n = named;
+        if (n != null && n.parent() == parent && n.stored().equals(stored)) named = null;
+    }
+
+    /** The table dropped it: the kernel no longer knows it, nor the vault a name in it. */
+    @Override
+    protected void forgotten() {
+        vault.forgotten(this);
     }
 }

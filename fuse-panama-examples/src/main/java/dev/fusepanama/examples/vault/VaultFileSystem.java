@@ -55,6 +55,7 @@ import dev.fusepanama.inode.Request;
 import dev.fusepanama.inode.StatfsReply;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
+import dev.fusepanama.inode.table.NodeTable;
 import dev.fusepanama.libc.Libc;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -64,13 +65,13 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,6 +87,10 @@ import org.slf4j.LoggerFactory;
  * out of it), and a file is its directory's descriptor plus its name. The kernel may hold a node
  * for as long as it likes without costing a descriptor. An unlinked file still open answers
  * through its open descriptor.
+ *
+ * <p>The files the kernel knows, their numbers, lookups and names, are the library's caching node
+ * table's ({@link NodeTable#caching}): the cipher directory is the namespace, and the table
+ * remembers what the kernel was told of it.
  *
  * <p>Authenticity: a block that fails authentication fails the read with EIO and one log line
  * naming the file and block; nothing unauthenticated is ever returned. A name that does not
@@ -106,8 +111,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private static final byte[] DOT = {'.'};
     private static final byte[] DOT_DOT = {'.', '.'};
     private static final int DIRIV_LENGTH = 16;
-    /** The FUSE number of a file whose ciphertext inode number is 1 (taken by the root in FUSE). */
-    private static final long ROOT_ALIAS = 0x8000_0000_0000_0001L;
     private static final int PLAIN_BLOCK = ContentCipher.PLAIN_BLOCK;
     private static final int CIPHER_BLOCK = ContentCipher.CIPHER_BLOCK;
     private static final int HEADER = ContentCipher.HEADER_SIZE;
@@ -145,14 +148,17 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private final Map<String, Long> creating = new ConcurrentHashMap<>();
     private static final long CREATION_WINDOW_NANOS = 2_000_000_000L;
 
-    /** Guards the node tables, every node's names and lookup count and open list. */
-    private final Object tree = new Object();
-    private final Map<Long, Node> byIno = new HashMap<>();
-    private final Map<Long, Node> byBacking = new HashMap<>();
-    /** Nodes by name: "parent ino/stored name". */
-    private final Map<String, Node> byName = new HashMap<>();
-    /** Generation numbers: each new node gets the next, so a number reused by the cipher directory's filesystem is told apart. */
-    private final AtomicLong generations = new AtomicLong();
+    /**
+     * The nodes the kernel knows. Keyed by the ciphertext inode number, so that hard links are
+     * one node (the number is also the st_ino the mount shows, as gocryptfs shows it; the
+     * kernel's numbers are the table's own). A name in the table is the stored (encrypted) name,
+     * not the plaintext: the cipher directory is the namespace, so a directory's path for openat2
+     * is its table names joined, with nothing encrypted again, and the watcher, which sees only
+     * stored names, finds the node of a changed name even when that name no longer decrypts (a
+     * long name whose .name file went with it). Stored names are ASCII, which the table's
+     * ISO-8859-1 keys hold exactly. The plaintext is kept on the node ({@link Node#named}).
+     */
+    private final NodeTable<Node> table;
     private final AtomicLong handles = new AtomicLong(1);
     private final Map<Long, OpenFile> open = new ConcurrentHashMap<>();
     private final Node rootNode;
@@ -170,10 +176,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         this.key = key;
         this.content = key.content();
         this.names = key.names();
-        this.rootNode = new Node(ROOT, 0, rootBackingIno, S_IFDIR);
-        rootNode.lookups = 1;
-        byIno.put(ROOT, rootNode);
-        byBacking.put(rootBackingIno, rootNode);
+        this.table = NodeTable.caching(new Node(this, S_IFDIR, rootBackingIno));
+        this.rootNode = table.root();
     }
 
     /** The mount ended: its open files are closed and the key is wiped (a vault serves one mount). */
@@ -198,13 +202,10 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         InodeMount m = mount;
         locked = true;
         if (m != null && m.isMounted()) {
-            List<Node> files;
-            synchronized (tree) {
-                files = byIno.values().stream().filter(n -> n.type == S_IFREG || n.type == S_IFLNK).toList();
-            }
-            for (Node n : files) {
+            for (Node n : table.nodes()) {
+                if (n.type() != S_IFREG && n.type() != S_IFLNK) continue;
                 try {
-                    m.invalidateInode(n.ino, 0, 0);
+                    m.invalidateInode(n.nodeId(), 0, 0);
                 } catch (IOException | IllegalStateException e) {
                     LOG.debug("vault {}: dropping cached data at lock: {}", cipherDir, e.toString());
                 }
@@ -249,18 +250,34 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     // ---- nodes and names ---------------------------------------------------------------------
 
+    /** Runs {@code section} under the table's shared lock: no name changes meanwhile. */
+    private <T> T shared(Supplier<T> section) {
+        try {
+            return table.read(section::get);
+        } catch (IOException e) {
+            throw new IllegalStateException(e); // a Supplier throws none
+        }
+    }
+
+    /** Runs {@code section} under the table's exclusive lock: names and what the vault keeps of them change in one step. */
+    private <T> T exclusive(Supplier<T> section) {
+        try {
+            return table.write(section::get);
+        } catch (IOException e) {
+            throw new IllegalStateException(e); // a Supplier throws none
+        }
+    }
+
     private Node node(long ino) throws ErrnoException {
         if (locked) throw new ErrnoException(EIO);
-        synchronized (tree) {
-            Node n = byIno.get(ino);
-            if (n == null) throw new ErrnoException(ENOENT);
-            return n;
-        }
+        Node n = table.find(ino);
+        if (n == null) throw new ErrnoException(ENOENT);
+        return n;
     }
 
     private Node directory(long ino) throws ErrnoException {
         Node n = node(ino);
-        if (n.type != S_IFDIR) throw new ErrnoException(ENOTDIR);
+        if (!n.isDirectory()) throw new ErrnoException(ENOTDIR);
         return n;
     }
 
@@ -278,6 +295,14 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private static MemorySegment cString(MemorySegment buffer, byte[] bytes) {
         MemorySegment.copy(bytes, 0, buffer, JAVA_BYTE, 0, bytes.length);
         buffer.set(JAVA_BYTE, bytes.length, (byte) 0);
+        return buffer;
+    }
+
+    /** {@code chars}, a byte each (a stored name as the table keys it), NUL-terminated in {@code buffer}. */
+    private static MemorySegment cString(MemorySegment buffer, String chars) {
+        int n = chars.length();
+        for (int i = 0; i < n; i++) buffer.set(JAVA_BYTE, i, (byte) chars.charAt(i));
+        buffer.set(JAVA_BYTE, n, (byte) 0);
         return buffer;
     }
 
@@ -308,43 +333,40 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     /** The path of {@code dir} below the top, its stored names joined by '/', NUL-terminated in {@code buffer}. */
     private int cipherPath(Node dir, MemorySegment buffer) throws ErrnoException {
-        List<byte[]> parts = new ArrayList<>();
-        synchronized (tree) {
-            for (Node n = dir; n != rootNode; ) {
-                Node.Link l = n.link();
-                if (l == null) throw new ErrnoException(ENOENT); // removed
-                parts.add(l.stored());
-                n = l.parent();
+        List<String> parts = shared(() -> { // one consistent path, whatever is renamed meanwhile
+            List<String> names = new ArrayList<>();
+            // More names than fit in a path: ENAMETOOLONG below (a loop, which no rename can make, ends there too).
+            for (Node n = dir; n != rootNode && names.size() <= Scratch.PATH_MAX / 2; ) {
+                dev.fusepanama.inode.table.Node.Link l = table.name(n);
+                if (l == null) return null; // removed
+                names.add(l.name());
+                n = (Node) l.parent();
             }
-        }
+            return names;
+        });
+        if (parts == null) throw new ErrnoException(ENOENT);
         long at = 0;
         for (int i = parts.size() - 1; i >= 0; i--) {
-            byte[] p = parts.get(i);
-            if (at + p.length + 2 > Scratch.PATH_MAX) throw new ErrnoException(ENAMETOOLONG);
-            MemorySegment.copy(p, 0, buffer, JAVA_BYTE, at, p.length);
-            at += p.length;
+            String p = parts.get(i);
+            if (at + p.length() + 2 > Scratch.PATH_MAX) throw new ErrnoException(ENAMETOOLONG);
+            for (int c = 0; c < p.length(); c++) buffer.set(JAVA_BYTE, at++, (byte) p.charAt(c));
             buffer.set(JAVA_BYTE, at++, (byte) (i == 0 ? 0 : '/'));
         }
         return (int) at;
     }
 
-    /** The plaintext path of {@code n} in the mount, for log lines. */
+    /**
+     * The plaintext path of {@code n} in the mount, for log lines: from the names the vault last
+     * gave or learnt ({@link Node#named}), without the table's lock, so that it may be called
+     * holding a node's content lock.
+     */
     String plainPath(Node n) {
-        List<byte[]> parts = new ArrayList<>();
-        synchronized (tree) {
-            for (Node x = n; x != rootNode; ) {
-                Node.Link l = x.link();
-                if (l == null) {
-                    parts.add("(removed)".getBytes(StandardCharsets.US_ASCII));
-                    break;
-                }
-                parts.add(l.plain());
-                x = l.parent();
-            }
-        }
         StringBuilder b = new StringBuilder();
-        for (int i = parts.size() - 1; i >= 0; i--) {
-            b.append('/').append(dev.fusepanama.FileNames.fromBytes(parts.get(i)));
+        for (Node x = n; x != rootNode && b.length() < Scratch.PATH_MAX; ) {
+            Node.Named at = x.named;
+            b.insert(0, at == null ? "(removed)" : dev.fusepanama.FileNames.fromBytes(at.plain())).insert(0, '/');
+            if (at == null) break;
+            x = at.parent();
         }
         return b.isEmpty() ? "/" : b.toString();
     }
@@ -416,66 +438,38 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     }
 
     /**
-     * The node of the file {@code stored} in {@code parent} whose attributes are {@code st}: the
-     * one already known by its ciphertext inode (a hard link, or the kernel asking again), or a
-     * new one; one more lookup either way.
+     * The node of the file {@code stored} in {@code parent} whose attributes are {@code st}, with
+     * one lookup more: the one the table knows by this name or by the ciphertext inode (a hard
+     * link), or a new one, which is watched if it is a directory.
      */
     private Node remember(Node parent, byte[] stored, byte[] plain, Stat st) {
-        Node n;
-        boolean created = false;
-        synchronized (tree) {
-            int type = st.mode() & S_IFMT;
-            n = byBacking.get(st.ino());
-            if (n == null || n.type != type) {
-                // The same number for another type: the file was replaced and its number reused; the
-                // kernel tells the two apart by the generation, and forgets both under the one number.
-                Node replaced = n;
-                n = new Node(nodeId(st.ino()), generations.incrementAndGet(), st.ino(), type);
-                if (replaced != null) n.lookups = replaced.lookups;
-                byBacking.put(n.backingIno, n);
-                byIno.put(n.ino, n);
-                created = true;
-            }
-            if (n != rootNode) name(n, parent, stored, plain);
-            n.lookups++;
-        }
-        if (!creating.isEmpty()) creating.remove(new String(stored, StandardCharsets.ISO_8859_1));
+        int type = st.mode() & S_IFMT;
+        long ino = st.ino();
+        String name = NodeTable.key(stored);
+        Node[] made = {null};
+        Node n = exclusive(() -> {
+            Node known = table.remember(parent, name, ino, type, () -> made[0] = new Node(this, type, ino));
+            known.named = new Node.Named(parent, name, plain);
+            return known;
+        });
+        if (!creating.isEmpty()) creating.remove(name);
         CipherDirWatcher w = watcher;
-        if (created && n.type == S_IFDIR && w != null) {
+        if (n == made[0] && n.isDirectory() && w != null) {
             watch(w, n);
         }
         return n;
     }
 
-    /**
-     * The FUSE inode number of the ciphertext file with inode {@code backingIno}: that number
-     * itself, so that st_ino is the cipher directory's and stays the same for the life of the
-     * file (as gocryptfs shows it), but for 1, which is the root's in FUSE.
-     */
-    static long nodeId(long backingIno) {
-        return backingIno == ROOT ? ROOT_ALIAS : backingIno;
-    }
-
-    /**
-     * Forgets {@code n} once nothing holds it: no lookup the kernel still counts, no open handle,
-     * and no node named inside it (a directory stays while a file in it is known, so that file's
-     * place can still be found). Its names go with it, which may free its directory in turn.
-     * Under the tree lock.
-     */
-    private void drop(Node n) {
-        if (n != rootNode && n.lookups <= 0 && n.open.isEmpty() && n.children == 0) {
-            CipherDirWatcher w = watcher;
-            if (w != null && n.type == S_IFDIR) w.forget(n);
-            byIno.remove(n.ino, n);
-            byBacking.remove(n.backingIno, n);
-            for (Node.Link l : List.copyOf(n.links)) removeLink(n, l);
-        }
+    /** The table dropped {@code n}: a directory the kernel no longer knows is not watched any more. */
+    void forgotten(Node n) {
+        CipherDirWatcher w = watcher;
+        if (w != null && n.isDirectory()) w.forget(n);
     }
 
     /** Turns the ciphertext file's attributes in {@code st} into the plaintext file's. */
     private void present(Scratch s, Node n, Stat st, int dfd, MemorySegment storedName) throws ErrnoException {
         n.seenCtime = ctime(st);
-        if (n.type == S_IFREG) {
+        if (n.type() == S_IFREG) {
             long plain = ContentCipher.plainSize(st.size());
             if (plain < 0) {
                 LOG.warn("vault {}: {} has a ciphertext size ({}) no gocryptfs file can have: shown as empty",
@@ -483,7 +477,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 plain = 0;
             }
             st.setSize(plain);
-        } else if (n.type == S_IFLNK) {
+        } else if (n.type() == S_IFLNK) {
             st.setSize(target(s, n, dfd, storedName).length);
         }
     }
@@ -520,10 +514,10 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         try {
             present(s, n, st, dfd, cString(s.path2, stored));
         } catch (ErrnoException e) {
-            forget(n.ino, 1);
+            table.forget(n.nodeId(), 1);
             throw e;
         }
-        if (!reply.entry(n.ino, n.generation, TIMEOUT, TIMEOUT)) forget(n.ino, 1);
+        table.entry(reply, n, TIMEOUT, TIMEOUT);
     }
 
     /** The open handle {@code fh} if it is one of {@code n}'s (the kernel holds it for the whole request), else null. */
@@ -533,44 +527,49 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         return h != null && h.node == n ? h : null;
     }
 
-    /** Any open handle of {@code n}, borrowed (give it back with {@link OpenFile#letGo}), or null. */
+    /**
+     * Any open handle of {@code n}, borrowed (give it back with {@link OpenFile#letGo}), or null:
+     * for a file whose names are gone, which the table keeps while it is open ({@link #register}).
+     */
     private OpenFile borrow(Node n) {
-        synchronized (tree) {
-            for (OpenFile h : n.open) {
-                if (h.borrow()) return h;
-            }
-            return null;
+        for (OpenFile h : open.values()) {
+            if (h.node == n && h.borrow()) return h;
         }
+        return null;
     }
 
     /** Fills {@code st} with the attributes of {@code n} as the mount shows them. */
     private void stat(Scratch s, Node n, long fh, Stat st) throws ErrnoException {
+        OpenFile h = given(n, fh);
+        Place at = n == rootNode || h != null ? null : place(s, n);
+        try {
+            stat(s, n, h, at, st);
+        } finally {
+            if (at != null) closeDir(s, at.dfd());
+        }
+    }
+
+    /**
+     * Fills {@code st} with the attributes of {@code n}: through its handle {@code h} if given,
+     * else by its name {@code at} (null: none left), else through any open handle.
+     */
+    private void stat(Scratch s, Node n, OpenFile h, Place at, Stat st) throws ErrnoException {
         if (n == rootNode) {
             check(Libc.fstatat(s.errno, rootFd, cString(s.path2, new byte[0]), st.segment(), Libc.AT_EMPTY_PATH));
             return;
         }
-        OpenFile h = given(n, fh);
         if (h != null) {
             check(Libc.fstat(s.errno, h.fd, st.segment()));
             present(s, n, st, -1, null);
             return;
         }
-        Node.Link l;
-        synchronized (tree) {
-            l = n.link();
-        }
         int rc = -ENOENT;
-        if (l != null) {
-            int dfd = openDir(s, l.parent());
-            try {
-                MemorySegment name = cString(s.path2, l.stored());
-                rc = Libc.fstatat(s.errno, dfd, name, st.segment(), Libc.AT_SYMLINK_NOFOLLOW);
-                if (rc == 0) {
-                    present(s, n, st, dfd, name);
-                    return;
-                }
-            } finally {
-                closeDir(s, dfd);
+        if (at != null) {
+            MemorySegment name = cString(s.path2, at.stored());
+            rc = Libc.fstatat(s.errno, at.dfd(), name, st.segment(), Libc.AT_SYMLINK_NOFOLLOW);
+            if (rc == 0) {
+                present(s, n, st, at.dfd(), name);
+                return;
             }
         }
         OpenFile any = borrow(n); // an open file whose names are gone
@@ -583,16 +582,22 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         present(s, n, st, -1, null);
     }
 
-    /** A node's name, with its directory opened: for the operations that act on the node by name. */
-    private record Named(Node.Link link, int dfd) {}
+    /** Where a node is named, with its directory opened: for the operations that act on the node by name. */
+    private record Place(Node dir, String stored, int dfd) {}
 
-    private Named named(Scratch s, Node n) throws ErrnoException {
-        Node.Link l;
-        synchronized (tree) {
-            l = n.link();
-        }
-        if (l == null) throw new ErrnoException(ENOENT);
-        return new Named(l, openDir(s, l.parent()));
+    /** {@code n}'s first name with its directory opened (give it back with {@link #closeDir}), or null if it has none left. */
+    private Place place(Scratch s, Node n) throws ErrnoException {
+        dev.fusepanama.inode.table.Node.Link l = table.name(n);
+        if (l == null) return null;
+        Node dir = (Node) l.parent();
+        return new Place(dir, l.name(), openDir(s, dir));
+    }
+
+    /** As {@link #place}, failing with ENOENT for a node with no name left. */
+    private Place named(Scratch s, Node n) throws ErrnoException {
+        Place at = place(s, n);
+        if (at == null) throw new ErrnoException(ENOENT);
+        return at;
     }
 
     /** Files created for another user by a vault that runs as root belong to that user. */
@@ -625,11 +630,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             }
         }, cipherDir);
         this.watcher = w;
-        List<Node> dirs;
-        synchronized (tree) {
-            dirs = byIno.values().stream().filter(n -> n.type == S_IFDIR).toList();
+        for (Node n : table.nodes()) {
+            if (n.isDirectory()) watch(w, n);
         }
-        for (Node d : dirs) watch(w, d);
     }
 
     /** Whether the filesystem at {@code mountpoint} is mounted nosuid (statvfs's ST_NOSUID), where file capabilities do not apply. */
@@ -654,6 +657,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         } finally {
             closeDir(s, dfd);
         }
+        if (dir.isDropped()) w.forget(dir); // forgotten meanwhile, before it was watched
     }
 
     /**
@@ -670,18 +674,11 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         byte[] name = NameCipher.isLongNameFile(stored)
                 ? Arrays.copyOf(stored, stored.length - NameCipher.LONG_NAME_SUFFIX.length()) : stored;
         if (!NameCipher.isLongName(name) && !plausibleName(name)) return true; // gocryptfs's temporary files and the like
-        Node known;
-        byte[] plain = null;
-        synchronized (tree) {
-            known = byName.get(nameKey(dir, name));
-            if (known != null) {
-                for (Node.Link l : known.links) {
-                    if (l.parent() == dir && Arrays.equals(l.stored(), name)) plain = l.plain();
-                }
-            }
-        }
+        String key = NodeTable.key(name);
+        Node known = table.child(dir, key);
+        byte[] plain = known == null ? null : known.plain(dir, key);
         // The vault's own change still under way: look again shortly, without a system call now.
-        if (known != null ? known.content.isWriteLocked() : recentlyCreated(name)) return false;
+        if (known != null ? known.content.isWriteLocked() : recentlyCreated(key)) return false;
         Scratch s = scratch();
         int rc;
         int dfd;
@@ -705,12 +702,12 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             closeDir(s, dfd);
         }
         try {
-            m.invalidateEntry(dir.ino, plain);
+            m.invalidateEntry(dir.nodeId(), plain);
             if (known != null) {
                 known.fileId = null;
                 known.target = null;
                 known.seenCtime = Long.MIN_VALUE;
-                m.invalidateInode(known.ino, 0, 0);
+                m.invalidateInode(known.nodeId(), 0, 0);
             }
         } catch (IOException | IllegalStateException e) {
             LOG.debug("vault {}: telling the kernel that {} changed: {}", cipherDir, plainPath(dir), e.toString());
@@ -722,21 +719,15 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private void everythingChanged() {
         InodeMount m = mount;
         if (m == null) return;
-        List<Node> nodes;
-        synchronized (tree) {
-            nodes = List.copyOf(byIno.values());
-        }
-        for (Node n : nodes) {
+        for (Node n : table.nodes()) {
             n.fileId = null;
             n.target = null;
             n.seenCtime = Long.MIN_VALUE;
             try {
-                m.invalidateInode(n.ino, 0, 0);
-                Node.Link l;
-                synchronized (tree) {
-                    l = n.link();
-                }
-                if (l != null) m.invalidateEntry(l.parent().ino, l.plain());
+                m.invalidateInode(n.nodeId(), 0, 0);
+                dev.fusepanama.inode.table.Node.Link l = table.name(n);
+                byte[] plain = l == null ? null : n.plain(l.parent(), l.name());
+                if (plain != null) m.invalidateEntry(l.parent().nodeId(), plain);
             } catch (IOException | IllegalStateException e) {
                 LOG.debug("vault {}: invalidating after lost events: {}", cipherDir, e.toString());
             }
@@ -758,12 +749,12 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             long now = System.nanoTime();
             creating.values().removeIf(at -> now - at > CREATION_WINDOW_NANOS);
         }
-        creating.put(new String(stored, StandardCharsets.ISO_8859_1), System.nanoTime());
+        creating.put(NodeTable.key(stored), System.nanoTime());
     }
 
-    /** Whether a name was created by the vault moments ago and is not yet in the node table. */
-    private boolean recentlyCreated(byte[] stored) {
-        Long at = creating.get(new String(stored, StandardCharsets.ISO_8859_1));
+    /** Whether the name {@code stored} (as the table keys it) was created by the vault moments ago and is not yet in the node table. */
+    private boolean recentlyCreated(String stored) {
+        Long at = creating.get(stored);
         return at != null && System.nanoTime() - at < CREATION_WINDOW_NANOS;
     }
 
@@ -790,8 +781,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         if (name.is(DOT)) {
             Stat st = reply.attributes();
             stat(s, p, NO_HANDLE, st);
-            synchronized (tree) { p.lookups++; }
-            if (!reply.entry(p.ino, p.generation, TIMEOUT, TIMEOUT)) forget(p.ino, 1);
+            table.count(p);
+            table.entry(reply, p, TIMEOUT, TIMEOUT);
             return;
         }
         int dfd = openDir(s, p);
@@ -809,12 +800,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void forget(long ino, long lookups) {
-        synchronized (tree) {
-            Node n = byIno.get(ino);
-            if (n == null) return;
-            n.lookups -= lookups;
-            drop(n);
-        }
+        table.forget(ino, lookups);
     }
 
     /** A name about to be created in a directory: plain and stored, and whether its .name file was written for it. */
@@ -892,7 +878,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 Node n = remember(p, stored, plain, st);
                 n.dirIv = iv;
                 n.seenCtime = ctime(st);
-                if (!reply.entry(n.ino, n.generation, TIMEOUT, TIMEOUT)) forget(n.ino, 1);
+                table.entry(reply, n, TIMEOUT, TIMEOUT);
             } finally {
                 if (fd >= 0) Libc.close(s.errno, fd);
             }
@@ -941,7 +927,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             n.target = target.clone();
             n.seenCtime = ctime(st);
             st.setSize(target.length);
-            if (!reply.entry(n.ino, n.generation, TIMEOUT, TIMEOUT)) forget(n.ino, 1);
+            table.entry(reply, n, TIMEOUT, TIMEOUT);
         } finally {
             closeDir(s, dfd);
         }
@@ -955,9 +941,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             reply.target(n.target);
             return;
         }
-        Named at = named(s, n);
+        Place at = named(s, n);
         try {
-            reply.target(target(s, n, at.dfd(), cString(s.path2, at.link().stored())));
+            reply.target(target(s, n, at.dfd(), cString(s.path2, at.stored())));
         } finally {
             closeDir(s, at.dfd());
         }
@@ -968,16 +954,15 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Scratch s = scratch();
         Node n = node(ino);
         Node p = directory(newParent);
-        Named from = named(s, n);
+        Place from = named(s, n);
         try {
             int dfd = openDir(s, p);
             try {
                 byte[] plain = newName.bytes();
                 byte[] stored = storedName(s, p, dfd, plain);
                 announce(stored);
-            announce(stored);
                 boolean longName = writeLongName(s, p, dfd, stored, plain);
-                int rc = Libc.linkat(s.errno, from.dfd(), cString(s.path2, from.link().stored()), dfd, cString(s.path, stored), 0);
+                int rc = Libc.linkat(s.errno, from.dfd(), cString(s.path2, from.stored()), dfd, cString(s.path, stored), 0);
                 if (rc < 0) {
                     if (longName) removeLongName(s, dfd, stored);
                     throw new ErrnoException(-rc);
@@ -1011,41 +996,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     /** The name {@code stored} in {@code parent} is gone: whichever node had it loses it. */
     private void unnamed(Node parent, byte[] stored) {
-        synchronized (tree) {
-            Node n = byName.get(nameKey(parent, stored));
-            if (n != null) removeName(n, parent, stored);
-        }
-    }
-
-    /** The key of a name in {@link #byName}: stored names are ASCII (base64), so a String holds them exactly. */
-    private static String nameKey(Node parent, byte[] stored) {
-        return parent.ino + "/" + new String(stored, StandardCharsets.ISO_8859_1);
-    }
-
-    /** Gives {@code n} the name ({@code parent}, {@code stored}), taking it from whichever node had it. Under the tree lock. */
-    private void name(Node n, Node parent, byte[] stored, byte[] plain) {
-        Node had = byName.get(nameKey(parent, stored));
-        if (had != null) removeName(had, parent, stored);
-        if (n.type == S_IFDIR) {
-            for (Node.Link l : List.copyOf(n.links)) removeLink(n, l);
-        }
-        n.links.addFirst(new Node.Link(parent, stored, plain));
-        parent.children++;
-        byName.put(nameKey(parent, stored), n);
-    }
-
-    private void removeName(Node n, Node parent, byte[] stored) {
-        for (Node.Link l : List.copyOf(n.links)) {
-            if (l.parent() == parent && Arrays.equals(l.stored(), stored)) removeLink(n, l);
-        }
-    }
-
-    /** Takes the name {@code l} from {@code n}; its directory may then be forgotten. Under the tree lock. */
-    private void removeLink(Node n, Node.Link l) {
-        if (!n.links.remove(l)) return;
-        byName.remove(nameKey(l.parent(), l.stored()), n);
-        l.parent().children--;
-        drop(l.parent());
+        String name = NodeTable.key(stored);
+        Node n = table.forgetName(parent, name);
+        if (n != null) n.unnamed(parent, name);
     }
 
     @Override
@@ -1164,24 +1117,25 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     /** Moves the names in the node table as the rename moved the files. */
     private void renamed(Node p, byte[] stored, Node np, byte[] newStored, byte[] newPlain, byte[] oldPlain, boolean exchange,
             long movedCtime) {
-        synchronized (tree) {
-            Node moved = byName.get(nameKey(p, stored));
-            Node other = byName.get(nameKey(np, newStored));
-            // Hold both directories while names move, so that neither is forgotten in between.
-            p.children++;
-            np.children++;
-            if (moved != null) removeName(moved, p, stored);
-            if (other != null) removeName(other, np, newStored);
+        String from = NodeTable.key(stored);
+        String to = NodeTable.key(newStored);
+        exclusive(() -> {
+            Node replaced = null;
+            if (exchange) {
+                table.exchange(p, from, np, to);
+            } else {
+                replaced = table.move(p, from, np, to);
+            }
+            if (replaced != null) replaced.unnamed(np, to);
+            Node moved = table.child(np, to);
             if (moved != null) {
-                name(moved, np, newStored, newPlain);
+                moved.named = new Node.Named(np, to, newPlain);
                 moved.seenCtime = movedCtime;
             }
-            if (exchange && other != null) name(other, p, stored, oldPlain);
-            p.children--;
-            np.children--;
-            drop(p);
-            drop(np);
-        }
+            Node other = exchange ? table.child(p, from) : null;
+            if (other != null) other.named = new Node.Named(p, from, oldPlain);
+            return null;
+        });
     }
 
     // ---- attributes --------------------------------------------------------------------------
@@ -1199,35 +1153,35 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Scratch s = scratch();
         Node n = node(ino);
         OpenFile h = given(n, fh);
-        // Held throughout, so that the watcher takes the change for the vault's own (see externalChange).
-        Lock changing = n.content.writeLock();
-        changing.lock();
+        // Its name is looked up, and its directory opened, before its content lock is taken (the
+        // table's lock comes first); not at all when the handle serves (ftruncate).
+        boolean byName = n != rootNode && (h == null || (toSet & (SET_MODE | SET_UID | SET_GID | SET_ATIME | SET_MTIME)) != 0);
+        Place at = byName ? place(s, n) : null;
         try {
-            setattrLocked(s, n, h, attributes, toSet);
-            stat(s, n, fh, reply.attributes());
+            // Held throughout, so that the watcher takes the change for the vault's own (see externalChange).
+            Lock changing = n.content.writeLock();
+            changing.lock();
+            try {
+                setattrLocked(s, n, h, at, attributes, toSet);
+                stat(s, n, h, at, reply.attributes());
+            } finally {
+                changing.unlock();
+            }
         } finally {
-            changing.unlock();
+            if (at != null) closeDir(s, at.dfd());
         }
         reply.attributes(TIMEOUT);
     }
 
-    private void setattrLocked(Scratch s, Node n, OpenFile h, Stat attributes, int toSet) throws ErrnoException {
+    /** The changes of setattr to {@code n}, named {@code at} (null: the root, or no name left). */
+    private void setattrLocked(Scratch s, Node n, OpenFile h, Place at, Stat attributes, int toSet) throws ErrnoException {
         if ((toSet & SET_SIZE) != 0) {
-            if (n.type != S_IFREG) throw new ErrnoException(EINVAL);
-            truncate(s, n, h, attributes.size());
+            if (n.type() != S_IFREG) throw new ErrnoException(EINVAL);
+            truncate(s, n, h, at, attributes.size());
         }
         if ((toSet & (SET_MODE | SET_UID | SET_GID | SET_ATIME | SET_MTIME)) != 0) {
-            Node.Link l;
-            synchronized (tree) {
-                l = n.link();
-            }
-            if (n != rootNode && l != null) {
-                int dfd = openDir(s, l.parent());
-                try {
-                    change(s, dfd, cString(s.path2, l.stored()), false, attributes, toSet);
-                } finally {
-                    closeDir(s, dfd);
-                }
+            if (at != null) {
+                change(s, at.dfd(), cString(s.path2, at.stored()), false, attributes, toSet);
             } else if (n == rootNode) {
                 change(s, Libc.AT_FDCWD, cString(s.path2, procPath(rootFd)), true, attributes, toSet);
             } else {
@@ -1291,9 +1245,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     // ---- open files ----------------------------------------------------------------------------
 
     private long register(OpenFile h) {
-        synchronized (tree) {
-            h.node.open.add(h);
-        }
+        table.hold(h.node); // an unlinked file stays while it is open
         long fh = handles.getAndIncrement();
         open.put(fh, h);
         return fh;
@@ -1302,11 +1254,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private void closeHandle(long fh) {
         OpenFile h = open.remove(fh);
         if (h == null) return;
-        synchronized (tree) {
-            h.node.open.remove(h);
-            drop(h.node);
-        }
         h.release();
+        table.letGo(h.node);
     }
 
     private OpenFile handle(long fh) throws ErrnoException {
@@ -1334,10 +1283,10 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     public void open(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
         Scratch s = scratch();
         Node n = node(ino);
-        Named at = named(s, n);
+        Place at = named(s, n);
         int fd;
         try {
-            fd = openCipher(s, at.dfd(), cString(s.path2, at.link().stored()), flags, -1);
+            fd = openCipher(s, at.dfd(), cString(s.path2, at.stored()), flags, -1);
         } finally {
             closeDir(s, at.dfd());
         }
@@ -1366,7 +1315,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         OpenFile h = new OpenFile(n, fd, null);
         if ((flags & O_TRUNC) != 0) {
             try {
-                truncate(s, n, h, 0);
+                truncate(s, n, h, null, 0);
             } catch (ErrnoException e) {
                 Libc.close(s.errno, fd);
                 throw e;
@@ -1403,13 +1352,10 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             }
             Node n = remember(p, stored, plain, st);
             OpenFile h = new OpenFile(n, fd, null);
-            if ((flags & O_TRUNC) != 0 && st.size() > 0) truncate(s, n, h, 0);
+            if ((flags & O_TRUNC) != 0 && st.size() > 0) truncate(s, n, h, null, 0);
             present(s, n, st, dfd, cname);
             long fh = register(h);
-            if (!reply.created(n.ino, n.generation, TIMEOUT, TIMEOUT, fh, OpenReply.KEEP_CACHE)) {
-                closeHandle(fh);
-                forget(n.ino, 1);
-            }
+            if (!table.created(reply, n, TIMEOUT, TIMEOUT, fh, OpenReply.KEEP_CACHE)) closeHandle(fh);
         } finally {
             closeDir(s, dfd);
         }
@@ -1629,24 +1575,18 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         pwriteFully(s, h.fd, s.cipher, cipher.position(), HEADER + b * CIPHER_BLOCK);
     }
 
-    /** Truncates the file of {@code n} (through {@code h}, else opened by name, else any open handle) to {@code size} plaintext bytes. */
-    private void truncate(Scratch s, Node n, OpenFile h, long size) throws ErrnoException {
+    /**
+     * Truncates the file of {@code n} (through {@code h}, else opened by its name {@code at}, else
+     * through any open handle) to {@code size} plaintext bytes.
+     */
+    private void truncate(Scratch s, Node n, OpenFile h, Place at, long size) throws ErrnoException {
         OpenFile via = h;
         boolean opened = false;
         boolean borrowed = false;
         if (via == null) {
-            Node.Link l;
-            synchronized (tree) {
-                l = n.link();
-            }
-            if (l != null) {
-                int dfd = openDir(s, l.parent());
-                try {
-                    via = new OpenFile(n, openCipher(s, dfd, cString(s.path2, l.stored()), O_WRONLY, -1), null);
-                    opened = true;
-                } finally {
-                    closeDir(s, dfd);
-                }
+            if (at != null) {
+                via = new OpenFile(n, openCipher(s, at.dfd(), cString(s.path2, at.stored()), O_WRONLY, -1), null);
+                opened = true;
             } else {
                 via = borrow(n);
                 if (via == null) throw new ErrnoException(ENOENT);
@@ -1726,17 +1666,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     private XattrTarget xattrTarget(Scratch s, Node n) throws ErrnoException {
         if (n == rootNode) return new XattrTarget(cString(s.path, procPath(rootFd)), true, -1, null);
-        Node.Link l;
-        synchronized (tree) {
-            l = n.link();
-        }
-        if (l != null) {
-            int dfd = openDir(s, l.parent());
-            byte[] dir = procPath(dfd);
-            byte[] path = Arrays.copyOf(dir, dir.length + 1 + l.stored().length);
-            path[dir.length] = '/';
-            System.arraycopy(l.stored(), 0, path, dir.length + 1, l.stored().length);
-            return new XattrTarget(cString(s.path, path), false, dfd, null);
+        Place at = place(s, n);
+        if (at != null) {
+            return new XattrTarget(cString(s.path, "/proc/self/fd/" + at.dfd() + "/" + at.stored()), false, at.dfd(), null);
         }
         OpenFile any = borrow(n);
         if (any == null) throw new ErrnoException(ENOENT);
@@ -1883,9 +1815,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         if (n == rootNode) {
             fd = check(Libc.openat(s.errno, rootFd, cString(s.path2, DOT), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0));
         } else {
-            Named at = named(s, n);
+            Place at = named(s, n);
             try {
-                fd = check(Libc.openat(s.errno, at.dfd(), cString(s.path2, at.link().stored()),
+                fd = check(Libc.openat(s.errno, at.dfd(), cString(s.path2, at.stored()),
                         O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0));
             } finally {
                 closeDir(s, at.dfd());
@@ -1975,11 +1907,12 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         List<Listing.Entry> entries = h.listing.entries();
         for (long i = offset; i < entries.size() + 2; i++) {
             boolean added;
-            if (i == 0) added = reply.add(DOT, h.node.ino, S_IFDIR, 1);
-            else if (i == 1) added = reply.add(DOT_DOT, h.node.ino, S_IFDIR, 2);
+            // d_ino is the ciphertext inode number, as st_ino is.
+            if (i == 0) added = reply.add(DOT, h.node.backingIno, S_IFDIR, 1);
+            else if (i == 1) added = reply.add(DOT_DOT, h.node.backingIno, S_IFDIR, 2);
             else {
                 Listing.Entry e = entries.get((int) i - 2);
-                added = reply.add(e.plain(), nodeId(e.backingIno()), e.type(), i + 1);
+                added = reply.add(e.plain(), e.backingIno(), e.type(), i + 1);
             }
             if (!added) break;
         }
@@ -1996,7 +1929,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             Stat st = reply.attributes();
             if (i < 2) {
                 stat(s, h.node, NO_HANDLE, st);
-                if (!reply.add(i == 0 ? DOT : DOT_DOT, h.node.ino, 0, TIMEOUT, TIMEOUT, i + 1)) break;
+                if (!reply.add(i == 0 ? DOT : DOT_DOT, h.node.nodeId(), 0, TIMEOUT, TIMEOUT, i + 1)) break;
                 continue;
             }
             Listing.Entry e = entries.get((int) i - 2);
@@ -2009,19 +1942,17 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             try {
                 present(s, n, st, h.fd, name);
             } catch (ErrnoException bad) {
-                forget(n.ino, 1);
+                table.forget(n.nodeId(), 1);
                 st.clear();
                 continue;
             }
-            if (!reply.add(e.plain(), n.ino, n.generation, TIMEOUT, TIMEOUT, i + 1)) {
-                forget(n.ino, 1);
+            if (!reply.add(e.plain(), n.nodeId(), 0, TIMEOUT, TIMEOUT, i + 1)) {
+                table.forget(n.nodeId(), 1);
                 break;
             }
             counted.add(n);
         }
-        if (!reply.send()) {
-            for (Node n : counted) forget(n.ino, 1);
-        }
+        if (!reply.send()) table.forgetAll(counted);
     }
 
     @Override
