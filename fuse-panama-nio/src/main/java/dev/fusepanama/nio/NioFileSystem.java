@@ -784,7 +784,9 @@ public final class NioFileSystem implements InodeFileSystem {
             c = call(() -> FileChannel.open(p, options(flags)));
         }
         long fh = register(n, c);
-        if (!reply.open(fh, OpenReply.KEEP_CACHE)) close(fh);
+        // an open for reading writes nothing its close would have to flush (see flush)
+        boolean readOnly = (flags & Posix.O_ACCMODE) == Posix.O_RDONLY;
+        if (!reply.open(fh, OpenReply.KEEP_CACHE | (readOnly ? OpenReply.NO_FLUSH : 0))) close(fh);
     }
 
     @Override

@@ -363,6 +363,7 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
         if ((flags & KEEP_CACHE) != 0) fuse_file_info.bit(fi, bits.keepCache(), true);
         if ((flags & NONSEEKABLE) != 0) fuse_file_info.bit(fi, bits.nonseekable(), true);
         if ((flags & CACHE_DIR) != 0 && bits.cacheReaddir() >= 0) fuse_file_info.bit(fi, bits.cacheReaddir(), true);
+        if ((flags & NO_FLUSH) != 0) fuse_file_info.bit(fi, bits.noflush(), true);
     }
 
     @Override
