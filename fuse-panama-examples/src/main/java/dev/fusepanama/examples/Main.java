@@ -197,7 +197,11 @@ public final class Main {
                 LOG.error("zip: {} is not a file", archive);
                 return 2;
             }
-            Map<String, String> env = writable ? Map.of("create", "true") : Map.of("accessMode", "readOnly");
+            // Unix modes as Info-ZIP's zip stores them (executables stay executable; chmod works when
+            // writable); an entry stored without one (Java's and Windows' zip tools) shows 0755.
+            Map<String, String> env = new java.util.HashMap<>(Map.of("enablePosixFileAttributes", "true",
+                    "defaultPermissions", "rwxr-xr-x"));
+            env.putAll(writable ? Map.of("create", "true") : Map.of("accessMode", "readOnly"));
             FileSystem zipfs;
             try {
                 zipfs = FileSystems.newFileSystem(archive, env);

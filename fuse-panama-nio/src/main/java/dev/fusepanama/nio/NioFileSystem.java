@@ -119,23 +119,24 @@ public final class NioFileSystem implements InodeFileSystem {
         }
     }
 
-    /** An open file: its node and channel, and whether it was written since it was last flushed. */
+    /**
+     * An open file: its node, how it was opened, its channel (null once a flush closed it, see
+     * {@link #flush}; written under the node), and whether it was written since its last flush.
+     */
     private static final class OpenFile {
         private final NioNode node;
-        private final FileChannel channel;
+        private final Set<OpenOption> options;
+        private volatile FileChannel channel;
         private volatile boolean dirty;
 
-        OpenFile(NioNode node, FileChannel channel) {
+        OpenFile(NioNode node, Set<OpenOption> options, FileChannel channel) {
             this.node = node;
+            this.options = options;
             this.channel = channel;
         }
 
         NioNode node() {
             return node;
-        }
-
-        FileChannel channel() {
-            return channel;
         }
     }
 
@@ -154,6 +155,13 @@ public final class NioFileSystem implements InodeFileSystem {
     private final boolean identities;
     /** Whether the provider has user-defined attributes (the {@code user} view), served as user.* extended attributes. */
     private final boolean userXattrs;
+    /**
+     * Whether the provider keeps a file's written data apart until its channel closes, showing a
+     * new file only then (jdk.zipfs): a flush then closes the channel, so the data is in place
+     * when close(2) returns, and a release the kernel sends later cannot put back a file removed
+     * meanwhile. Known for zipfs, and learnt from the first create on any other provider.
+     */
+    private volatile boolean deferredWrites;
     /** Whether this is the default provider's filesystem, whose calls are the kernel's own. */
     private final boolean defaultProvider;
     /** Whether the provider's owner numbers are this machine's users (the default provider's are). */
@@ -175,6 +183,7 @@ public final class NioFileSystem implements InodeFileSystem {
         this.view = Attributes.viewOf(root.getFileSystem());
         this.defaultProvider = root.getFileSystem() == java.nio.file.FileSystems.getDefault();
         this.identities = view == Attributes.View.UNIX;
+        this.deferredWrites = "jar".equals(root.getFileSystem().provider().getScheme());
         this.userXattrs = root.getFileSystem().supportedFileAttributeViews().contains("user");
         this.realOwners = defaultProvider && view == Attributes.View.UNIX;
         this.table = NodeTable.caching(new NioNode(Posix.S_IFDIR));
@@ -326,7 +335,6 @@ public final class NioFileSystem implements InodeFileSystem {
         return a;
     }
 
-    /** The node of {@code name} in {@code dir}, whose attributes are {@code a}, counted for the entry about to be sent. */
     /**
      * Fills {@code st} with {@code a} as {@code n}'s. Where the provider keeps no change time
      * (no {@code unix} view: its ctime is the modification time), the last change made through
@@ -429,7 +437,7 @@ public final class NioFileSystem implements InodeFileSystem {
      */
     private FileChannel openChannel(NioNode n, long fh) {
         OpenFile f = fh == NO_HANDLE ? null : files.get(fh);
-        return f != null && f.node() == n ? f.channel() : n.channel;
+        return f != null && f.node() == n && f.channel != null ? f.channel : n.channel;
     }
 
     @Override
@@ -438,7 +446,8 @@ public final class NioFileSystem implements InodeFileSystem {
         OpenFile f = fh == NO_HANDLE ? null : files.get(fh);
         if (f != null && table.name(n) == null && toSet == SET_SIZE) {
             f.dirty = true;
-            call(() -> resize(f.channel(), in.size())); // ftruncate of a file removed while open
+            FileChannel c = channel(f);
+            call(() -> resize(c, in.size())); // ftruncate of a file removed while open
             changed(n);
             getattr(request, ino, fh, reply);
             return;
@@ -447,7 +456,8 @@ public final class NioFileSystem implements InodeFileSystem {
         if ((toSet & SET_SIZE) != 0) {
             if (f != null) {
                 f.dirty = true;
-                call(() -> resize(f.channel(), in.size()));
+                FileChannel c = channel(f);
+                call(() -> resize(c, in.size()));
             } else {
                 call(() -> {
                     try (FileChannel c = FileChannel.open(p, StandardOpenOption.WRITE)) {
@@ -668,7 +678,7 @@ public final class NioFileSystem implements InodeFileSystem {
             if (defaultProvider) { // rename(2) itself: replaces, and answers type mismatches, as POSIX says
                 return Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
             }
-            boolean replacesFile = checkReplaceable(source, target);
+            boolean replaces = checkReplaceable(source, target);
             try {
                 try {
                     return Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -679,14 +689,20 @@ public final class NioFileSystem implements InodeFileSystem {
                 }
             } catch (java.nio.file.FileSystemException e) {
                 int errno = NioErrors.errno(e);
-                if (!replacesFile || (errno != Errno.ENOTEMPTY && errno != Errno.ENOTDIR && errno != Errno.EISDIR)) throw e;
-                // Neither is a directory (checked above), but the provider keeps one as a
-                // directory of its own (cryptofs's symbolic links) and cannot move it over the
-                // other: the old one goes first, so the name is absent for that moment.
+                if (!replaces || (errno != Errno.ENOTEMPTY && errno != Errno.ENOTDIR && errno != Errno.EISDIR
+                        && errno != Errno.EEXIST)) throw e;
+                // The types match and a directory replaced is empty (checked above), but the
+                // provider cannot move one over the other: it keeps a file as a directory of its
+                // own (cryptofs's symbolic links), or replaces no directory (jdk.zipfs). The old
+                // one goes first, so the name is absent for that moment.
                 Files.delete(target);
                 return Files.move(source, target);
             }
         });
+        if (!defaultProvider && !source.equals(target) && Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)
+                && Files.exists(source, LinkOption.NOFOLLOW_LINKS)) {
+            call(() -> moveEntries(source, target));
+        }
         NioNode replaced = table.write(() -> table.move(dir, key(from), newDir, key(to)));
         changed(table.child(newDir, key(to)));
         changed(replaced);
@@ -694,9 +710,31 @@ public final class NioFileSystem implements InodeFileSystem {
     }
 
     /**
+     * Finishes moving the directory {@code from} to {@code to}, for a provider whose move made the
+     * new directory but left the old one with its entries (jdk.zipfs moves a directory's own
+     * entry only): its entries are moved one by one, then it is removed. Not atomic, as a rename
+     * on such a provider cannot be.
+     */
+    private static Void moveEntries(Path from, Path to) throws IOException {
+        List<Path> entries = new ArrayList<>();
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(from)) {
+            for (Path e : s) entries.add(e);
+        }
+        for (Path e : entries) {
+            Path moved = to.resolve(e.getFileName().toString());
+            Files.move(e, moved);
+            if (Files.isDirectory(moved, LinkOption.NOFOLLOW_LINKS) && Files.exists(e, LinkOption.NOFOLLOW_LINKS)) {
+                moveEntries(e, moved);
+            }
+        }
+        Files.delete(from);
+        return null;
+    }
+
+    /**
      * What rename(2) checks before it replaces, which a provider's REPLACE_EXISTING does not: a
      * directory replaces only a directory (else ENOTDIR), an empty one (ENOTEMPTY), and is
-     * replaced only by one (EISDIR). Returns whether a file (or link) is about to be replaced.
+     * replaced only by one (EISDIR). Returns whether something is about to be replaced.
      */
     private static boolean checkReplaceable(Path source, Path target) throws IOException {
         java.nio.file.attribute.BasicFileAttributes to;
@@ -710,7 +748,7 @@ public final class NioFileSystem implements InodeFileSystem {
         if (fromDir && !to.isDirectory()) throw new ErrnoException(Errno.ENOTDIR);
         if (!fromDir && to.isDirectory()) throw new ErrnoException(Errno.EISDIR);
         if (to.isDirectory()) checkEmpty(target);
-        return !to.isDirectory();
+        return true;
     }
 
     /** ENOTEMPTY unless the directory {@code dir} has no entries. */
@@ -734,15 +772,43 @@ public final class NioFileSystem implements InodeFileSystem {
         return o;
     }
 
-    private long register(NioNode n, FileChannel c) {
+    private long register(NioNode n, Set<OpenOption> options, FileChannel c) {
         table.hold(n);
         synchronized (n) {
             n.channels.addLast(c);
             n.channel = c;
         }
         long fh = handles.getAndIncrement();
-        files.put(fh, new OpenFile(n, c));
+        files.put(fh, new OpenFile(n, options, c));
         return fh;
+    }
+
+    /** The channel of {@code f}, opened again if a flush closed it (a descriptor used after a close of its dup). */
+    private FileChannel channel(OpenFile f) throws IOException {
+        FileChannel c = f.channel;
+        if (c != null) return c;
+        NioNode n = f.node();
+        synchronized (n) {
+            if (f.channel == null) {
+                Path p = path(n);
+                FileChannel opened = call(() -> FileChannel.open(p, f.options));
+                n.channels.addLast(opened);
+                n.channel = opened;
+                f.channel = opened;
+            }
+            return f.channel;
+        }
+    }
+
+    /** Closes {@code f}'s channel if it has one; under the node. */
+    private static void closeChannel(OpenFile f) throws IOException {
+        NioNode n = f.node();
+        FileChannel c = f.channel;
+        if (c == null) return;
+        f.channel = null;
+        n.channels.remove(c);
+        n.channel = n.channels.peekLast();
+        c.close();
     }
 
     /**
@@ -757,13 +823,11 @@ public final class NioFileSystem implements InodeFileSystem {
             NioNode n = f.node();
             synchronized (n) {
                 try {
-                    f.channel().close();
+                    closeChannel(f);
                 } catch (IOException e) {
                     // only what was written after the last flush can be lost here: no program is told any more
                     LOG.warn("closing {}: {}", n.path != null ? n.path : "a file", e.toString());
                 }
-                n.channels.remove(f.channel());
-                n.channel = n.channels.peekLast();
             }
             table.letGo(n);
         }
@@ -779,11 +843,12 @@ public final class NioFileSystem implements InodeFileSystem {
     public void open(Request request, long ino, int flags, OpenReply reply) throws IOException {
         NioNode n = node(ino);
         Path p = path(n);
+        Set<OpenOption> o = options(flags);
         FileChannel c;
         synchronized (n) { // see close
-            c = call(() -> FileChannel.open(p, options(flags)));
+            c = call(() -> FileChannel.open(p, o));
         }
-        long fh = register(n, c);
+        long fh = register(n, o, c);
         // an open for reading writes nothing its close would have to flush (see flush)
         boolean readOnly = (flags & Posix.O_ACCMODE) == Posix.O_RDONLY;
         if (!reply.open(fh, OpenReply.KEEP_CACHE | (readOnly ? OpenReply.NO_FLUSH : 0))) close(fh);
@@ -814,6 +879,7 @@ public final class NioFileSystem implements InodeFileSystem {
             c = call(() -> FileChannel.open(p, creating));
             if (!defaultProvider && !Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
                 // A provider whose new file appears only when its channel closes (zipfs): close it, open it again.
+                deferredWrites = true;
                 c.close();
                 c = call(() -> FileChannel.open(p, o));
             }
@@ -822,7 +888,7 @@ public final class NioFileSystem implements InodeFileSystem {
             Attributes a = settle(request, p, mode);
             NioNode n = remember(dir, s, a);
             fill(n, a, reply.attributes());
-            long fh = register(n, c);
+            long fh = register(n, o, c);
             if (!table.created(reply, n, timeout, timeout, fh, OpenReply.KEEP_CACHE)) close(fh);
         } catch (IOException | RuntimeException e) {
             c.close();
@@ -832,7 +898,7 @@ public final class NioFileSystem implements InodeFileSystem {
 
     @Override
     public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws IOException {
-        FileChannel c = file(fh).channel();
+        FileChannel c = channel(file(fh));
         ByteBuffer buf = readBuffers.get().clear().limit((int) Math.min(size, READ_BUFFER));
         call(() -> {
             while (buf.hasRemaining()) {
@@ -848,7 +914,7 @@ public final class NioFileSystem implements InodeFileSystem {
     public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws IOException {
         OpenFile f = file(fh);
         f.dirty = true;
-        FileChannel c = f.channel();
+        FileChannel c = channel(f);
         int size = data.remaining();
         call(() -> {
             long at = offset;
@@ -860,7 +926,7 @@ public final class NioFileSystem implements InodeFileSystem {
 
     @Override
     public void fsync(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) throws IOException {
-        FileChannel c = file(fh).channel();
+        FileChannel c = channel(file(fh));
         call(() -> {
             c.force(!dataOnly);
             return null;
@@ -881,10 +947,20 @@ public final class NioFileSystem implements InodeFileSystem {
     public void flush(Request request, long ino, long fh, long lockOwner, EmptyReply reply) throws IOException {
         if (defaultProvider) throw new ErrnoException(Errno.ENOSYS);
         OpenFile f = file(fh);
-        if (f.dirty) {
+        if (deferredWrites && f.options.contains(StandardOpenOption.WRITE)) {
+            // even unwritten: closing a channel opened for writing puts the file back as it was opened
             f.dirty = false;
+            synchronized (f.node()) {
+                call(() -> {
+                    closeChannel(f);
+                    return null;
+                });
+            }
+        } else if (f.dirty) {
+            f.dirty = false;
+            FileChannel c = channel(f);
             call(() -> {
-                f.channel().force(false);
+                c.force(false);
                 return null;
             });
         }
