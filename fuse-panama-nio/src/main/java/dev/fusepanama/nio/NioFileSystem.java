@@ -77,7 +77,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * (readdirplus); symbolic and hard links where the provider has them; rename with POSIX's
  * replacing semantics ({@code ATOMIC_MOVE}) or RENAME_NOREPLACE; extended attributes in the
  * {@code user.} namespace through {@code UserDefinedFileAttributeView}; chmod and chown through the
- * {@code unix} view (or {@code posix} permissions), utimens; statfs from the {@code FileStore}.
+ * {@code unix} view (or {@code posix} permissions, or the {@code dos} view's {@code readonly}
+ * attribute as vfat sets it: {@link DosMode}), utimens; statfs from the {@code FileStore}.
  * File locks are the kernel's, which keeps them for every process on the machine. The kernel
  * checks permissions from the modes ({@code default_permissions}). As root, a file another user
  * creates is given to them where the provider can (the {@code unix} view).
@@ -457,7 +458,7 @@ public final class NioFileSystem implements InodeFileSystem {
             }
         }
         if ((toSet & SET_MODE) != 0) {
-            setMode(p, in.mode() & 07777);
+            setMode(p, n.isDirectory(), in.mode() & 07777);
             bitsChanged(n);
         }
         if ((toSet & (SET_UID | SET_GID)) != 0) {
@@ -490,8 +491,11 @@ public final class NioFileSystem implements InodeFileSystem {
         return null;
     }
 
-    /** chmod: through the unix view (every bit), else posix permissions (no set-ID or sticky bits), else EPERM. */
-    private void setMode(Path p, int mode) throws IOException {
+    /**
+     * chmod: through the unix view (every bit), else posix permissions (no set-ID or sticky bits),
+     * else DOS's readonly attribute as vfat sets it ({@link DosMode}), else EPERM.
+     */
+    private void setMode(Path p, boolean directory, int mode) throws IOException {
         if (view == Attributes.View.UNIX) {
             try {
                 Files.setAttribute(p, "unix:mode", mode, LinkOption.NOFOLLOW_LINKS);
@@ -499,6 +503,11 @@ public final class NioFileSystem implements InodeFileSystem {
             } catch (UnsupportedOperationException | IllegalArgumentException | ClassCastException readOnlyView) {
                 // jimfs's unix view is read-only: its posix view takes the permission bits
             }
+        }
+        if (view == Attributes.View.DOS) {
+            boolean readOnly = DosMode.readOnlyAfterChmod(directory, mode);
+            call(() -> Files.setAttribute(p, "dos:readonly", readOnly, LinkOption.NOFOLLOW_LINKS));
+            return;
         }
         if (view == Attributes.View.BASIC || (mode & 07000) != 0) throw new ErrnoException(Errno.EPERM);
         Set<PosixFilePermission> perms = EnumSet.noneOf(PosixFilePermission.class);
@@ -532,13 +541,16 @@ public final class NioFileSystem implements InodeFileSystem {
 
     /**
      * A new file as the caller asked: its mode exactly (the process's umask undone) and, as root,
-     * the caller's. Returns its attributes, read once more only if something had to change.
+     * the caller's. Returns its attributes, read once more only if something had to change. Only
+     * a view with permission bits keeps the mode: a dos view's file starts writable, as vfat's
+     * create ignores the mode (and a mkstemp's 0600 is no mode DOS can show).
      */
     private Attributes settle(Request request, Path p, int mode) throws IOException {
         Attributes a = attributes(p);
         boolean changed = false;
-        if (view != Attributes.View.BASIC && (a.mode() & 07777) != (mode & 07777)) {
-            setMode(p, mode & 07777);
+        boolean bits = view == Attributes.View.UNIX || view == Attributes.View.POSIX;
+        if (bits && (a.mode() & 07777) != (mode & 07777)) {
+            setMode(p, a.type() == Posix.S_IFDIR, mode & 07777);
             changed = true;
         }
         if (owner == 0 && realOwners && (request.uid() != 0 || request.gid() != 0)) {
