@@ -275,8 +275,10 @@ public final class NioFileSystem implements InodeFileSystem {
      * mount, as {@link #invalidate} does. Events come when the provider sees the change: at once
      * from the default provider on Linux (inotify), within its polling interval from others
      * (jimfs: 5 s by default). A miss the kernel cached before events were lost is still kept
-     * for the cache timeout. Changes made through the mount come back as events too, and cost the kernel what
-     * it cached of the files just changed.
+     * for the cache timeout. Changes made through the mount come back as events too, and cost the
+     * kernel what it cached of the files just changed. A directory the provider cannot watch
+     * (inotify's {@code max_user_watches} used up) is logged, once as a warning, and its changes
+     * are seen as without watching.
      *
      * @return true if the provider has a watch service; false if it has none
      *         ({@code newWatchService} throws UnsupportedOperationException: jdk.zipfs), and
