@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.DosFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
@@ -17,8 +18,9 @@ import java.util.Set;
 /**
  * A file's attributes as {@code stat(2)} gives them, read through the richest view the provider
  * has: {@code unix} (the default provider on Linux, jimfs: every field), {@code posix}
- * (permission bits, no owner numbers, no set-ID bits), else {@code basic} (type, size and times;
- * mode 0755 for directories, 0644 for the rest). Owner numbers are the provider's only where
+ * (permission bits, no owner numbers, no set-ID bits), {@code dos} (the {@code readonly}
+ * attribute as missing write bits, as vfat shows it: see {@link DosMode}), else {@code basic}
+ * (type, size and times; mode 0755 for directories, 0644 for the rest). Owner numbers are the provider's only where
  * they are real users of this machine ({@code realOwners}: the default provider); elsewhere (jimfs
  * numbers its own principals) files belong to {@code owner}/{@code group}, the mounting user's,
  * as on a FAT mount.
@@ -27,11 +29,12 @@ record Attributes(int mode, long ino, long nlink, int uid, int gid, long rdev, l
                   FileTime mtime, FileTime ctime, Object fileKey) {
 
     /** Which view a filesystem's attributes are read through. */
-    enum View { UNIX, POSIX, BASIC }
+    enum View { UNIX, POSIX, DOS, BASIC }
 
     static View viewOf(FileSystem fs) {
         Set<String> views = fs.supportedFileAttributeViews();
-        return views.contains("unix") ? View.UNIX : views.contains("posix") ? View.POSIX : View.BASIC;
+        return views.contains("unix") ? View.UNIX : views.contains("posix") ? View.POSIX
+                : views.contains("dos") ? View.DOS : View.BASIC;
     }
 
     static Attributes read(Path p, View view, boolean realOwners, int owner, int group) throws IOException {
@@ -61,6 +64,10 @@ record Attributes(int mode, long ino, long nlink, int uid, int gid, long rdev, l
         return switch (view) {
             case UNIX -> unix(Files.readAttributes(p, "unix:*", LinkOption.NOFOLLOW_LINKS), realOwners, owner, group);
             case POSIX -> posix(Files.readAttributes(p, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS), owner, group);
+            case DOS -> {
+                DosFileAttributes a = Files.readAttributes(p, DosFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                yield basic(a, DosMode.bits(a.isDirectory(), a.isReadOnly()), owner, group);
+            }
             case BASIC -> {
                 BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
                 yield basic(a, a.isDirectory() ? 0755 : 0644, owner, group);

@@ -2,6 +2,7 @@ package dev.fusepanama.nio;
 
 import static dev.fusepanama.nio.NioErrors.call;
 
+import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.Fuse;
@@ -44,6 +45,7 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.WatchService;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
@@ -77,7 +79,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * (readdirplus); symbolic and hard links where the provider has them; rename with POSIX's
  * replacing semantics ({@code ATOMIC_MOVE}) or RENAME_NOREPLACE; extended attributes in the
  * {@code user.} namespace through {@code UserDefinedFileAttributeView}; chmod and chown through the
- * {@code unix} view (or {@code posix} permissions), utimens; statfs from the {@code FileStore}.
+ * {@code unix} view (or {@code posix} permissions, or the {@code dos} view's {@code readonly}
+ * attribute as vfat sets it: {@link DosMode}), utimens; statfs from the {@code FileStore}.
  * File locks are the kernel's, which keeps them for every process on the machine. The kernel
  * checks permissions from the modes ({@code default_permissions}). As root, a file another user
  * creates is given to them where the provider can (the {@code unix} view).
@@ -90,9 +93,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * text, not bytes). Errors map to the errno a kernel filesystem gives ({@link NioErrors}).
  *
  * <p><b>Caching.</b> Names, misses and attributes are trusted for {@link #cacheTimeout} (1 s unless set),
- * file data is read again at each open. Changes made through the mount are seen at once; changes
+ * file data stays cached while the file's size and modification time are what the kernel last
+ * saw (see the module's README). Changes made through the mount are seen at once; changes
  * made to the NIO filesystem behind it are seen within that time, or at once after
- * {@link #invalidate(Path)}.
+ * {@link #invalidate(Path)}, or as soon as the provider reports them with
+ * {@link #watchChanges()}.
  */
 public final class NioFileSystem implements InodeFileSystem {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(NioFileSystem.class);
@@ -113,9 +118,18 @@ public final class NioFileSystem implements InodeFileSystem {
         /** Its permission bits as a posix view last gave them, and when (System.nanoTime; 0: not known). */
         private volatile int bits;
         private volatile long bitsRead;
+        /** A directory's watcher while it watches it ({@link #watchChanges}); null if none. Set by the watcher. */
+        volatile NioWatcher watcher;
 
         NioNode(int type) {
             super(type);
+        }
+
+        /** The kernel no longer knows it: a directory is no longer watched. */
+        @Override
+        protected void forgotten() {
+            NioWatcher w = watcher;
+            if (w != null) w.unwatch(this);
         }
     }
 
@@ -176,6 +190,14 @@ public final class NioFileSystem implements InodeFileSystem {
     private final Map<Long, OpenDir> dirs = new ConcurrentHashMap<>();
     private final ThreadLocal<ByteBuffer> readBuffers = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(READ_BUFFER));
     private volatile InodeMount mount;
+    /** Guards {@link #watch}, {@link #live} and the start and end of a {@link #watcher}. */
+    private final Object watchLock = new Object();
+    /** Whether changes behind the mount are watched ({@link #watchChanges}). */
+    private boolean watch;
+    /** Whether a session runs: between init and destroy. */
+    private boolean live;
+    /** The watcher of the session that runs, if changes are watched; else null. */
+    private volatile NioWatcher watcher;
 
     private NioFileSystem(Path root, Duration cacheTimeout) throws IOException {
         if (!Files.isDirectory(root)) throw new java.nio.file.NotDirectoryException(root.toString());
@@ -240,10 +262,87 @@ public final class NioFileSystem implements InodeFileSystem {
             dir = table.child(dir, key(relative.getName(i).toString()));
         }
         if (dir == null) return;
-        String name = relative.getFileName().toString();
+        invalidate(m, dir, relative.getFileName().toString());
+    }
+
+    private void invalidate(InodeMount m, NioNode dir, String name) throws IOException {
         NioNode n = table.child(dir, key(name));
         m.invalidateEntry(dir.nodeId(), name.getBytes(StandardCharsets.UTF_8));
         if (n != null) m.invalidateInode(n.nodeId(), 0, 0);
+    }
+
+    /**
+     * Watches the NIO filesystem for changes made behind the mount, through its provider's
+     * {@link java.nio.file.WatchService}, and tells the kernel of each as {@link #invalidate}
+     * does, so they are seen at once rather than when the cache timeout runs out. Every directory
+     * the kernel knows is watched (from the root on, as it learns them), until it forgets it; a
+     * name created, removed or modified in one is invalidated; when the service lost events
+     * (OVERFLOW), every name and file the kernel holds is. One daemon thread per mount takes the
+     * events; it ends with the session (unmount), and starts again with the next mount.
+     *
+     * <p>Call it before or after mounting with {@link #mount}; the notifications need that
+     * mount, as {@link #invalidate} does. Events come when the provider sees the change: at once
+     * from the default provider on Linux (inotify), within its polling interval from others
+     * (jimfs: 5 s by default). A miss the kernel cached before events were lost is still kept
+     * for the cache timeout. Changes made through the mount come back as events too, and cost the
+     * kernel what it cached of the files just changed. A directory the provider cannot watch
+     * (inotify's {@code max_user_watches} used up) is logged, once as a warning, and its changes
+     * are seen as without watching.
+     *
+     * @return true if the provider has a watch service; false if it has none
+     *         ({@code newWatchService} throws UnsupportedOperationException: jdk.zipfs), and
+     *         changes behind the mount are seen as without watching
+     * @throws IOException if the provider has one but cannot open it (e.g. the user's inotify
+     *         instances are used up); a mount made later fails the same way
+     */
+    public boolean watchChanges() throws IOException {
+        synchronized (watchLock) {
+            if (watch) return true;
+            try (WatchService probe = root.getFileSystem().newWatchService()) {
+                // only asks: each session opens its own, closed with it
+            } catch (UnsupportedOperationException none) {
+                return false;
+            }
+            if (live) startWatching();
+            watch = true;
+            return true;
+        }
+    }
+
+    /** Starts this session's watcher, over the directories the kernel knows already. Under the watch lock. */
+    private void startWatching() throws IOException {
+        NioWatcher w = NioWatcher.start(this, root);
+        watcher = w; // first: a directory learnt from now on is watched by remember
+        for (NioNode n : table.nodes()) {
+            if (n.isDirectory()) watch(w, n);
+        }
+    }
+
+    /** {@code dir} is known to the kernel now: watched by {@code w}, unless it has no name left. */
+    private void watch(NioWatcher w, NioNode dir) {
+        try {
+            w.watch(dir, path(dir));
+        } catch (ErrnoException removed) {
+            // nothing to watch: the kernel learns of its removal from its parent's watch
+        }
+    }
+
+    /** The watcher saw {@code name} in {@code dir} change. */
+    void changed(NioNode dir, String name) throws IOException {
+        InodeMount m = mount;
+        if (m != null) invalidate(m, dir, name);
+    }
+
+    /** The watcher lost events: every name and file the kernel holds may have changed. */
+    void changedAll() throws IOException {
+        InodeMount m = mount;
+        if (m == null) return;
+        for (NioNode n : table.nodes()) {
+            for (Node.Link l : table.names(n)) {
+                m.invalidateEntry(l.parent().nodeId(), l.name().getBytes(StandardCharsets.ISO_8859_1));
+            }
+            m.invalidateInode(n.nodeId(), 0, 0);
+        }
     }
 
     // ---- names and paths ---------------------------------------------------------------------
@@ -366,6 +465,8 @@ public final class NioFileSystem implements InodeFileSystem {
 
     private NioNode remember(NioNode dir, String name, Attributes a) {
         NioNode n = table.remember(dir, key(name), identities ? a.fileKey() : null, a.type(), () -> new NioNode(a.type()));
+        NioWatcher w = watcher;
+        if (w != null && n.isDirectory() && n.watcher != w) watch(w, n);
         n.last = a;
         if (n.bitsRead == 0 && view == Attributes.View.POSIX) {
             // a new node: a was read in full (a known one's bits are kept by attributes(p, known))
@@ -409,8 +510,23 @@ public final class NioFileSystem implements InodeFileSystem {
         table.forget(ino, lookups);
     }
 
+    /** A session starts: the watcher too, if changes are watched. */
+    @Override
+    public void init(ConnectionInfo connection) throws IOException {
+        synchronized (watchLock) {
+            live = true;
+            if (watch) startWatching();
+        }
+    }
+
     @Override
     public void destroy() {
+        synchronized (watchLock) {
+            live = false;
+            NioWatcher w = watcher;
+            watcher = null;
+            if (w != null) w.stop();
+        }
         table.sessionEnded();
         for (Long fh : List.copyOf(files.keySet())) close(fh);
         mount = null;
@@ -467,7 +583,7 @@ public final class NioFileSystem implements InodeFileSystem {
             }
         }
         if ((toSet & SET_MODE) != 0) {
-            setMode(p, in.mode() & 07777);
+            setMode(p, n.isDirectory(), in.mode() & 07777);
             bitsChanged(n);
         }
         if ((toSet & (SET_UID | SET_GID)) != 0) {
@@ -500,8 +616,11 @@ public final class NioFileSystem implements InodeFileSystem {
         return null;
     }
 
-    /** chmod: through the unix view (every bit), else posix permissions (no set-ID or sticky bits), else EPERM. */
-    private void setMode(Path p, int mode) throws IOException {
+    /**
+     * chmod: through the unix view (every bit), else posix permissions (no set-ID or sticky bits),
+     * else DOS's readonly attribute as vfat sets it ({@link DosMode}), else EPERM.
+     */
+    private void setMode(Path p, boolean directory, int mode) throws IOException {
         if (view == Attributes.View.UNIX) {
             try {
                 Files.setAttribute(p, "unix:mode", mode, LinkOption.NOFOLLOW_LINKS);
@@ -509,6 +628,11 @@ public final class NioFileSystem implements InodeFileSystem {
             } catch (UnsupportedOperationException | IllegalArgumentException | ClassCastException readOnlyView) {
                 // jimfs's unix view is read-only: its posix view takes the permission bits
             }
+        }
+        if (view == Attributes.View.DOS) {
+            boolean readOnly = DosMode.readOnlyAfterChmod(directory, mode);
+            call(() -> Files.setAttribute(p, "dos:readonly", readOnly, LinkOption.NOFOLLOW_LINKS));
+            return;
         }
         if (view == Attributes.View.BASIC || (mode & 07000) != 0) throw new ErrnoException(Errno.EPERM);
         Set<PosixFilePermission> perms = EnumSet.noneOf(PosixFilePermission.class);
@@ -542,13 +666,16 @@ public final class NioFileSystem implements InodeFileSystem {
 
     /**
      * A new file as the caller asked: its mode exactly (the process's umask undone) and, as root,
-     * the caller's. Returns its attributes, read once more only if something had to change.
+     * the caller's. Returns its attributes, read once more only if something had to change. Only
+     * a view with permission bits keeps the mode: a dos view's file starts writable, as vfat's
+     * create ignores the mode (and a mkstemp's 0600 is no mode DOS can show).
      */
     private Attributes settle(Request request, Path p, int mode) throws IOException {
         Attributes a = attributes(p);
         boolean changed = false;
-        if (view != Attributes.View.BASIC && (a.mode() & 07777) != (mode & 07777)) {
-            setMode(p, mode & 07777);
+        boolean bits = view == Attributes.View.UNIX || view == Attributes.View.POSIX;
+        if (bits && (a.mode() & 07777) != (mode & 07777)) {
+            setMode(p, a.type() == Posix.S_IFDIR, mode & 07777);
             changed = true;
         }
         if (owner == 0 && realOwners && (request.uid() != 0 || request.gid() != 0)) {

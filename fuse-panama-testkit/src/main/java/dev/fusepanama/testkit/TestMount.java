@@ -35,8 +35,18 @@ public final class TestMount implements AutoCloseable {
         return mountAt(dir -> Fuse.mount(fs, dir, options));
     }
 
-    private interface Mounter {
+    /** Mounts a filesystem at the directory it is given. */
+    @FunctionalInterface
+    public interface Mounter {
         FuseMount mount(Path dir) throws IOException;
+    }
+
+    /**
+     * Mounts by {@code mounter} at a fresh temporary directory: for a filesystem that mounts
+     * itself and keeps its mount, e.g. {@code NioFileSystem::mount}, whose invalidations need it.
+     */
+    public static TestMount mountWith(Mounter mounter) throws IOException {
+        return mountAt(mounter);
     }
 
     private static TestMount mountAt(Mounter mounter) throws IOException {

@@ -1,0 +1,135 @@
+package dev.fusepanama.nio;
+
+import dev.fusepanama.nio.NioFileSystem.NioNode;
+import java.io.IOException;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The provider's {@link WatchService} over the directories the kernel knows, for one session of a
+ * {@link NioFileSystem} ({@link NioFileSystem#watchChanges}): one daemon thread takes its events
+ * and tells the filesystem which name changed, which tells the kernel. A directory is watched
+ * from when the kernel learns it until it forgets it ({@link NioNode#forgotten}), or until the
+ * provider cancels the watch (the directory was removed).
+ */
+final class NioWatcher {
+    private static final Logger LOG = LoggerFactory.getLogger(NioWatcher.class);
+
+    private final NioFileSystem fs;
+    private final WatchService service;
+    /** The directory each key watches, and each directory's key. */
+    private final Map<WatchKey, NioNode> dirs = new ConcurrentHashMap<>();
+    private final Map<NioNode, WatchKey> keys = new ConcurrentHashMap<>();
+    /** Whether a directory could not be watched yet: the first time is a warning, the rest go to debug. */
+    private final AtomicBoolean failedBefore = new AtomicBoolean();
+
+    private NioWatcher(NioFileSystem fs, WatchService service) {
+        this.fs = fs;
+        this.service = service;
+    }
+
+    /**
+     * Opens the provider's watch service of {@code root} and starts taking its events.
+     *
+     * @throws UnsupportedOperationException if the provider has none
+     */
+    static NioWatcher start(NioFileSystem fs, Path root) throws IOException {
+        NioWatcher w = new NioWatcher(fs, root.getFileSystem().newWatchService());
+        Thread.ofPlatform().daemon().name("fuse-panama-nio watcher of " + root).start(w::run);
+        return w;
+    }
+
+    /** Ends the watch: the thread ends once the service is closed. */
+    void stop() {
+        try {
+            service.close();
+        } catch (IOException e) {
+            LOG.warn("closing the watch service: {}", e.toString());
+        }
+    }
+
+    /** Watches {@code dir}, whose path is {@code p}, unless it is already or was dropped. */
+    void watch(NioNode dir, Path p) {
+        synchronized (dir) { // against its forgotten() meanwhile (see unwatch)
+            if (dir.watcher == this || dir.isDropped()) return;
+            WatchKey k;
+            try {
+                k = p.register(service, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_DELETE,
+                        StandardWatchEventKinds.ENTRY_MODIFY);
+            } catch (ClosedWatchServiceException stopped) {
+                return;
+            } catch (IOException | RuntimeException e) {
+                // the next time the kernel is given the directory tries again
+                if (failedBefore.compareAndSet(false, true)) {
+                    LOG.warn("cannot watch {} (its changes behind the mount are seen after the cache timeout): {}", p, e.toString());
+                } else {
+                    LOG.debug("cannot watch {}: {}", p, e.toString());
+                }
+                return;
+            }
+            dir.watcher = this;
+            keys.put(dir, k);
+            dirs.put(k, dir);
+        }
+    }
+
+    /**
+     * Stops watching {@code dir}. On some providers (the default one on Linux) a directory has one
+     * key however often it is registered: it is cancelled only if no node learnt since holds it,
+     * as a node for the same directory under a new name may.
+     */
+    void unwatch(NioNode dir) {
+        synchronized (dir) {
+            dir.watcher = null;
+            WatchKey k = keys.remove(dir);
+            if (k != null && dirs.remove(k, dir)) k.cancel();
+        }
+    }
+
+    private void run() {
+        try {
+            while (true) {
+                WatchKey k = service.take();
+                NioNode dir = dirs.get(k);
+                for (WatchEvent<?> e : k.pollEvents()) {
+                    if (e.kind() == StandardWatchEventKinds.OVERFLOW) {
+                        tell("any file (events were lost)", fs::changedAll);
+                    } else if (dir != null && e.context() instanceof Path name) {
+                        tell(name + " in directory " + dir, () -> fs.changed(dir, name.toString()));
+                    }
+                }
+                if (!k.reset() && dir != null) unwatch(dir); // the directory is gone; learnt again, it is watched again
+            }
+        } catch (ClosedWatchServiceException | InterruptedException stopped) {
+            // stop(): the session ended
+        } catch (RuntimeException e) {
+            LOG.error("the watcher stopped: changes behind the mount are seen after the cache timeout again", e);
+        }
+    }
+
+    /** Telling the kernel of a change, which it may refuse. */
+    @FunctionalInterface
+    private interface Notice {
+        void send() throws IOException;
+    }
+
+    /** Sends {@code notice} that {@code what} changed; a failure is logged, and the next event is told. */
+    private static void tell(String what, Notice notice) {
+        try {
+            notice.send();
+        } catch (IllegalStateException ended) {
+            LOG.debug("not telling that {} changed: {}", what, ended.toString()); // the mount ended before destroy stopped us
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("telling the kernel that {} changed: {}", what, e.toString());
+        }
+    }
+}
