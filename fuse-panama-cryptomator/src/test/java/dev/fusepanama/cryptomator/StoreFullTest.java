@@ -39,8 +39,11 @@ class StoreFullTest {
 
     @AfterEach
     void cleanUp() throws Exception {
-        if (cryptofs != null) cryptofs.close();
-        Tmpfs.unmount(tmpfs);
+        try {
+            if (cryptofs != null) cryptofs.close();
+        } finally {
+            Tmpfs.unmount(tmpfs);
+        }
     }
 
     @Test

@@ -115,9 +115,13 @@ public final class NioFileSystem implements InodeFileSystem {
         private final java.util.ArrayDeque<FileChannel> channels = new java.util.ArrayDeque<>(1);
         /** When it last changed through the mount, for providers that keep no ctime; null if never. */
         private volatile FileTime changed;
-        /** Its permission bits as a posix view last gave them, and when (System.nanoTime; 0: not known). */
-        private volatile int bits;
-        private volatile long bitsRead;
+        /**
+         * Its permission bits as a posix view last gave them, when (System.nanoTime; 0: not known),
+         * and how often a chmod or an invalidation made them unknown; guarded by the node.
+         */
+        private int bits;
+        private long bitsRead;
+        private int bitsEpoch;
         /** A directory's watcher while it watches it ({@link #watchChanges}); null if none. Set by the watcher. */
         volatile NioWatcher watcher;
 
@@ -128,7 +132,10 @@ public final class NioFileSystem implements InodeFileSystem {
         /** The kernel no longer knows it: a directory is no longer watched. */
         @Override
         protected void forgotten() {
-            NioWatcher w = watcher;
+            NioWatcher w;
+            synchronized (this) { // a watch() registering it now has set its watcher by then
+                w = watcher;
+            }
             if (w != null) w.unwatch(this);
         }
     }
@@ -142,6 +149,8 @@ public final class NioFileSystem implements InodeFileSystem {
         private final Set<OpenOption> options;
         private volatile FileChannel channel;
         private volatile boolean dirty;
+        /** Calls using the channel share it; a flush that closes the channel takes it alone. */
+        private final java.util.concurrent.locks.ReentrantReadWriteLock io = new java.util.concurrent.locks.ReentrantReadWriteLock();
 
         OpenFile(NioNode node, Set<OpenOption> options, FileChannel channel) {
             this.node = node;
@@ -176,6 +185,12 @@ public final class NioFileSystem implements InodeFileSystem {
      * meanwhile. Known for zipfs, and learnt from the first create on any other provider.
      */
     private volatile boolean deferredWrites;
+    /**
+     * Whether file data stays cached across opens (KEEP_CACHE): where the kernel checks size and
+     * mtime before it reads cached data ({@code auto_inval_data}, which {@link #mountOptions}
+     * asks for); without it an open drops the data, so changes behind the mount are still seen.
+     */
+    private volatile boolean keepData;
     /** Whether this is the default provider's filesystem, whose calls are the kernel's own. */
     private final boolean defaultProvider;
     /** Whether the provider's owner numbers are this machine's users (the default provider's are). */
@@ -268,7 +283,10 @@ public final class NioFileSystem implements InodeFileSystem {
     private void invalidate(InodeMount m, NioNode dir, String name) throws IOException {
         NioNode n = table.child(dir, key(name));
         m.invalidateEntry(dir.nodeId(), name.getBytes(StandardCharsets.UTF_8));
-        if (n != null) m.invalidateInode(n.nodeId(), 0, 0);
+        if (n != null) {
+            bitsChanged(n);
+            m.invalidateInode(n.nodeId(), 0, 0);
+        }
     }
 
     /**
@@ -341,6 +359,7 @@ public final class NioFileSystem implements InodeFileSystem {
             for (Node.Link l : table.names(n)) {
                 m.invalidateEntry(l.parent().nodeId(), l.name().getBytes(StandardCharsets.ISO_8859_1));
             }
+            bitsChanged(n);
             m.invalidateInode(n.nodeId(), 0, 0);
         }
     }
@@ -410,21 +429,35 @@ public final class NioFileSystem implements InodeFileSystem {
      */
     private Attributes attributes(Path p, NioNode known) throws IOException {
         if (known == null || view != Attributes.View.POSIX) return attributes(p);
-        long read = known.bitsRead;
+        int bits;
+        long read;
+        int epoch;
+        synchronized (known) {
+            bits = known.bits;
+            read = known.bitsRead;
+            epoch = known.bitsEpoch;
+        }
         if (read != 0 && System.nanoTime() - read < timeoutNanos) {
-            int bits = known.bits;
             Attributes a = call(() -> Attributes.readKnowingBits(p, bits, owner, group));
             if (a.type() == known.type()) return a;
         }
         Attributes a = attributes(p);
-        known.bits = a.mode() & 07777;
-        known.bitsRead = System.nanoTime();
+        synchronized (known) {
+            if (known.bitsEpoch == epoch) { // else a chmod came meanwhile, and a may predate it
+                known.bits = a.mode() & 07777;
+                known.bitsRead = System.nanoTime();
+            }
+        }
         return a;
     }
 
-    /** The permission bits of {@code n} were changed through the mount: the next read asks the provider. */
+    /** The permission bits of {@code n} were changed, or may have been: the next read asks the provider. */
     private static void bitsChanged(NioNode n) {
-        if (n != null) n.bitsRead = 0;
+        if (n == null) return;
+        synchronized (n) {
+            n.bitsRead = 0;
+            n.bitsEpoch++;
+        }
     }
 
     /** {@code n}'s attributes, remembered for when its names are gone and only an open file is left. */
@@ -464,12 +497,17 @@ public final class NioFileSystem implements InodeFileSystem {
     }
 
     private NioNode remember(NioNode dir, String name, Attributes a) {
-        NioNode n = table.remember(dir, key(name), identities ? a.fileKey() : null, a.type(), () -> new NioNode(a.type()));
+        NioNode n = table.remember(dir, key(name), identities ? a.fileKey() : null, a.type(), () -> newNode(a));
         NioWatcher w = watcher;
         if (w != null && n.isDirectory() && n.watcher != w) watch(w, n);
         n.last = a;
-        if (n.bitsRead == 0 && view == Attributes.View.POSIX) {
-            // a new node: a was read in full (a known one's bits are kept by attributes(p, known))
+        return n;
+    }
+
+    /** A node for a name the table did not have, whose attributes {@code a} were read in full. */
+    private NioNode newNode(Attributes a) {
+        NioNode n = new NioNode(a.type());
+        if (view == Attributes.View.POSIX) {
             n.bits = a.mode() & 07777;
             n.bitsRead = System.nanoTime();
         }
@@ -513,6 +551,7 @@ public final class NioFileSystem implements InodeFileSystem {
     /** A session starts: the watcher too, if changes are watched. */
     @Override
     public void init(ConnectionInfo connection) throws IOException {
+        keepData = connection.wants(ConnectionInfo.CAP_AUTO_INVAL_DATA);
         synchronized (watchLock) {
             live = true;
             if (watch) startWatching();
@@ -562,8 +601,7 @@ public final class NioFileSystem implements InodeFileSystem {
         OpenFile f = fh == NO_HANDLE ? null : files.get(fh);
         if (f != null && table.name(n) == null && toSet == SET_SIZE) {
             f.dirty = true;
-            FileChannel c = channel(f);
-            call(() -> resize(c, in.size())); // ftruncate of a file removed while open
+            withChannel(f, c -> resize(c, in.size())); // ftruncate of a file removed while open
             changed(n);
             getattr(request, ino, fh, reply);
             return;
@@ -572,8 +610,7 @@ public final class NioFileSystem implements InodeFileSystem {
         if ((toSet & SET_SIZE) != 0) {
             if (f != null) {
                 f.dirty = true;
-                FileChannel c = channel(f);
-                call(() -> resize(c, in.size()));
+                withChannel(f, c -> resize(c, in.size()));
             } else {
                 call(() -> {
                     try (FileChannel c = FileChannel.open(p, StandardOpenOption.WRITE)) {
@@ -827,7 +864,7 @@ public final class NioFileSystem implements InodeFileSystem {
             }
         });
         if (!defaultProvider && !source.equals(target) && Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)
-                && Files.exists(source, LinkOption.NOFOLLOW_LINKS)) {
+                && Files.exists(source, LinkOption.NOFOLLOW_LINKS) && !call(() -> Files.isSameFile(source, target))) {
             call(() -> moveEntries(source, target));
         }
         NioNode replaced = table.write(() -> table.move(dir, key(from), newDir, key(to)));
@@ -910,6 +947,25 @@ public final class NioFileSystem implements InodeFileSystem {
         return fh;
     }
 
+    /** What a call does with an open file's channel. */
+    private interface ChannelUse<T> {
+        T run(FileChannel c) throws IOException;
+    }
+
+    /**
+     * Runs {@code use} on {@code f}'s channel, which a flush on another thread (the close of a
+     * dup of the descriptor) does not close meanwhile; errors as {@link NioErrors#call} maps them.
+     */
+    private <T> T withChannel(OpenFile f, ChannelUse<T> use) throws IOException {
+        f.io.readLock().lock();
+        try {
+            FileChannel c = channel(f);
+            return call(() -> use.run(c));
+        } finally {
+            f.io.readLock().unlock();
+        }
+    }
+
     /** The channel of {@code f}, opened again if a flush closed it (a descriptor used after a close of its dup). */
     private FileChannel channel(OpenFile f) throws IOException {
         FileChannel c = f.channel;
@@ -978,7 +1034,7 @@ public final class NioFileSystem implements InodeFileSystem {
         long fh = register(n, o, c);
         // an open for reading writes nothing its close would have to flush (see flush)
         boolean readOnly = (flags & Posix.O_ACCMODE) == Posix.O_RDONLY;
-        if (!reply.open(fh, OpenReply.KEEP_CACHE | (readOnly ? OpenReply.NO_FLUSH : 0))) close(fh);
+        if (!reply.open(fh, (keepData ? OpenReply.KEEP_CACHE : 0) | (readOnly ? OpenReply.NO_FLUSH : 0))) close(fh);
     }
 
     @Override
@@ -988,23 +1044,36 @@ public final class NioFileSystem implements InodeFileSystem {
         Path p = child(dir, s);
         Set<OpenOption> o = options(flags);
         boolean exclusive = (flags & Posix.O_EXCL) != 0;
+        // The kernel sends create for a name it holds a miss for, which may exist by now (made
+        // behind the mount): then it is opened as it is (truncated for O_TRUNC, which the kernel
+        // leaves to a create), keeping its mode and owner.
+        boolean existed = false;
         FileChannel c;
         if ((flags & Posix.O_ACCMODE) == Posix.O_RDONLY) {
             // A FileChannel opened only for reading ignores CREATE (O_RDONLY|O_CREAT is legal): make the file first.
-            call(() -> {
+            existed = call(() -> {
                 try {
-                    return Files.createFile(p);
+                    Files.createFile(p);
+                    return false;
                 } catch (java.nio.file.FileAlreadyExistsException e) {
                     if (exclusive) throw e;
-                    return p;
+                    return true;
                 }
             });
             c = call(() -> FileChannel.open(p, o));
         } else {
             Set<OpenOption> creating = new HashSet<>(o);
-            creating.add(exclusive ? StandardOpenOption.CREATE_NEW : StandardOpenOption.CREATE);
-            c = call(() -> FileChannel.open(p, creating));
-            if (!defaultProvider && !Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+            creating.add(StandardOpenOption.CREATE_NEW);
+            try {
+                c = call(() -> FileChannel.open(p, creating));
+            } catch (ErrnoException e) {
+                if (exclusive || e.errno() != Errno.EEXIST) throw e;
+                existed = true;
+                Set<OpenOption> truncating = new HashSet<>(o);
+                if ((flags & Posix.O_TRUNC) != 0) truncating.add(StandardOpenOption.TRUNCATE_EXISTING);
+                c = call(() -> FileChannel.open(p, truncating));
+            }
+            if (!existed && !defaultProvider && !Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
                 // A provider whose new file appears only when its channel closes (zipfs): close it, open it again.
                 deferredWrites = true;
                 c.close();
@@ -1012,11 +1081,11 @@ public final class NioFileSystem implements InodeFileSystem {
             }
         }
         try {
-            Attributes a = settle(request, p, mode);
+            Attributes a = existed ? attributes(p, table.child(dir, key(s))) : settle(request, p, mode);
             NioNode n = remember(dir, s, a);
             fill(n, a, reply.attributes());
             long fh = register(n, o, c);
-            if (!table.created(reply, n, timeout, timeout, fh, OpenReply.KEEP_CACHE)) close(fh);
+            if (!table.created(reply, n, timeout, timeout, fh, keepData ? OpenReply.KEEP_CACHE : 0)) close(fh);
         } catch (IOException | RuntimeException e) {
             c.close();
             throw e;
@@ -1025,9 +1094,8 @@ public final class NioFileSystem implements InodeFileSystem {
 
     @Override
     public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws IOException {
-        FileChannel c = channel(file(fh));
         ByteBuffer buf = readBuffers.get().clear().limit((int) Math.min(size, READ_BUFFER));
-        call(() -> {
+        withChannel(file(fh), c -> {
             while (buf.hasRemaining()) {
                 int n = c.read(buf, offset + buf.position());
                 if (n < 0) break;
@@ -1041,9 +1109,8 @@ public final class NioFileSystem implements InodeFileSystem {
     public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws IOException {
         OpenFile f = file(fh);
         f.dirty = true;
-        FileChannel c = channel(f);
         int size = data.remaining();
-        call(() -> {
+        withChannel(f, c -> {
             long at = offset;
             while (data.hasRemaining()) at += c.write(data, at);
             return null;
@@ -1053,8 +1120,7 @@ public final class NioFileSystem implements InodeFileSystem {
 
     @Override
     public void fsync(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) throws IOException {
-        FileChannel c = channel(file(fh));
-        call(() -> {
+        withChannel(file(fh), c -> {
             c.force(!dataOnly);
             return null;
         });
@@ -1077,16 +1143,20 @@ public final class NioFileSystem implements InodeFileSystem {
         if (deferredWrites && f.options.contains(StandardOpenOption.WRITE)) {
             // even unwritten: closing a channel opened for writing puts the file back as it was opened
             f.dirty = false;
-            synchronized (f.node()) {
-                call(() -> {
-                    closeChannel(f);
-                    return null;
-                });
+            f.io.writeLock().lock();
+            try {
+                synchronized (f.node()) {
+                    call(() -> {
+                        closeChannel(f);
+                        return null;
+                    });
+                }
+            } finally {
+                f.io.writeLock().unlock();
             }
         } else if (f.dirty) {
             f.dirty = false;
-            FileChannel c = channel(f);
-            call(() -> {
+            withChannel(f, c -> {
                 c.force(false);
                 return null;
             });

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 
 /** The POSIX suite against the adapter over jimfs, Google's in-memory NIO filesystem, with its unix, posix and user views. */
 class JimfsPosixTest extends PosixSuite {
@@ -24,8 +23,8 @@ class JimfsPosixTest extends PosixSuite {
         return TestMount.mount(fs, fs.mountOptions().allowOther(true).build());
     }
 
-    @AfterEach
-    void closeJimfs() throws Exception {
+    @Override
+    protected void afterUnmount() throws Exception {
         jimfs.close();
     }
 

@@ -57,9 +57,14 @@ class WatchChangesTest {
             assertEquals("made behind the mount", Files.readString(m.path("later")));
             assertEquals("1234567890", Files.readString(m.path("grows")));
             assertEquals("22", Files.readString(m.path("sub/deep")));
+            assertTrue(watcherRunning(source), "a watcher thread while mounted");
         }
-        seen("the watcher thread ending with the mount", () -> Thread.getAllStackTraces().keySet().stream()
-                .noneMatch(t -> t.getName().equals("fuse-panama-nio watcher of " + source)));
+        seen("the watcher thread ending with the mount", () -> !watcherRunning(source));
+    }
+
+    private static boolean watcherRunning(Path source) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().equals("fuse-panama-nio watcher of " + source));
     }
 
     private interface Condition {

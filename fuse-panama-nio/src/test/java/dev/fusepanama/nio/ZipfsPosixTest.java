@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 
 /**
  * The POSIX suite against the adapter over a writable zip archive (the JDK's jdk.zipfs, with its
@@ -29,8 +28,8 @@ class ZipfsPosixTest extends PosixSuite {
         return TestMount.mount(fs, fs.mountOptions().allowOther(true).build());
     }
 
-    @AfterEach
-    void closeZip() throws Exception {
+    @Override
+    protected void afterUnmount() throws Exception {
         if (zip != null) zip.close();
         try (var walk = Files.walk(dir)) {
             for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
