@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 
 /** The POSIX suite through the NIO adapter over a real Cryptomator vault (cryptofs 2.9.0) in a temporary directory. */
 class CryptofsPosixTest extends PosixSuite {
@@ -24,8 +23,8 @@ class CryptofsPosixTest extends PosixSuite {
         return TestMount.mount(fs, fs.mountOptions().allowOther(true).build());
     }
 
-    @AfterEach
-    void closeVault() throws Exception {
+    @Override
+    protected void afterUnmount() throws Exception {
         if (cryptofs != null) cryptofs.close();
         if (vault != null) {
             try (var walk = Files.walk(vault)) {

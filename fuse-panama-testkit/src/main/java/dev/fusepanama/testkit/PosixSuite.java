@@ -185,11 +185,22 @@ public abstract class PosixSuite {
 
     @AfterEach
     void unmountBoth() throws Exception {
-        mount.close();
+        try {
+            mount.close();
+        } finally {
+            afterUnmount();
+        }
         try (Stream<Path> s = Files.walk(ref)) {
             s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
+
+    /**
+     * After each check's unmount: close what {@link #mountFilesystem} opened for the filesystem
+     * (a subclass's own {@code @AfterEach} would run before the unmount, while the kernel may
+     * still send releases).
+     */
+    protected void afterUnmount() throws Exception {}
 
     // ---- differential harness -----------------------------------------------------------------
 

@@ -1352,8 +1352,14 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             }
             Node n = remember(p, stored, plain, st);
             OpenFile h = new OpenFile(n, fd, null);
-            if ((flags & O_TRUNC) != 0 && st.size() > 0) truncate(s, n, h, null, 0);
-            present(s, n, st, dfd, cname);
+            try {
+                if ((flags & O_TRUNC) != 0 && st.size() > 0) truncate(s, n, h, null, 0);
+                present(s, n, st, dfd, cname);
+            } catch (ErrnoException | RuntimeException e) {
+                Libc.close(s.errno, fd);
+                table.forget(n.nodeId(), 1); // the lookup remember counted: no entry is sent
+                throw e;
+            }
             long fh = register(h);
             if (!table.created(reply, n, TIMEOUT, TIMEOUT, fh, OpenReply.KEEP_CACHE)) closeHandle(fh);
         } finally {
@@ -1907,9 +1913,12 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         List<Listing.Entry> entries = h.listing.entries();
         for (long i = offset; i < entries.size() + 2; i++) {
             boolean added;
-            // d_ino is the ciphertext inode number, as st_ino is.
+            // d_ino is the ciphertext inode number, as st_ino is (".." of a removed directory: its own).
             if (i == 0) added = reply.add(DOT, h.node.backingIno, S_IFDIR, 1);
-            else if (i == 1) added = reply.add(DOT_DOT, h.node.backingIno, S_IFDIR, 2);
+            else if (i == 1) {
+                Node parent = table.parent(h.node);
+                added = reply.add(DOT_DOT, (parent != null ? parent : h.node).backingIno, S_IFDIR, 2);
+            }
             else {
                 Listing.Entry e = entries.get((int) i - 2);
                 added = reply.add(e.plain(), e.backingIno(), e.type(), i + 1);
