@@ -74,6 +74,10 @@ class VaultNodesTest {
         final Stat st = Stat.over(arena.allocate(Stat.SIZE, 8));
         final Map<String, Object[]> got = new HashMap<>();
         final List<Object[]> added = new ArrayList<>();
+        /** Answers as when the kernel does not take the reply (the caller was interrupted): every send returns false. */
+        boolean refused;
+        /** Only the final send of a listing returns false (its entries were added). */
+        boolean sendRefused;
 
         @SuppressWarnings("unchecked")
         <T> T as(Class<T> kind) {
@@ -85,14 +89,14 @@ class VaultNodesTest {
                         return null;
                     case "add":
                         added.add(a);
-                        return true;
+                        return !refused;
                     case "send":
-                        return true;
+                        return !refused && !sendRefused;
                     case "isAnswered":
                         return !got.isEmpty();
                     default:
                         got.put(m.getName(), a);
-                        return m.getReturnType() == boolean.class ? true : null;
+                        return m.getReturnType() == boolean.class ? !refused : null;
                 }
             });
         }
@@ -287,6 +291,39 @@ class VaultNodesTest {
         Fake rl = new Fake();
         fs.readlink(req, sl.ino(), rl.as(ReadlinkReply.class));
         assertArrayEquals("target/path".getBytes(StandardCharsets.UTF_8), (byte[]) rl.got.get("target")[0]);
+    }
+
+    /** Each kind of entry the kernel did not take is given back: one forget of what it did take then drops the node. */
+    @Test
+    void entriesTheKernelDidNotTakeAreNotCounted() throws Exception {
+        Fake refusedCreate = new Fake();
+        refusedCreate.refused = true;
+        fs.create(req, ROOT, name("f"), Posix.S_IFREG | 0644, Posix.O_RDWR | Posix.O_CREAT, refusedCreate.as(CreateReply.class));
+        long notTaken = refusedCreate.ino();
+        assertEquals(Errno.ENOENT, assertThrows(ErrnoException.class, () -> getattr(notTaken, NO)).errno(),
+                "a create the kernel did not take leaves no node (and no open handle)");
+        long f = lookup(ROOT, "f").ino(); // one lookup taken
+
+        Fake refusedLookup = new Fake();
+        refusedLookup.refused = true;
+        fs.lookup(req, ROOT, name("f"), refusedLookup.as(EntryReply.class));
+
+        Fake od = new Fake();
+        fs.opendir(req, ROOT, 0, od.as(OpenReply.class));
+        long dh = (Long) od.got.get("open")[0];
+        Fake lostListing = new Fake();
+        lostListing.sendRefused = true;
+        fs.readdirplus(req, ROOT, dh, 4096, 0, lostListing.as(DirPlusReply.class));
+        assertEquals(3, lostListing.added.size(), "., .. and f were added, then the send failed");
+        Fake fullAtOnce = new Fake();
+        fullAtOnce.refused = true;
+        fs.readdirplus(req, ROOT, dh, 4096, 2, fullAtOnce.as(DirPlusReply.class));
+        fs.releasedir(req, ROOT, dh, empty());
+
+        getattr(f, NO);
+        fs.forget(f, 1);
+        assertEquals(Errno.ENOENT, assertThrows(ErrnoException.class, () -> getattr(f, NO)).errno(),
+                "dropped at the one forget: nothing refused was counted");
     }
 
     @Test
