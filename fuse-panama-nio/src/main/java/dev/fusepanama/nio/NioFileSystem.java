@@ -1206,6 +1206,22 @@ public final class NioFileSystem implements InodeFileSystem {
             reply.send();
             return;
         }
+        eachListed(d, offset, (cookie, s, a) ->
+                reply.add(s.getBytes(StandardCharsets.UTF_8), a.ino() != 0 ? a.ino() : cookie, a.type(), cookie));
+        reply.send();
+    }
+
+    /** What a listing does with an entry: false when the reply is full. */
+    private interface Listed {
+        boolean add(long cookie, String name, Attributes a) throws IOException;
+    }
+
+    /**
+     * Hands {@code listed} the entries of {@code d}'s listing from {@code offset} on (cookies: 1
+     * ".", 2 "..", then 3 + the index in the listing), with their attributes, until it is full;
+     * names removed since the listing was taken are left out.
+     */
+    private void eachListed(OpenDir d, long offset, Listed listed) throws IOException {
         Path dirPath = path(d.node());
         for (int i = (int) Math.max(0, offset - 2); i < d.names().size(); i++) {
             String s = d.names().get(i);
@@ -1213,11 +1229,10 @@ public final class NioFileSystem implements InodeFileSystem {
             try {
                 a = attributes(dirPath.resolve(s), table.child(d.node(), key(s)));
             } catch (ErrnoException gone) {
-                continue; // removed since the listing was taken
+                continue;
             }
-            if (!reply.add(s.getBytes(StandardCharsets.UTF_8), a.ino() != 0 ? a.ino() : i + 3L, a.type(), i + 3L)) break;
+            if (!listed.add(i + 3L, s, a)) return;
         }
-        reply.send();
     }
 
     @Override
@@ -1241,22 +1256,16 @@ public final class NioFileSystem implements InodeFileSystem {
             }
         }
         List<NioNode> counted = new ArrayList<>();
-        for (int i = (int) Math.max(0, offset - 2); i < d.names().size(); i++) {
-            String s = d.names().get(i);
-            Attributes a;
-            try {
-                a = attributes(dirPath.resolve(s), table.child(dir, key(s)));
-            } catch (ErrnoException gone) {
-                continue; // removed since the listing was taken
-            }
+        eachListed(d, offset, (cookie, s, a) -> {
             NioNode n = remember(dir, s, a);
             fill(n, a, reply.attributes());
-            if (!reply.add(s.getBytes(StandardCharsets.UTF_8), n.nodeId(), 0, timeout, timeout, i + 3L)) {
+            if (!reply.add(s.getBytes(StandardCharsets.UTF_8), n.nodeId(), 0, timeout, timeout, cookie)) {
                 table.forget(n.nodeId(), 1);
-                break;
+                return false;
             }
             counted.add(n);
-        }
+            return true;
+        });
         if (!reply.send()) {
             for (NioNode n : counted) table.forget(n.nodeId(), 1);
         }
