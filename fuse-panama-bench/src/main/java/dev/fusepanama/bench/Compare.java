@@ -1,5 +1,6 @@
 package dev.fusepanama.bench;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -49,8 +50,14 @@ public final class Compare {
         if (options.smoke()) {
             System.err.println("a smoke run: " + options.write() + " is not written");
         } else {
-            Report.write(options.write(), section);
-            System.err.println("wrote the section \"" + section.lines().findFirst().orElseThrow() + "\" of " + options.write());
+            // The whole section goes to a file of the suite's own; RESULTS.md keeps its headline.
+            String name = "results/" + options.suite() + ".md";
+            Path full = options.write().toAbsolutePath().resolveSibling(name);
+            Files.createDirectories(full.getParent());
+            Report.write(full, section);
+            Report.write(options.write(), Report.headline(section, name));
+            System.err.println("wrote the section \"" + section.lines().findFirst().orElseThrow() + "\" to " + full
+                    + " and its headline to " + options.write());
         }
     }
 

@@ -131,6 +131,28 @@ final class Report {
     }
 
     /** Replaces the section starting with {@code section}'s first line (its heading); see {@link #replaceSection(String, String)}. */
+    /**
+     * The headline of a suite's {@code section} for RESULTS.md: its heading, command, when and where
+     * it was measured, and its first table, then where the whole section is ({@code full}, relative
+     * to RESULTS.md).
+     */
+    static String headline(String section, String full) {
+        List<String> lines = section.lines().toList();
+        StringBuilder sb = new StringBuilder();
+        int i = 0;
+        int paragraphs = 0;
+        // heading, command, the "Measured ..." paragraph: the first three blocks
+        for (; i < lines.size() && paragraphs < 3; i++) {
+            String l = lines.get(i);
+            if (l.isEmpty()) paragraphs++;
+            sb.append(l).append('\n');
+        }
+        while (i < lines.size() && !lines.get(i).startsWith("|")) i++;
+        for (; i < lines.size() && lines.get(i).startsWith("|"); i++) sb.append(lines.get(i)).append('\n');
+        sb.append("\nThe whole section (settings, CPU per operation, the processes, the analysis): `").append(full).append("`.\n");
+        return sb.toString();
+    }
+
     static void write(Path file, String section) throws IOException {
         String old = Files.exists(file) ? Files.readString(file) : "";
         Files.writeString(file, replaceSection(old, section));

@@ -49,6 +49,16 @@ class ReportTest {
     }
 
     @Test
+    void theHeadlineIsTheHeadingCommandMeasurementAndFirstTable() {
+        String section = "## Suite (`--suite x`)\n\nCommand: `compare --suite x`\n\nMeasured today\non 2 cores.\n\n"
+                + "Settings, long.\n\n| metric | a |\n|---|---:|\n| m | 1 |\n\nCPU:\n\n| metric | a |\n|---|---:|\n| m | 2 |\n";
+        assertEquals("## Suite (`--suite x`)\n\nCommand: `compare --suite x`\n\nMeasured today\non 2 cores.\n\n"
+                + "| metric | a |\n|---|---:|\n| m | 1 |\n\n"
+                + "The whole section (settings, CPU per operation, the processes, the analysis): `results/x.md`.\n",
+                Report.headline(section, "results/x.md"));
+    }
+
+    @Test
     void numbersKeepThreeSignificantDigitsWithoutExponents() {
         assertEquals("30002", Report.number(30002.4));
         assertEquals("56.7", Report.number(56.74));
