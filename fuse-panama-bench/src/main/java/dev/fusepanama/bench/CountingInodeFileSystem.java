@@ -35,6 +35,11 @@ final class CountingInodeFileSystem implements InodeFileSystem {
         this.stats = stats;
     }
 
+    @Override
+    public dev.fusepanama.inode.KernelCaching kernelCaching() {
+        return fs.kernelCaching();
+    }
+
     /**
      * Counts the entries a readdir or readdirplus took; one per worker thread, pointed at each
      * call's reply. The filesystem does not defer, so the reply is answered before the call ends.

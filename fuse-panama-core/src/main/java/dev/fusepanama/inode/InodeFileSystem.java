@@ -46,6 +46,15 @@ public interface InodeFileSystem {
     /** {@link #setattr} sets the change time to the attributes' ctime. */
     int SET_CTIME = 1 << 10;
 
+    /**
+     * What the kernel may answer for this filesystem by itself ({@link KernelCaching}): asked once,
+     * at mount. Each lever is a promise about the filesystem's behaviour, so the default promises
+     * nothing; a decorator delegates it with the operations it forwards.
+     */
+    default KernelCaching kernelCaching() {
+        return KernelCaching.NONE;
+    }
+
     /** The session is set up; {@code connection} shows what the kernel and libfuse agreed on. */
     default void init(ConnectionInfo connection) throws IOException {}
 

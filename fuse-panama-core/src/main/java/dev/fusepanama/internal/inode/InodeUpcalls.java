@@ -170,7 +170,7 @@ public final class InodeUpcalls {
 
     void lookup(long req, long parent, long name) throws IOException {
         InodeThread t = InodeThread.get();
-        NativeReply r = t.reply(replies, req).withAttributes();
+        NativeReply r = t.reply(replies, req).withAttributes().kind(NativeReply.LOOKUP);
         fs.lookup(t.request.at(req), parent, t.name.at(name), r);
     }
 
@@ -289,8 +289,12 @@ public final class InodeUpcalls {
 
     void opendir(long req, long ino, long fi) throws IOException {
         InodeThread t = InodeThread.get();
-        NativeReply r = t.reply(replies, req);
-        fs.opendir(t.request.at(req), ino, fuse_file_info.flags(fi), r);
+        NativeReply r = t.reply(replies, req).kind(NativeReply.OPENDIR);
+        switch (replies.opendir) {
+            case NOT_IMPLEMENTED -> r.error(Errno.ENOSYS);
+            case KEEP_LISTING -> r.open(0, dev.fusepanama.inode.OpenReply.CACHE_DIR | dev.fusepanama.inode.OpenReply.KEEP_CACHE);
+            case FILESYSTEM -> fs.opendir(t.request.at(req), ino, fuse_file_info.flags(fi), r);
+        }
     }
 
     void readdir(long req, long ino, long size, long offset, long fi) throws IOException {

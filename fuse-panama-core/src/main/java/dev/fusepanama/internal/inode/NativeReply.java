@@ -84,11 +84,21 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
     /** For open: the inode opened; with {@link #backingFd} the open is to be passed through. */
     private long openIno;
     private int backingFd = -1;
+    /** {@link #LOOKUP} or {@link #OPENDIR}: answers the mount's kernel caching changes, else 0. */
+    private byte kind;
+    static final byte LOOKUP = 1;
+    static final byte OPENDIR = 2;
 
     NativeReply(Replies replies, long req, long area) {
         this.replies = replies;
         this.req = req;
         this.area = area;
+    }
+
+    /** A lookup or an opendir, whose answers {@link Replies#negativeTimeout} and {@link Replies#dirOpenFlags} change. */
+    NativeReply kind(byte kind) {
+        this.kind = kind;
+        return this;
     }
 
     /** For open: the inode being opened. */
@@ -232,7 +242,11 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
     /** Answers with {@code errno} if nobody has yet (a method threw or forgot): true if this did. */
     boolean failIfOpen(int errno) {
         if (STATE.compareAndSet(this, OPEN, SENT)) {
-            invoke(Sender.ERR, errno, 0, 0);
+            if (cachedAbsent(errno)) {
+                invoke(Sender.ENTRY, 0, 0, 0);
+            } else {
+                invoke(Sender.ERR, errno, 0, 0);
+            }
             return true;
         }
         return false;
@@ -277,7 +291,11 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
         if (errno < 0) {
             throw new IllegalArgumentException("an errno is positive (Errno.ENOENT), not " + errno);
         }
-        answer(Sender.ERR, errno, 0, 0);
+        if (cachedAbsent(errno)) {
+            answer(Sender.ENTRY, 0, 0, 0);
+        } else {
+            answer(Sender.ERR, errno, 0, 0);
+        }
     }
 
     @Override
@@ -317,10 +335,26 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
 
     @Override
     public void noEntry(double negativeTimeout) {
+        negativeEntry(negativeTimeout);
+        answer(Sender.ENTRY, 0, 0, 0);
+    }
+
+    private void negativeEntry(double negativeTimeout) {
         long e = area + ENTRY;
         zero(e, fuse_entry_param.LAYOUT.byteSize());
         fuse_entry_param.entry_timeout(e, negativeTimeout);
-        answer(Sender.ENTRY, 0, 0, 0);
+    }
+
+    /**
+     * For a lookup's ENOENT on a mount of {@code KernelCaching.negativeEntries}: builds the negative
+     * entry to send instead, and says so.
+     */
+    private boolean cachedAbsent(int errno) {
+        if (kind != LOOKUP || errno != dev.fusepanama.Errno.ENOENT) return false;
+        double timeout = replies.negativeTimeout;
+        if (timeout <= 0) return false;
+        negativeEntry(timeout);
+        return true;
     }
 
     @Override
@@ -345,6 +379,7 @@ final class NativeReply implements EmptyReply, EntryReply, CreateReply, AttrRepl
 
     @Override
     public boolean open(long fh, int flags) {
+        if (kind == OPENDIR) flags |= replies.dirOpenFlags;
         fileInfo(fh, flags);
         BackingFiles.Pending p = openIno != 0 ? backing(openIno) : null;
         boolean sent = answer(Sender.OPEN, 0, 0, 0);

@@ -59,6 +59,41 @@ final class NativeRequest implements Request {
     }
 
     @Override
+    public boolean mayKeepSetId() {
+        return hasFsetid(pid());
+    }
+
+    /** capability.h: CAP_FSETID. */
+    private static final int CAP_FSETID = 4;
+    private static final java.nio.file.Path OWN_USER_NAMESPACE = java.nio.file.Path.of("/proc/self/ns/user");
+
+    /**
+     * Whether thread {@code pid} has CAP_FSETID in its effective set and shares this process's user
+     * namespace (capabilities held in a child namespace do not reach our inodes).
+     */
+    static boolean hasFsetid(int pid) {
+        if (pid <= 0) {
+            return false;
+        }
+        java.nio.file.Path proc = java.nio.file.Path.of("/proc", Integer.toString(pid));
+        try {
+            if (!java.nio.file.Files.readSymbolicLink(proc.resolve("ns/user"))
+                    .equals(java.nio.file.Files.readSymbolicLink(OWN_USER_NAMESPACE))) {
+                return false;
+            }
+            for (String line : java.nio.file.Files.readAllLines(proc.resolve("status"))) {
+                if (line.startsWith("CapEff:")) {
+                    long caps = Long.parseUnsignedLong(line.substring(7).trim(), 16);
+                    return (caps & (1L << CAP_FSETID)) != 0;
+                }
+            }
+            return false;
+        } catch (java.io.IOException | RuntimeException e) {
+            return false; // gone, or /proc unreadable: clearing the bits is the safe side
+        }
+    }
+
+    @Override
     public boolean interrupted() {
         try {
             return (int) ll.reqInterrupted.invokeExact(req) != 0;

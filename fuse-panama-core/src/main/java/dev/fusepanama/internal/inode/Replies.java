@@ -60,6 +60,23 @@ public final class Replies {
      */
     private volatile Supplier<String> deferralRefused = () -> null;
 
+    /** How the library answers OPENDIR for a filesystem of {@code KernelCaching.noOpendir}; set in init. */
+    public enum Opendir {
+        /** The filesystem answers (or libfuse, if it has no opendir). */
+        FILESYSTEM,
+        /** ENOSYS: the kernel then opens directories by itself. */
+        NOT_IMPLEMENTED,
+        /** The kernel cannot open directories by itself: fh 0, the listing kept. */
+        KEEP_LISTING
+    }
+
+    /** Set in init, before the first request that reads them. */
+    public volatile Opendir opendir = Opendir.FILESYSTEM;
+    /** Open flags added to every opendir answer ({@code OpenReply.CACHE_DIR | KEEP_CACHE}), or 0. */
+    public volatile int dirOpenFlags;
+    /** Seconds a lookup's ENOENT is cached as a negative entry; 0 for not at all. */
+    public volatile double negativeTimeout;
+
     /** Sets what says whether (and why) replies may not be deferred on this mount. */
     public void refuseDeferral(Supplier<String> why) {
         this.deferralRefused = why;

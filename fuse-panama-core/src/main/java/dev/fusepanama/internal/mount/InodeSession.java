@@ -1,11 +1,13 @@
 package dev.fusepanama.internal.mount;
 
+import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountException.Reason;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
+import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseLowLevel;
 import dev.fusepanama.internal.bind.fuse_buf;
@@ -33,14 +35,20 @@ import java.util.concurrent.CompletableFuture;
  * open before the session is freed ({@link Replies#dropAll}).
  */
 public final class InodeSession extends MountSession implements InodeMount, InodeUpcalls.InitListener {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(InodeSession.class);
     private final InodeFileSystem fs;
     private final Set<InodeOperation> operations;
     private final LibFuseLowLevel ll;
     private final Replies replies;
+    private final KernelCaching caching;
+    /** What of {@link #caching} the mount got, and what not and why; settled in init. */
+    private volatile String cachingGranted = "";
 
-    private InodeSession(LibFuse lib, Path mountpoint, MountOptions options, InodeFileSystem fs, Set<InodeOperation> operations) {
+    private InodeSession(LibFuse lib, Path mountpoint, MountOptions options, InodeFileSystem fs, Set<InodeOperation> operations,
+            KernelCaching caching) {
         super(lib, mountpoint, options);
         this.fs = fs;
+        this.caching = caching;
         this.operations = operations;
         this.ll = lib.lowLevel;
         this.replies = new Replies(lib, live, this);
@@ -59,9 +67,95 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
         if (options.passthrough()) {
             ops.add(InodeOperation.named("release")); // a passed-through file's backing is dropped at release
         }
-        InodeSession session = new InodeSession(lib, at, options, fs, ops);
+        KernelCaching caching = kernelCaching(fs, ops, mountpoint);
+        InodeSession session = new InodeSession(lib, at, options, fs, ops, caching);
         session.start();
         return session;
+    }
+
+    /** The filesystem's {@link KernelCaching}, checked against the operations it implements; registers what the library answers for it. */
+    private static KernelCaching kernelCaching(InodeFileSystem fs, Set<InodeOperation> ops, Path mountpoint) throws MountException {
+        KernelCaching caching = fs.kernelCaching();
+        if (caching == null) {
+            throw new MountException(Reason.INVALID_OPTIONS, mountpoint, fs.getClass().getName()
+                    + ".kernelCaching() returned null; KernelCaching.NONE asks for nothing");
+        }
+        if (caching.noOpendir()) {
+            for (String own : List.of("opendir", "releasedir")) {
+                if (ops.contains(InodeOperation.named(own))) {
+                    throw new MountException(Reason.INVALID_OPTIONS, mountpoint, fs.getClass().getName()
+                            + " asks for KernelCaching.noOpendir but implements " + own + ", which would never be called;"
+                            + " drop one or the other");
+                }
+            }
+        }
+        if (caching.noOpendir() || caching.keepListings()) {
+            ops.add(InodeOperation.named("opendir")); // answered by the library (noOpendir) or given the flags
+        }
+        return caching;
+    }
+
+    /**
+     * In init: asks the kernel for the levers of {@link #caching} it offers, tells the replies what
+     * to change, and records what was got for {@link #describe()}.
+     */
+    private void applyCaching(NativeConnectionInfo c) {
+        List<String> got = new ArrayList<>();
+        List<String> not = new ArrayList<>();
+        if (caching.noOpendir()) {
+            if (c.isCapable(ConnectionInfo.CAP_NO_OPENDIR_SUPPORT)) {
+                c.want(ConnectionInfo.CAP_NO_OPENDIR_SUPPORT);
+                replies.opendir = Replies.Opendir.NOT_IMPLEMENTED;
+                got.add("no opendir");
+            } else {
+                replies.opendir = Replies.Opendir.KEEP_LISTING;
+                not.add("no opendir (the kernel does not offer it, Linux 5.1+; answered by the library instead)");
+            }
+        } else if (caching.keepListings() && !InodeOperation.named("opendir").isImplementedBy(fs.getClass())) {
+            replies.opendir = Replies.Opendir.KEEP_LISTING;
+        }
+        if (caching.keepListings()) {
+            replies.dirOpenFlags = dev.fusepanama.inode.OpenReply.CACHE_DIR | dev.fusepanama.inode.OpenReply.KEEP_CACHE;
+            got.add("listings kept");
+        }
+        if (caching.negativeTimeout() > 0) {
+            replies.negativeTimeout = caching.negativeTimeout();
+            got.add("negative entries " + formatSeconds(caching.negativeTimeout()));
+        }
+        if (caching.explicitDataInvalidation()) {
+            if (c.isCapable(ConnectionInfo.CAP_EXPLICIT_INVAL_DATA)) {
+                c.want(ConnectionInfo.CAP_EXPLICIT_INVAL_DATA);
+                c.unwant(ConnectionInfo.CAP_AUTO_INVAL_DATA);
+                got.add("explicit data invalidation");
+            } else {
+                not.add("explicit data invalidation (the kernel does not offer it, Linux 5.2+)");
+            }
+        }
+        if (caching.handleKillprivV2()) {
+            if (!lib.version.atLeast(3, 17, 1)) {
+                not.add("handle_killpriv_v2 (libfuse " + lib.packageVersion + " has none, 3.17.1+)");
+            } else if (!c.isCapable(ConnectionInfo.CAP_HANDLE_KILLPRIV_V2)) {
+                not.add("handle_killpriv_v2 (the kernel does not offer it, Linux 5.11+)");
+            } else {
+                c.want(ConnectionInfo.CAP_HANDLE_KILLPRIV_V2);
+                got.add("handle_killpriv_v2");
+            }
+        }
+        if (!not.isEmpty()) {
+            LOG.info("{}: kernel caching without {}", mountpoint, String.join(", ", not));
+        }
+        String text = String.join(", ", got);
+        if (!not.isEmpty()) text += (text.isEmpty() ? "" : "; ") + "without " + String.join(", ", not);
+        cachingGranted = text;
+    }
+
+    private static String formatSeconds(double s) {
+        return (s == Math.rint(s) ? Long.toString((long) s) : Double.toString(s)) + " s";
+    }
+
+    @Override
+    protected String kernelCachingDescription() {
+        return cachingGranted;
     }
 
     /** The typed settings that only libfuse's high-level API reads (fuse_config), set to anything but their default. */
@@ -134,6 +228,7 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
     @Override
     public void configure(NativeConnectionInfo connection) {
         connection.apply(options);
+        applyCaching(connection);
         negotiate(connection);
         checkIoUring(connection);
         if (ioUringActive() && !lib.version.atLeast(3, 19, 0)) {

@@ -636,7 +636,14 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
     public String describe() {
         return "fuse-panama mount at " + mountpoint + " (libfuse " + lib.packageVersion + ", "
                 + operationCount() + " operations, " + transport() + ", " + dataPath() + ", "
-                + (readaheadKib > 0 ? "readahead " + readaheadKib + " KiB, " : "") + (isMounted() ? "mounted" : "ended, loop result " + loopResult) + ")";
+                + (readaheadKib > 0 ? "readahead " + readaheadKib + " KiB, " : "")
+                + (kernelCachingDescription().isEmpty() ? "" : "kernel caching: " + kernelCachingDescription() + ", ")
+                + (isMounted() ? "mounted" : "ended, loop result " + loopResult) + ")";
+    }
+
+    /** What an inode mount's kernel caching levers got, for {@link #describe()}; empty if none were asked for. */
+    protected String kernelCachingDescription() {
+        return "";
     }
 
     /** Which transport requests take: "io_uring", or "/dev/fuse" and, if io_uring was asked for, why not. */

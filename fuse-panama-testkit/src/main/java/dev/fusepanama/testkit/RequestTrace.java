@@ -1,0 +1,150 @@
+package dev.fusepanama.testkit;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Counts the requests the kernel sends to one FUSE mount, by opcode, from the kernel's own
+ * {@code fuse:fuse_request_send} tracepoint (recent kernels; 6.18 has it): what the kernel asked, including what
+ * libfuse answered without calling the filesystem. Each trace is a private tracefs instance
+ * filtered to the mount's connection, so traces of other mounts and other test JVMs do not mix.
+ * Needs root; tracefs is mounted at {@code /sys/kernel/tracing} if it is not yet.
+ *
+ * <pre>{@code
+ * try (RequestTrace trace = RequestTrace.start(mountpoint)) {
+ *     Files.list(mountpoint).count();
+ *     assertEquals(0, trace.counts().getOrDefault("OPENDIR", 0L));
+ * }
+ * }</pre>
+ */
+public final class RequestTrace implements AutoCloseable {
+    private static final Path TRACEFS = Path.of("/sys/kernel/tracing");
+    private static final Pattern SENT = Pattern.compile("fuse_request_send: connection (\\d+) req \\d+ opcode \\d+ \\(FUSE_(\\w+)\\)");
+
+    private final Path instance;
+    private final int connection;
+
+    private RequestTrace(Path instance, int connection) {
+        this.instance = instance;
+        this.connection = connection;
+    }
+
+    /** Whether this kernel has the tracepoint (tracefs mounted or mountable, event present). */
+    public static boolean available() {
+        try {
+            return Files.isDirectory(tracefs().resolve("events/fuse/fuse_request_send"));
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+
+    /** Starts counting the requests sent to the FUSE filesystem mounted at {@code mountpoint}. */
+    public static RequestTrace start(Path mountpoint) throws IOException, InterruptedException {
+        int connection = connectionOf(mountpoint);
+        Path root = tracefs();
+        if (!Files.isDirectory(root.resolve("events/fuse/fuse_request_send"))) {
+            throw new IOException("this kernel has no fuse:fuse_request_send tracepoint");
+        }
+        Path instance = root.resolve("instances/fuse-panama-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        Files.createDirectory(instance);
+        RequestTrace trace = new RequestTrace(instance, connection);
+        try {
+            Path event = instance.resolve("events/fuse/fuse_request_send");
+            Files.writeString(instance.resolve("buffer_size_kb"), "8192");
+            Files.writeString(event.resolve("filter"), "connection == " + connection);
+            Files.writeString(event.resolve("enable"), "1");
+            Files.writeString(instance.resolve("tracing_on"), "1");
+        } catch (IOException e) {
+            trace.close();
+            throw e;
+        }
+        return trace;
+    }
+
+    /** The requests sent since {@link #start} or the last {@link #reset}, by name ("LOOKUP", "GETATTR"). */
+    public Map<String, Long> counts() throws IOException {
+        Map<String, Long> counts = new TreeMap<>();
+        List<String> lines = Files.readAllLines(instance.resolve("trace"), StandardCharsets.UTF_8);
+        for (String line : lines) {
+            Matcher m = SENT.matcher(line);
+            if (m.find() && Integer.parseInt(m.group(1)) == connection) {
+                counts.merge(m.group(2), 1L, Long::sum);
+            }
+            if (line.contains("LOST") && line.contains("EVENTS")) {
+                throw new IOException("the trace lost events: " + line.trim());
+            }
+        }
+        return counts;
+    }
+
+    /** How many {@code opcode} requests were sent ("OPENDIR"). */
+    public long count(String opcode) throws IOException {
+        return counts().getOrDefault(opcode, 0L);
+    }
+
+    /** All requests sent, of every kind. */
+    public long total() throws IOException {
+        return counts().values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Forgets what was counted so far. */
+    public void reset() throws IOException {
+        Files.writeString(instance.resolve("trace"), "");
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            Files.writeString(instance.resolve("tracing_on"), "0");
+            Files.writeString(instance.resolve("events/fuse/fuse_request_send/enable"), "0");
+        } catch (IOException ignored) {
+            // removing the instance below turns it off as well
+        }
+        Files.deleteIfExists(instance);
+    }
+
+    /**
+     * The connection number the tracepoint reports for the mount: its device number, minor only
+     * (FUSE mounts take an anonymous device of major 0), from /proc/self/mountinfo.
+     */
+    static int connectionOf(Path mountpoint) throws IOException {
+        String target = mountpoint.toRealPath().toString();
+        int found = -1;
+        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+            String[] f = line.split(" ");
+            if (f.length > 4 && unescape(f[4]).equals(target) && line.contains(" - fuse")) {
+                String[] dev = f[2].split(":");
+                if (!dev[0].equals("0")) throw new IOException("unexpected device " + f[2] + " of " + target);
+                found = Integer.parseInt(dev[1]); // the last mount at the path is the visible one
+            }
+        }
+        if (found < 0) throw new IOException("no FUSE filesystem is mounted at " + target);
+        return found;
+    }
+
+    private static String unescape(String field) {
+        return field.replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\");
+    }
+
+    private static Path tracefs() throws IOException, InterruptedException {
+        if (Files.isDirectory(TRACEFS.resolve("instances"))) return TRACEFS;
+        Process p = new ProcessBuilder("mount", "-t", "tracefs", "nodev", TRACEFS.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IOException("mounting tracefs timed out");
+        }
+        if (!Files.isDirectory(TRACEFS.resolve("instances"))) {
+            throw new IOException("tracefs is not available at " + TRACEFS + " (it needs root): " + out);
+        }
+        return TRACEFS;
+    }
+}
