@@ -152,8 +152,8 @@ public final class KernelCaching {
          * does ({@code FUSE_CAP_HANDLE_KILLPRIV_V2}: libfuse 3.17.1+, Linux 5.11+). In exchange the
          * kernel marks files without set-ID bits as needing no check, and stops sending a GETXATTR
          * of {@code security.capability} before each write. The filesystem must then clear
-         * {@code S_ISUID}, and {@code S_ISGID} if the file is group-executable, when a caller
-         * without CAP_FSETID ({@link Request#mayKeepSetId}) writes, truncates (setattr of the size,
+         * {@code S_ISUID}, and {@code S_ISGID} if the file is group-executable or the caller is not
+         * in its group (Linux 6.2+), when a caller without CAP_FSETID ({@link Request#mayKeepSetId}) writes, truncates (setattr of the size,
          * or an open with {@code O_TRUNC}), allocates or copies into the file, and clear both on
          * every chown of a file that is not a directory. The kernel marks such a setattr with
          * {@code FUSE_SET_ATTR_KILL_SUID} in {@code toSet} (bit 11: its {@code FATTR_KILL_SUIDGID}),

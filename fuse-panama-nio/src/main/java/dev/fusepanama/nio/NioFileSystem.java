@@ -23,6 +23,7 @@ import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.ReadlinkReply;
 import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.SetId;
 import dev.fusepanama.inode.StatfsReply;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
@@ -452,6 +453,30 @@ public final class NioFileSystem implements InodeFileSystem {
     }
 
     /** The permission bits of {@code n} were changed, or may have been: the next read asks the provider. */
+    /**
+     * After a write or truncate through the mount: clears set-ID bits as a local filesystem does
+     * ({@link SetId}). The provider writes as this process, which may keep them (root), so the
+     * adapter applies the rule itself where files have such bits at all (the unix view). The
+     * attributes last sent to the kernel tell whether the file has any, so a file without costs
+     * nothing; a file removed while open is left as it is.
+     */
+    private void dataChanged(Request request, NioNode n) throws IOException {
+        Attributes last = n.last;
+        if (view != Attributes.View.UNIX || last == null || (last.mode() & (Posix.S_ISUID | Posix.S_ISGID)) == 0
+                || table.name(n) == null) {
+            return;
+        }
+        Path p = path(n);
+        Attributes now = attributes(n, p);
+        int mode = now.mode() & 07777;
+        int kept = SetId.afterDataChange(mode, now.gid(), request);
+        if (kept != mode) {
+            setMode(p, false, kept);
+            bitsChanged(n);
+            attributes(n, p);
+        }
+    }
+
     private static void bitsChanged(NioNode n) {
         if (n == null) return;
         synchronized (n) {
@@ -618,6 +643,9 @@ public final class NioFileSystem implements InodeFileSystem {
                     }
                 });
             }
+        }
+        if ((toSet & SET_SIZE) != 0) {
+            dataChanged(request, n);
         }
         if ((toSet & SET_MODE) != 0) {
             setMode(p, n.isDirectory(), in.mode() & 07777);
@@ -1115,6 +1143,7 @@ public final class NioFileSystem implements InodeFileSystem {
             while (data.hasRemaining()) at += c.write(data, at);
             return null;
         });
+        dataChanged(request, f.node());
         reply.written(size);
     }
 

@@ -99,6 +99,14 @@ public abstract class PosixSuite {
         DIRECTORY_LINK_COUNTS,
         /** chmod keeps the set-user-ID, set-group-ID and sticky bits (posix file permissions have none). */
         SET_ID_BITS,
+        /**
+         * A write by a caller outside a file's group clears its set-group-ID bit even when the file
+         * is not group-executable, as Linux 6.2+ does for its own filesystems. A FUSE filesystem
+         * that leaves the clearing to the kernel gets the older rule ({@code fuse_setattr} clears
+         * set-group-ID only beside group-execute) unless it applies the rule itself
+         * ({@code dev.fusepanama.inode.SetId}).
+         */
+        SETGID_CLEARED_OUTSIDE_GROUP,
         /** {@code link(2)} of a symbolic link links the link itself, as Linux does (Files.createLink may follow it). */
         HARD_LINKS_TO_SYMLINKS,
         /**
@@ -942,6 +950,44 @@ public abstract class PosixSuite {
             log.stat("owned by nobody", p(b, "mine"));
             log.value("owner", Os.lstat(p(b, "mine")).uid());
             log.value("chown as nobody", status(concat(nobody, "chown", "0", b.resolve("mine").toString()), null));
+        });
+    }
+
+    /**
+     * A write, a truncate, a truncating open or an allocation by a caller without CAP_FSETID
+     * clears the set-user-ID bit, and the set-group-ID bit of a group-executable file; a chown
+     * clears them for everyone; root's own write keeps them.
+     */
+    @Test
+    void setIdBitsAreClearedAsOnTmpfsWhenAnotherUserChangesTheFile() throws Exception {
+        requires(Feature.PERMISSIONS);
+        requires(Feature.SET_ID_BITS);
+        same((b, log) -> {
+            Os.chmod(Os.bytes(b), 0777);
+            String[] names = {"write", "truncate", "otrunc", "fallocate", "sgid-no-gx", "root-write", "chown"};
+            for (String n : names) {
+                Files.writeString(b.resolve(n), "data");
+                Os.chmod(p(b, n), n.equals("sgid-no-gx") ? 02767 : 06777);
+            }
+            List<String> nobody = List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--");
+            log.value("write as nobody", status(concat(nobody, "sh", "-c", "printf x >> " + b.resolve("write")), null));
+            log.value("truncate as nobody", status(concat(nobody, "truncate", "-s", "1", b.resolve("truncate").toString()), null));
+            log.value("O_TRUNC open as nobody", status(concat(nobody, "sh", "-c", ": > " + b.resolve("otrunc")), null));
+            if (supports(Feature.FALLOCATE)) {
+                log.value("fallocate as nobody", status(concat(nobody, "fallocate", "-l", "8192", b.resolve("fallocate").toString()), null));
+            } else {
+                Os.chmod(p(b, "fallocate"), 0777); // as tmpfs leaves it
+            }
+            if (supports(Feature.SETGID_CLEARED_OUTSIDE_GROUP)) {
+                log.value("write sgid without g+x", status(concat(nobody, "sh", "-c", "printf x >> " + b.resolve("sgid-no-gx")), null));
+            } else {
+                Os.chmod(p(b, "sgid-no-gx"), 0767); // as tmpfs leaves it
+            }
+            log.value("write as root", status(List.of("sh", "-c", "printf x >> " + b.resolve("root-write")), null));
+            log.rc("chown as root", Os.chown(p(b, "chown"), 0, 0));
+            for (String n : names) {
+                log.value(n + " mode", Integer.toOctalString(Os.lstat(p(b, n)).mode()));
+            }
         });
     }
 

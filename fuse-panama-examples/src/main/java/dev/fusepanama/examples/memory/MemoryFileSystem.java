@@ -33,11 +33,13 @@ import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.LseekReply;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.ReadlinkReply;
 import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.SetId;
 import dev.fusepanama.inode.StatfsReply;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
@@ -91,15 +93,10 @@ public final class MemoryFileSystem implements InodeFileSystem {
     /** A direct buffer per worker thread that reads are copied into and answered from. */
     private final ThreadLocal<ByteBuffer> readBuffers = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(READ_BUFFER));
 
-    /**
-     * An open file or directory. {@code listEnd} bounds a directory listing: entries whose cookie
-     * is at or past it were made after the listing began and are not listed, so a listing ends
-     * however fast entries are created (set at opendir and at every rewind to offset 0).
-     */
+    /** An open file. */
     private static final class Handle {
         final Node node;
         final int flags;
-        volatile long listEnd = Long.MAX_VALUE;
 
         Handle(Node node, int flags) {
             this.node = node;
@@ -204,11 +201,13 @@ public final class MemoryFileSystem implements InodeFileSystem {
         }
     }
 
+    /**
+     * A write, truncate, allocation or copy into {@code n} clears set-ID bits as tmpfs does
+     * ({@link SetId}; the kernel leaves it to memfs: see {@link #kernelCaching}). Called with
+     * {@code n}'s monitor held.
+     */
     private static void killSuid(Node n, Request request) {
-        if ((n.mode & (S_ISUID | S_ISGID)) != 0 && request.uid() != 0) {
-            n.mode &= ~S_ISUID;
-            if ((n.mode & 0010) != 0) n.mode &= ~S_ISGID;
-        }
+        n.mode = SetId.afterDataChange(n.mode, n.gid, request);
     }
 
     private interface Op {
@@ -443,45 +442,62 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     // ---- directories --------------------------------------------------------------------------
 
-    @Override
-    public void opendir(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
-        Directory d = directory(ino);
-        Handle h = openHandle(d, flags);
-        h.listEnd = table.nextCookie(d);
-        long fh = handleNumber(h);
-        // Every change to the directory goes through the kernel, which then drops its cached listing.
-        if (!reply.open(fh, OpenReply.CACHE_DIR)) closeHandle(fh);
+    /*
+     * Directories are opened without a request (kernelCaching: noOpendir), so a listing has no
+     * handle and resumes from its offset alone. An offset carries two numbers: in its low 32 bits
+     * the cookie of the entry listed last, in its high bits the directory's next cookie when the
+     * listing began at offset 0 (opendir, rewinddir). Entries at or past that bound were made
+     * after the listing began and are not listed, so a listing ends however fast entries are
+     * created, and a rewind sees them. A directory whose cookies outgrow 31 bits lists by plain
+     * cookies, unbounded.
+     */
+    private static final long COOKIE_BITS = 0xFFFF_FFFFL;
+
+    private static long offset(long bound, long cookie) {
+        return bound == Long.MAX_VALUE ? cookie : bound << 32 | cookie;
     }
 
     @Override
     public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws ErrnoException {
-        list(fh, offset, reply, null, null);
+        list(ino, offset, reply, null, null);
         reply.send();
     }
 
     @Override
     public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws ErrnoException {
         java.util.List<Node> counted = new java.util.ArrayList<>();
-        list(fh, offset, null, reply, counted);
+        list(ino, offset, null, reply, counted);
         if (!reply.send()) {
             table.forgetAll(counted); // the kernel never saw these entries
         }
     }
 
-    /** One batch of the listing of the open directory {@code fh}, into whichever reply is given. */
-    private void list(long fh, long offset, DirReply plain, DirPlusReply plus, java.util.List<Node> counted) throws ErrnoException {
-        Handle h = open.get(fh);
-        if (h == null || !(h.node instanceof Directory d)) throw new ErrnoException(ENOTDIR);
+    /** One batch of directory {@code ino}'s listing from {@code offset}, into whichever reply is given. */
+    private void list(long ino, long offset, DirReply plain, DirPlusReply plus, java.util.List<Node> counted) throws ErrnoException {
+        Directory d = directory(ino);
         try {
             table.read(() -> {
-                if (offset == 0) h.listEnd = table.nextCookie(d);
-                if (offset < 1 && !addDot(plain, plus, DOT, 1, d)) return null;
+                long bound;
+                long after;
+                if (offset == 0) {
+                    long next = table.nextCookie(d);
+                    bound = next < (1L << 31) ? next : Long.MAX_VALUE;
+                    after = 0;
+                } else if ((offset >>> 32) != 0) {
+                    bound = offset >>> 32;
+                    after = offset & COOKIE_BITS;
+                } else {
+                    bound = Long.MAX_VALUE;
+                    after = offset;
+                }
+                if (after < 1 && !addDot(plain, plus, DOT, offset(bound, 1), d)) return null;
                 Node parent = table.parent(d);
-                if (offset < 2 && !addDot(plain, plus, DOT_DOT, 2, parent == null ? d : parent)) return null;
-                for (NodeTable.Entry<Node> e : table.entries(d, Math.max(offset, 2), h.listEnd).values()) {
+                if (after < 2 && !addDot(plain, plus, DOT_DOT, offset(bound, 2), parent == null ? d : parent)) return null;
+                for (NodeTable.Entry<Node> e : table.entries(d, Math.max(after, 2), bound).values()) {
                     Node n = e.node();
-                    if (plain != null ? !plain.add(e.bytes(), n.nodeId(), n.type(), e.cookie())
-                            : !addPlus(plus, e, counted)) break;
+                    long at = offset(bound, e.cookie());
+                    if (plain != null ? !plain.add(e.bytes(), n.nodeId(), n.type(), at)
+                            : !addPlus(plus, e, at, counted)) break;
                 }
                 return null;
             });
@@ -505,16 +521,10 @@ public final class MemoryFileSystem implements InodeFileSystem {
         return plus.add(name, n.nodeId(), 0, TIMEOUT, TIMEOUT, cookie);
     }
 
-    /** Adds an entry to a readdirplus batch: one more lookup of its node when the batch takes it. */
-    private boolean addPlus(DirPlusReply plus, NodeTable.Entry<Node> e, java.util.List<Node> counted) {
+    /** Adds an entry at offset {@code at} to a readdirplus batch: one more lookup of its node when the batch takes it. */
+    private boolean addPlus(DirPlusReply plus, NodeTable.Entry<Node> e, long at, java.util.List<Node> counted) {
         fill(e.node(), plus.attributes());
-        return table.add(plus, e, TIMEOUT, TIMEOUT, counted);
-    }
-
-    @Override
-    public void releasedir(Request request, long ino, long fh, EmptyReply reply) {
-        closeHandle(fh);
-        reply.ok();
+        return table.add(plus, new NodeTable.Entry<>(e.name(), e.node(), at), TIMEOUT, TIMEOUT, counted);
     }
 
     // ---- files --------------------------------------------------------------------------------
@@ -532,6 +542,21 @@ public final class MemoryFileSystem implements InodeFileSystem {
                 closeHandle(fh); // the caller gave up: the kernel holds neither the handle nor the entry
             }
         });
+    }
+
+    /**
+     * memfs is its files' only writer and clears set-ID bits itself, as tmpfs does, so the kernel
+     * may open directories without asking (listings resume from their offsets alone, see
+     * {@link #readdir}), keep listings and file pages until a request through it changes them,
+     * remember absent names for {@link #TIMEOUT}, and skip the {@code security.capability} lookup
+     * before each write.
+     */
+    private static final KernelCaching CACHING = KernelCaching.builder().noOpendir(true).negativeEntries(TIMEOUT)
+            .explicitDataInvalidation(true).handleKillprivV2(true).build();
+
+    @Override
+    public KernelCaching kernelCaching() {
+        return CACHING;
     }
 
     @Override
@@ -665,6 +690,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
                 if (!keepSize && offset + length > f.size) f.size = offset + length;
             }
             f.mtime = f.ctime = now();
+            killSuid(f, request);
         }
         reply.ok();
     }
@@ -707,6 +733,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
                     break;
                 }
                 out.mtime = out.ctime = now();
+                killSuid(out, request);
                 done += w;
                 if (w < n) break;
             }
