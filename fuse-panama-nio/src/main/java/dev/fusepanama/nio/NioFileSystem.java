@@ -164,7 +164,30 @@ public final class NioFileSystem implements InodeFileSystem {
         }
     }
 
-    private record OpenDir(NioNode node, List<String> names) {}
+    /**
+     * An open directory: the names listed at opendir, taken again at each later read from offset
+     * 0 (rewinddir) so that a rewind shows what changed. Readdirs of one open directory are
+     * serialized by the kernel.
+     */
+    private static final class OpenDir {
+        private final NioNode node;
+        private volatile List<String> names;
+        /** Whether the listing was read from offset 0 since it was taken. */
+        private volatile boolean listedFromStart;
+
+        OpenDir(NioNode node, List<String> names) {
+            this.node = node;
+            this.names = names;
+        }
+
+        NioNode node() {
+            return node;
+        }
+
+        List<String> names() {
+            return names;
+        }
+    }
 
     private static final int READ_BUFFER = 1 << 20;
 
@@ -739,15 +762,27 @@ public final class NioFileSystem implements InodeFileSystem {
         Attributes a = attributes(p);
         boolean changed = false;
         boolean bits = view == Attributes.View.UNIX || view == Attributes.View.POSIX;
-        if (bits && (a.mode() & 07777) != (mode & 07777)) {
-            setMode(p, a.type() == Posix.S_IFDIR, mode & 07777);
+        // In a set-group-ID directory the store gave the entry the directory's group, and a new
+        // directory the bit: both stay, as on a local filesystem.
+        boolean inherited = view == Attributes.View.UNIX && setGroupId(p.getParent());
+        int wanted = (mode & 07777) | (inherited && a.type() == Posix.S_IFDIR ? Posix.S_ISGID : 0);
+        if (bits && (a.mode() & 07777) != wanted) {
+            setMode(p, a.type() == Posix.S_IFDIR, wanted);
             changed = true;
         }
-        if (owner == 0 && realOwners && (request.uid() != 0 || request.gid() != 0)) {
-            setOwner(p, request.uid(), request.gid());
+        int gid = inherited ? a.gid() : request.gid();
+        if (owner == 0 && realOwners && (request.uid() != 0 || gid != 0)) {
+            setOwner(p, request.uid(), gid);
             changed = true;
         }
         return changed ? attributes(p) : a;
+    }
+
+    /** Whether directory {@code dir} has the set-group-ID bit (unix view). */
+    private boolean setGroupId(Path dir) throws IOException {
+        if (dir == null) return false;
+        int mode = call(() -> (Integer) Files.getAttribute(dir, "unix:mode", LinkOption.NOFOLLOW_LINKS));
+        return (mode & Posix.S_ISGID) != 0;
     }
 
     // ---- namespace ----------------------------------------------------------------------------
@@ -798,8 +833,9 @@ public final class NioFileSystem implements InodeFileSystem {
         Path p = child(dir, s);
         String t = new String(target, StandardCharsets.UTF_8);
         orEperm(() -> Files.createSymbolicLink(p, root.getFileSystem().getPath(t)));
-        if (owner == 0 && realOwners && (request.uid() != 0 || request.gid() != 0)) {
-            setOwner(p, request.uid(), request.gid());
+        if (owner == 0 && realOwners) {
+            int gid = view == Attributes.View.UNIX && setGroupId(p.getParent()) ? -1 : request.gid(); // -1: the directory's, as given
+            if (request.uid() != 0 || (gid != 0 && gid != -1)) setOwner(p, request.uid(), gid);
         }
         entry(dir, s, p, reply);
     }
@@ -1204,29 +1240,37 @@ public final class NioFileSystem implements InodeFileSystem {
     @Override
     public void opendir(Request request, long ino, int flags, OpenReply reply) throws IOException {
         NioNode n = node(ino);
-        Path p = path(n);
-        List<String> names = call(() -> {
-            List<String> all = new ArrayList<>();
-            try (DirectoryStream<Path> s = Files.newDirectoryStream(p)) {
-                for (Path e : s) all.add(e.getFileName().toString());
-            }
-            return all;
-        });
+        List<String> names = names(path(n));
         long fh = handles.getAndIncrement();
         dirs.put(fh, new OpenDir(n, names));
         if (!reply.open(fh, 0)) dirs.remove(fh);
     }
 
-    private OpenDir dir(long fh) throws ErrnoException {
+    private List<String> names(Path dir) throws IOException {
+        return call(() -> {
+            List<String> all = new ArrayList<>();
+            try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+                for (Path e : s) all.add(e.getFileName().toString());
+            }
+            return all;
+        });
+    }
+
+    /** The open directory {@code fh} for a read from {@code offset}: listed again at a rewind. */
+    private OpenDir dir(long fh, long offset) throws IOException {
         OpenDir d = dirs.get(fh);
         if (d == null) throw new ErrnoException(Errno.EBADF);
+        if (offset == 0) {
+            if (d.listedFromStart) d.names = names(path(d.node()));
+            d.listedFromStart = true;
+        }
         return d;
     }
 
     /** Offsets: 1 ".", 2 "..", then 3 + the entry's index in the listing taken at opendir. */
     @Override
     public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
-        OpenDir d = dir(fh);
+        OpenDir d = dir(fh, offset);
         if (offset < 1 && !reply.add(new byte[] {'.'}, d.node().nodeId(), Posix.S_IFDIR, 1)) {
             reply.send();
             return;
@@ -1266,7 +1310,7 @@ public final class NioFileSystem implements InodeFileSystem {
 
     @Override
     public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws IOException {
-        OpenDir d = dir(fh);
+        OpenDir d = dir(fh, offset);
         NioNode dir = d.node();
         Path dirPath = path(dir);
         if (offset < 1) {

@@ -991,6 +991,83 @@ public abstract class PosixSuite {
         });
     }
 
+    /** Reads a directory stream to its end: the names, sorted (the order is the filesystem's). */
+    private static List<String> readToEnd(int fd) {
+        List<String> names = new ArrayList<>();
+        List<byte[]> batch;
+        while (!(batch = Os.getdents(fd, 4096)).isEmpty()) {
+            for (byte[] n : batch) names.add(new String(n, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        java.util.Collections.sort(names);
+        return names;
+    }
+
+    /** rewinddir(3) (a seek to 0) on an open directory stream shows entries added and removed since it was opened. */
+    @Test
+    void aRewoundDirectoryStreamShowsWhatChangedSinceItOpened() throws Exception {
+        same((b, log) -> {
+            Files.createDirectory(b.resolve("d"));
+            Files.writeString(b.resolve("d/old"), "");
+            Files.writeString(b.resolve("d/gone"), "");
+            int fd = Os.open(p(b, "d"), Posix.O_RDONLY | Posix.O_DIRECTORY, 0);
+            try {
+                log.value("first pass", readToEnd(fd));
+                Files.writeString(b.resolve("d/new"), "");
+                Files.delete(b.resolve("d/gone"));
+                log.value("rewind", Os.lseek(fd, 0, Posix.SEEK_SET));
+                log.value("after the rewind", readToEnd(fd));
+            } finally {
+                Os.close(fd);
+            }
+        });
+    }
+
+    /** A set-group-ID directory gives new entries its group, and new subdirectories its set-group-ID bit, whoever makes them. */
+    @Test
+    void aSetGroupIdDirectoryPassesItsGroupAndTheBitOn() throws Exception {
+        requires(Feature.PERMISSIONS, Feature.SET_ID_BITS);
+        same((b, log) -> {
+            Os.chmod(Os.bytes(b), 0755); // whatever the filesystem's root is, others may pass through it
+            Files.createDirectory(b.resolve("shared"));
+            log.rc("chown", Os.chown(p(b, "shared"), 0, 100));
+            log.rc("chmod", Os.chmod(p(b, "shared"), 02777));
+            List<String> nobody = List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--");
+            log.value("mkdir as nobody", status(concat(nobody, "mkdir", b.resolve("shared/sub").toString()), null));
+            log.value("touch as nobody", status(concat(nobody, "touch", b.resolve("shared/file").toString()), null));
+            Files.createDirectory(b.resolve("shared/rootsub"));
+            Files.writeString(b.resolve("shared/rootfile"), "");
+            for (String n : new String[] {"sub", "file", "rootsub", "rootfile"}) {
+                try {
+                    Os.StatResult st = Os.lstat(p(b, "shared/" + n));
+                    log.value(n, "uid " + st.uid() + " gid " + st.gid() + " mode " + Integer.toOctalString(st.mode()));
+                } catch (Os.OsException e) {
+                    log.value(n, dev.fusepanama.Errno.name(e.errno));
+                }
+            }
+        });
+    }
+
+    /** A tree 200 directories deep, made, used and removed through the mount. */
+    @Test
+    void aTreeTwoHundredDirectoriesDeepWorks() throws Exception {
+        same((b, log) -> {
+            Path deep = b;
+            for (int i = 0; i < 200; i++) deep = deep.resolve("d" + (i % 10));
+            Files.createDirectories(deep);
+            Files.writeString(deep.resolve("leaf"), "at the bottom");
+            log.value("read", Files.readString(deep.resolve("leaf")));
+            try (java.util.stream.Stream<Path> l = Files.list(deep)) {
+                log.value("list", l.map(x -> x.getFileName().toString()).toList());
+            }
+            Files.move(deep.resolve("leaf"), deep.getParent().resolve("moved"));
+            log.value("moved", Files.exists(deep.getParent().resolve("moved")));
+            try (java.util.stream.Stream<Path> all = Files.walk(b.resolve("d0"))) {
+                for (Path x : all.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(x);
+            }
+            log.value("removed", Files.exists(b.resolve("d0")));
+        });
+    }
+
     static List<String> concat(List<String> prefix, String... rest) {
         List<String> all = new ArrayList<>(prefix);
         all.addAll(List.of(rest));

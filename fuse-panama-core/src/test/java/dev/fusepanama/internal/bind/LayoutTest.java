@@ -179,6 +179,7 @@ class LayoutTest {
 
     /** Constants of newer releases, checked where the headers have them and required from that release on. */
     private static final Map<String, int[]> INTRODUCED = Map.of(
+            "FUSE_CAP_HANDLE_KILLPRIV_V2", new int[] {3, 17},
             "FUSE_CAP_PASSTHROUGH", new int[] {3, 17},
             "FUSE_CAP_OVER_IO_URING", new int[] {3, 18});
 

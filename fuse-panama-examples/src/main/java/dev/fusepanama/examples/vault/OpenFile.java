@@ -11,8 +11,14 @@ import dev.fusepanama.libc.Libc;
 final class OpenFile {
     final Node node;
     final int fd;
-    /** A directory's listing, read at opendir (stable offsets for the whole listing). */
-    final Listing listing;
+    /**
+     * A directory's listing, read at opendir and again at each later read from offset 0
+     * (rewinddir), so that offsets stay stable for one pass and a rewind sees what changed.
+     * Readdirs of one open directory are serialized by the kernel.
+     */
+    volatile Listing listing;
+    /** Whether the listing was read from offset 0 since it was made. */
+    volatile boolean listedFromStart;
     private int users = 1;
     private boolean released;
 

@@ -309,34 +309,59 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     /**
      * A descriptor of the directory {@code dir} in the cipher directory (O_PATH), opened beneath
      * the top without following links: the top's own descriptor for the root. Give it back with
-     * {@link #closeDir}.
+     * {@link #closeDir}. A directory deeper than PATH_MAX allows (encrypted names are longer
+     * than plain ones) is reached in steps, each from the last step's descriptor, as gocryptfs
+     * works relative to directory descriptors.
      */
     private int openDir(Scratch s, Node dir) throws ErrnoException {
         if (dir == rootNode) return rootFd;
-        int n = cipherPath(dir, s.path);
+        List<String> parts = cipherNames(dir);
         MemorySegment how = s.small;
-        how.set(JAVA_LONG, 0, O_PATH | O_DIRECTORY | O_CLOEXEC);
-        how.set(JAVA_LONG, 8, 0);
-        how.set(JAVA_LONG, 16, Libc.RESOLVE_BENEATH | Libc.RESOLVE_NO_SYMLINKS | Libc.RESOLVE_NO_MAGICLINKS);
-        int rc;
-        int tries = 0;
-        // EAGAIN: a rename elsewhere raced with the resolution.
-        while ((rc = Libc.openat2(s.errno, rootFd, s.path, how)) == -dev.fusepanama.Errno.EAGAIN && ++tries < 8) {
-            Thread.onSpinWait();
+        int from = rootFd;
+        int next = 0;
+        try {
+            while (next < parts.size()) {
+                long at = 0;
+                int first = next;
+                while (next < parts.size() && at + parts.get(next).length() + 1 < Scratch.PATH_MAX) {
+                    String p = parts.get(next);
+                    if (next > first) s.path.set(JAVA_BYTE, at++, (byte) '/');
+                    for (int c = 0; c < p.length(); c++) s.path.set(JAVA_BYTE, at++, (byte) p.charAt(c));
+                    next++;
+                }
+                if (next == first) throw new ErrnoException(ENAMETOOLONG);
+                s.path.set(JAVA_BYTE, at, (byte) 0);
+                how.set(JAVA_LONG, 0, O_PATH | O_DIRECTORY | O_CLOEXEC);
+                how.set(JAVA_LONG, 8, 0);
+                how.set(JAVA_LONG, 16, Libc.RESOLVE_BENEATH | Libc.RESOLVE_NO_SYMLINKS | Libc.RESOLVE_NO_MAGICLINKS);
+                int rc;
+                int tries = 0;
+                // EAGAIN: a rename elsewhere raced with the resolution.
+                while ((rc = Libc.openat2(s.errno, from, s.path, how)) == -dev.fusepanama.Errno.EAGAIN && ++tries < 8) {
+                    Thread.onSpinWait();
+                }
+                check(rc);
+                closeDir(s, from);
+                from = rc;
+            }
+            int fd = from;
+            from = rootFd;
+            return fd;
+        } finally {
+            closeDir(s, from);
         }
-        return check(rc);
     }
 
     private void closeDir(Scratch s, int fd) {
         if (fd != rootFd && fd >= 0) Libc.close(s.errno, fd);
     }
 
-    /** The path of {@code dir} below the top, its stored names joined by '/', NUL-terminated in {@code buffer}. */
-    private int cipherPath(Node dir, MemorySegment buffer) throws ErrnoException {
-        List<String> parts = shared(() -> { // one consistent path, whatever is renamed meanwhile
+    /** The stored names from the top down to {@code dir}, read as one consistent path whatever is renamed meanwhile. */
+    private List<String> cipherNames(Node dir) throws ErrnoException {
+        List<String> parts = shared(() -> {
             List<String> names = new ArrayList<>();
-            // More names than fit in a path: ENAMETOOLONG below (a loop, which no rename can make, ends there too).
-            for (Node n = dir; n != rootNode && names.size() <= Scratch.PATH_MAX / 2; ) {
+            // A loop, which no rename can make, would end here too.
+            for (Node n = dir; n != rootNode && names.size() <= MAX_DEPTH; ) {
                 dev.fusepanama.inode.table.Node.Link l = table.name(n);
                 if (l == null) return null; // removed
                 names.add(l.name());
@@ -345,15 +370,13 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             return names;
         });
         if (parts == null) throw new ErrnoException(ENOENT);
-        long at = 0;
-        for (int i = parts.size() - 1; i >= 0; i--) {
-            String p = parts.get(i);
-            if (at + p.length() + 2 > Scratch.PATH_MAX) throw new ErrnoException(ENAMETOOLONG);
-            for (int c = 0; c < p.length(); c++) buffer.set(JAVA_BYTE, at++, (byte) p.charAt(c));
-            buffer.set(JAVA_BYTE, at++, (byte) (i == 0 ? 0 : '/'));
-        }
-        return (int) at;
+        if (parts.size() > MAX_DEPTH) throw new ErrnoException(ENAMETOOLONG);
+        java.util.Collections.reverse(parts);
+        return parts;
     }
+
+    /** Deeper than this, a directory is refused with ENAMETOOLONG (the kernel's own walks have no such limit; this one guards against a loop). */
+    private static final int MAX_DEPTH = 65_536;
 
     /**
      * The plaintext path of {@code n} in the mount, for log lines: from the names the vault last
@@ -600,11 +623,29 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         return at;
     }
 
-    /** Files created for another user by a vault that runs as root belong to that user. */
+    /**
+     * Files created for another user by a vault that runs as root belong to that user and its
+     * group, or in a set-group-ID directory to the directory's group, as on a local filesystem
+     * (the store gave the file that group already: a chown to the caller's would undo it).
+     */
     private void own(Scratch s, Request request, int dfd, MemorySegment name) {
-        if (root && (request.uid() != 0 || request.gid() != 0)) {
-            Libc.fchownat(s.errno, dfd, name, request.uid(), request.gid(), Libc.AT_SYMLINK_NOFOLLOW);
+        int gid = groupOfNewEntry(s, request, dfd);
+        if (root && (request.uid() != 0 || gid != 0)) {
+            Libc.fchownat(s.errno, dfd, name, request.uid(), gid, Libc.AT_SYMLINK_NOFOLLOW);
         }
+    }
+
+    /** The group a new entry of directory {@code dfd} gets: the directory's if it is set-group-ID, else the caller's. */
+    private static int groupOfNewEntry(Scratch s, Request request, int dfd) {
+        if (Libc.fstat(s.errno, dfd, s.stat) == 0 && (s.statView.mode() & dev.fusepanama.Posix.S_ISGID) != 0) {
+            return s.statView.gid();
+        }
+        return request.gid();
+    }
+
+    /** Whether directory {@code dfd} is set-group-ID: its new subdirectories are too. */
+    private static boolean setGroupId(Scratch s, int dfd) {
+        return Libc.fstat(s.errno, dfd, s.stat) == 0 && (s.statView.mode() & dev.fusepanama.Posix.S_ISGID) != 0;
     }
 
     // ---- changes made behind the vault's back ------------------------------------------------
@@ -852,6 +893,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             byte[] plain = nn.plain();
             byte[] stored = nn.stored();
             boolean longName = nn.longName();
+            boolean inheritsSgid = setGroupId(s, dfd);
+            int gid = groupOfNewEntry(s, request, dfd);
             MemorySegment cname = cString(s.path, stored);
             int rc = Libc.mkdirat(s.errno, dfd, cname, 0700);
             if (rc < 0) {
@@ -863,15 +906,15 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             int fd = Libc.openat(s.errno, dfd, cname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
             try {
                 rc = fd < 0 ? fd : writeNew(s, fd, DIRIV, iv, 0444);
-                if (rc == 0) rc = Libc.fchmod(s.errno, fd, mode & 07777);
+                if (rc == 0) rc = Libc.fchmod(s.errno, fd, (mode & 07777) | (inheritsSgid ? dev.fusepanama.Posix.S_ISGID : 0));
                 if (rc < 0) {
                     if (fd >= 0) Libc.unlinkat(s.errno, fd, cString(s.path2, DIRIV), 0);
                     Libc.unlinkat(s.errno, dfd, cString(s.path, stored), Libc.AT_REMOVEDIR);
                     if (longName) removeLongName(s, dfd, stored);
                     throw new ErrnoException(-rc);
                 }
-                if (root && (request.uid() != 0 || request.gid() != 0)) {
-                    Libc.fchown(s.errno, fd, request.uid(), request.gid());
+                if (root && (request.uid() != 0 || gid != 0)) {
+                    Libc.fchown(s.errno, fd, request.uid(), gid);
                 }
                 Stat st = reply.attributes();
                 check(Libc.fstat(s.errno, fd, st.segment()));
@@ -1907,10 +1950,27 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         }
     }
 
+    /**
+     * The entries of the open directory {@code h} for a read from {@code offset}: read again from
+     * the store at a rewind (a second read from offset 0), as a kernel filesystem shows what was
+     * added or removed meanwhile.
+     */
+    private List<Listing.Entry> entries(OpenFile h, long offset) throws ErrnoException {
+        if (offset == 0) {
+            if (h.listedFromStart) {
+                Scratch s = scratch();
+                check(Libc.lseek(s.errno, h.fd, 0, dev.fusepanama.Posix.SEEK_SET));
+                h.listing = list(s, h.node, h.fd);
+            }
+            h.listedFromStart = true;
+        }
+        return h.listing.entries();
+    }
+
     @Override
     public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws ErrnoException {
         OpenFile h = handle(fh);
-        List<Listing.Entry> entries = h.listing.entries();
+        List<Listing.Entry> entries = entries(h, offset);
         for (long i = offset; i < entries.size() + 2; i++) {
             boolean added;
             // d_ino is the ciphertext inode number, as st_ino is (".." of a removed directory: its own).
@@ -1932,7 +1992,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws ErrnoException {
         Scratch s = scratch();
         OpenFile h = handle(fh);
-        List<Listing.Entry> entries = h.listing.entries();
+        List<Listing.Entry> entries = entries(h, offset);
         List<Node> counted = new ArrayList<>();
         for (long i = offset; i < entries.size() + 2; i++) {
             Stat st = reply.attributes();
