@@ -5,10 +5,7 @@ import dev.fusepanama.testkit.TestMount;
 import dev.fusepanama.testkit.Tmpfs;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -39,20 +36,5 @@ class VaultPjdfstestTest extends PjdfstestSuite {
     @Override
     protected Set<Feature> unsupported() {
         return Set.of(Feature.POSIX_FALLOCATE);
-    }
-
-    /**
-     * A plaintext path just under PATH_MAX: the vault reaches a cipher file by its whole cipher
-     * path, which encryption makes longer than PATH_MAX (gocryptfs walks by directory descriptors
-     * and passes these; the vault will when its node table keeps them).
-     */
-    private static final String CIPHER_PATH_TOO_LONG =
-            "the cipher path of a plaintext path near PATH_MAX is longer than PATH_MAX (ENAMETOOLONG)";
-
-    @Override
-    protected Map<String, String> knownFailures() {
-        return Stream.of("chmod", "chown", "chown::lchown", "link", "mkdir", "mkfifo", "mknod", "mknod::privileged", "open",
-                        "rename", "rmdir", "symlink", "truncate", "unlink")
-                .collect(Collectors.toMap(call -> call + "::enametoolong_path", call -> CIPHER_PATH_TOO_LONG));
     }
 }
