@@ -353,7 +353,39 @@ final class MemfsSuite implements Suite {
         } finally {
             Files.deleteIfExists(strace);
         }
-        return requestTable(requests) + "\n" + syscallTable(syscalls);
+        return rowRequests() + "\n" + requestTable(requests) + "\n" + syscallTable(syscalls);
+    }
+
+    /**
+     * What each row asks of memfs: one pass of every row in order, with its untimed steps, over
+     * a fresh mount, the timed part's requests counted by the kernel's tracepoint (what the
+     * kernel sent, whoever answered it). 0 is the goal wherever the kernel can answer by itself.
+     */
+    private String rowRequests() throws Exception {
+        StringBuilder sb = new StringBuilder(Report.wrap("FUSE requests memfs gets for each row, in one pass of every row in order "
+                + "over a fresh mount after the timed rounds, counted by the kernel's `fuse:fuse_request_send` tracepoint "
+                + "(fuse-panama-testkit's `RequestTrace`):") + "\n\n");
+        sb.append("| row | requests | the most frequent |\n|---|---:|---|\n");
+        try (FsProcess fs = cleanup.add(FsProcess.start(new Filesystem(memfs.name() + " counted", memfs.command(), memfs.scratch())))) {
+            fs.awaitMount();
+            for (Metric m : metrics(tarball.file(), scale)) {
+                m.runBefore(fs, scale);
+                Map<String, Long> counts;
+                try (dev.fusepanama.testkit.RequestTrace trace = dev.fusepanama.testkit.RequestTrace.start(fs.mountpoint())) {
+                    m.run(fs, scale);
+                    Thread.sleep(300); // the kernel sends RELEASE after close(2) returns
+                    counts = trace.counts();
+                }
+                m.runAfter(fs, scale);
+                long all = counts.values().stream().mapToLong(Long::longValue).sum();
+                List<Map.Entry<String, Long>> top = new ArrayList<>(counts.entrySet());
+                top.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+                String most = String.join(", ", top.stream().limit(4)
+                        .map(e -> String.format(Locale.ROOT, "%s %,d", e.getKey(), e.getValue())).toList());
+                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s |%n", m.name(), all, most.isEmpty() ? "none" : most));
+            }
+        }
+        return sb.toString();
     }
 
     /** The process's output once it has not grown for 300 ms (the kernel sends RELEASE after close returns), at most 10 s. */
