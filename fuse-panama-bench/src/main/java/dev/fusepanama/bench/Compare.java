@@ -70,7 +70,11 @@ public final class Compare {
         Path write = null;
         String command = null;
         for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
+            String option = args[i];
+            if (List.of("--suite", "--rounds", "--scale", "--write", "--command").contains(option) && i + 1 == args.length) {
+                throw new IllegalArgumentException(option + " needs a value");
+            }
+            switch (option) {
                 case "--suite" -> suite = args[++i];
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--scale" -> scale = Double.parseDouble(args[++i]);

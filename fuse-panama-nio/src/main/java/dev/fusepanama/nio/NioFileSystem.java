@@ -22,6 +22,7 @@ import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.ReadlinkReply;
+import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.inode.SetId;
 import dev.fusepanama.inode.StatfsReply;
@@ -369,6 +370,18 @@ public final class NioFileSystem implements InodeFileSystem {
         }
     }
 
+    /**
+     * The adapter clears set-ID bits itself ({@link #dataChanged}; a view without them has none to
+     * clear), so the kernel may stop asking for {@code security.capability} before each write
+     * (libfuse 3.17.1+). Misses are cached as names are, by each lookup's own reply.
+     */
+    private static final KernelCaching CACHING = KernelCaching.builder().handleKillprivV2(true).build();
+
+    @Override
+    public KernelCaching kernelCaching() {
+        return CACHING;
+    }
+
     /** The watcher saw {@code name} in {@code dir} change. */
     void changed(NioNode dir, String name) throws IOException {
         InodeMount m = mount;
@@ -484,12 +497,11 @@ public final class NioFileSystem implements InodeFileSystem {
      * nothing; a file removed while open is left as it is.
      */
     private void dataChanged(Request request, NioNode n) throws IOException {
+        if (view != Attributes.View.UNIX || table.name(n) == null) return;
         Attributes last = n.last;
-        if (view != Attributes.View.UNIX || last == null || (last.mode() & (Posix.S_ISUID | Posix.S_ISGID)) == 0
-                || table.name(n) == null) {
-            return;
-        }
         Path p = path(n);
+        if (last == null) last = attributes(n, p);
+        if ((last.mode() & (Posix.S_ISUID | Posix.S_ISGID)) == 0) return;
         Attributes now = attributes(n, p);
         int mode = now.mode() & 07777;
         int kept = SetId.afterDataChange(mode, now.gid(), request);
