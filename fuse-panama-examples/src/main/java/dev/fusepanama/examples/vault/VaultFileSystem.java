@@ -10,6 +10,8 @@ import static dev.fusepanama.Errno.EACCES;
 import static dev.fusepanama.Errno.EEXIST;
 import static dev.fusepanama.Errno.ERANGE;
 import static dev.fusepanama.Posix.O_ACCMODE;
+import static dev.fusepanama.Posix.S_ISGID;
+import static dev.fusepanama.Posix.S_ISUID;
 import static dev.fusepanama.Posix.O_CLOEXEC;
 import static dev.fusepanama.Posix.O_CREAT;
 import static dev.fusepanama.Posix.O_DIRECTORY;
@@ -51,7 +53,9 @@ import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.ReadlinkReply;
+import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.SetId;
 import dev.fusepanama.inode.StatfsReply;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
@@ -105,6 +109,14 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      * is for the rare change the watcher cannot see (a directory it could not watch).
      */
     static final double TIMEOUT = 60.0;
+    /**
+     * What the kernel may keep on top of names and attributes: absent names and directory listings
+     * for {@link #TIMEOUT}, as it keeps names (the watcher's invalidation of a name made or removed
+     * behind the vault drops both), and, on libfuse 3.17.1+, no {@code security.capability} lookup
+     * before each write, since the vault clears set-ID bits itself ({@link #dataChanged}).
+     */
+    private static final KernelCaching CACHING = KernelCaching.builder().negativeEntries(TIMEOUT).keepListings(true)
+            .handleKillprivV2(true).build();
     private static final int NAME_MAX = 255;
     static final byte[] DIRIV = "gocryptfs.diriv".getBytes(StandardCharsets.US_ASCII);
     static final byte[] CONF = "gocryptfs.conf".getBytes(StandardCharsets.US_ASCII);
@@ -832,7 +844,13 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             byte[] stored = storedName(s, p, dfd, plain);
             announce(stored);
             Stat st = reply.attributes();
-            check(Libc.fstatat(s.errno, dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
+            int rc = Libc.fstatat(s.errno, dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW);
+            if (rc < 0) {
+                // A miss, which the kernel keeps (negative entries): another program's creation
+                // of the name from now on is not the vault's own, and must reach the kernel.
+                creating.remove(NodeTable.key(stored));
+                throw new ErrnoException(-rc);
+            }
             entry(s, p, dfd, stored, plain, st, reply);
         } finally {
             closeDir(s, dfd);
@@ -1205,7 +1223,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             Lock changing = n.content.writeLock();
             changing.lock();
             try {
-                setattrLocked(s, n, h, at, attributes, toSet);
+                setattrLocked(s, request, n, h, at, attributes, toSet);
                 stat(s, n, h, at, reply.attributes());
             } finally {
                 changing.unlock();
@@ -1217,10 +1235,12 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     }
 
     /** The changes of setattr to {@code n}, named {@code at} (null: the root, or no name left). */
-    private void setattrLocked(Scratch s, Node n, OpenFile h, Place at, Stat attributes, int toSet) throws ErrnoException {
+    private void setattrLocked(Scratch s, Request request, Node n, OpenFile h, Place at, Stat attributes, int toSet)
+            throws ErrnoException {
         if ((toSet & SET_SIZE) != 0) {
             if (n.type() != S_IFREG) throw new ErrnoException(EINVAL);
             truncate(s, n, h, at, attributes.size());
+            if (h != null || at != null) dataChanged(s, request, h, at);
         }
         if ((toSet & (SET_MODE | SET_UID | SET_GID | SET_ATIME | SET_MTIME)) != 0) {
             if (at != null) {
@@ -1531,10 +1551,33 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         try {
             writeLocked(s, h, data, offset);
             seen(s, h);
+            if ((s.statView.mode() & (S_ISUID | S_ISGID)) != 0 && dataChanged(s, request, h, null)) seen(s, h);
         } finally {
             l.unlock();
         }
         reply.written(count);
+    }
+
+    /**
+     * After a write or truncate by {@code request}: clears set-ID bits as a local filesystem does
+     * ({@link SetId}), on the ciphertext file, which carries the plaintext's mode. The kernel
+     * leaves this to the vault with {@code handle_killpriv_v2}, and without it applies an older
+     * rule (set-group-ID only beside group-execute). Under the content lock; true if it changed the mode.
+     */
+    private boolean dataChanged(Scratch s, Request request, OpenFile h, Place at) throws ErrnoException {
+        int rc = h != null ? Libc.fstat(s.errno, h.fd, s.stat)
+                : Libc.fstatat(s.errno, at.dfd(), cString(s.path2, at.stored()), s.stat, Libc.AT_SYMLINK_NOFOLLOW);
+        if (rc != 0) return false;
+        int mode = s.statView.mode() & 07777;
+        int kept = SetId.afterDataChange(mode, s.statView.gid(), request);
+        if (kept == mode) return false;
+        check(h != null ? Libc.fchmod(s.errno, h.fd, kept) : Libc.fchmodat(s.errno, at.dfd(), cString(s.path2, at.stored()), kept, 0));
+        return true;
+    }
+
+    @Override
+    public KernelCaching kernelCaching() {
+        return CACHING;
     }
 
     /** The plaintext size of the open file, from its ciphertext size. */

@@ -106,6 +106,11 @@ class VaultEmbeddingTest {
             Files.readString(f);
             within("a file replaced by rename", () -> "three: replaced by rename".equals(readOrMissing(f)));
 
+            // A miss and a listing the kernel keeps (negative entries, kept listings) until the watcher tells it.
+            assertFalse(Files.exists(ours.root().resolve("g")));
+            try (Stream<Path> list = Files.list(ours.root())) {
+                assertFalse(list.anyMatch(p -> p.getFileName().toString().equals("g")));
+            }
             Files.writeString(other.root().resolve("g"), "new");
             within("a new file", () -> "new".equals(readOrMissing(ours.root().resolve("g"))));
             try (Stream<Path> list = Files.list(ours.root())) {

@@ -42,9 +42,8 @@ class VaultPosixTest extends PosixSuite {
         return TestMount.mount(Vault.unlock(cipher, PASSWORD), Vault.mountOptions(cipher).allowOther(true).build());
     }
 
-    /** The vault leaves set-ID bits to the kernel's FUSE rule (see the feature). */
     @Override
     protected Set<Feature> unsupported() {
-        return EnumSet.of(Feature.FALLOCATE, Feature.SEEK_HOLES, Feature.SETGID_CLEARED_OUTSIDE_GROUP);
+        return EnumSet.of(Feature.FALLOCATE, Feature.SEEK_HOLES);
     }
 }
