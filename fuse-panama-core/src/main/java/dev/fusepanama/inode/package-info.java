@@ -42,6 +42,20 @@
  * are answered with an error before the session is freed, and answers sent after that are
  * dropped.
  *
+ * <h2>What the kernel caches</h2>
+ * Three things, each for as long as the filesystem allows: a name ({@link EntryReply}'s entry
+ * timeout; a name that does not exist too, as a negative entry), an inode's attributes (the
+ * attribute timeout of each entry and {@link AttrReply}), and file data and directory listings
+ * in the page cache ({@link OpenReply#KEEP_CACHE}, {@link OpenReply#CACHE_DIR}). Beyond that the
+ * kernel asks for what it could answer itself unless told it may not: an OPENDIR and RELEASEDIR
+ * per directory walked, a {@code security.capability} lookup before each write, a lookup of each
+ * absent name. {@link InodeFileSystem#kernelCaching} states which of those the filesystem lets
+ * the kernel answer ({@link KernelCaching}); each is a promise about its behaviour (a listing
+ * without a handle, set-ID bits cleared by the filesystem, {@link SetId}). A filesystem whose
+ * store changes behind the kernel keeps what it allowed exact with {@link InodeMount}'s
+ * notifications. The kernel refreshes an inode's atime after it read its data or listing from
+ * the filesystem, whatever the timeouts: the next {@code stat} asks.
+ *
  * <h2>Settings</h2>
  * {@link dev.fusepanama.MountOptions} applies as for the path API, except the settings that
  * only libfuse's path layer reads (timeouts, {@code directIo}, {@code kernelCache},
