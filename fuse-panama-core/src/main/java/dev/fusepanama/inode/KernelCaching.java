@@ -154,8 +154,8 @@ public final class KernelCaching {
          * of {@code security.capability} before each write. The filesystem must then clear
          * {@code S_ISUID}, and {@code S_ISGID} if the file is group-executable or the caller is not
          * in its group (Linux 6.2+), when a caller without CAP_FSETID ({@link Request#mayKeepSetId}) writes, truncates (setattr of the size,
-         * or an open with {@code O_TRUNC}), allocates or copies into the file, and clear both on
-         * every chown of a file that is not a directory. The kernel marks such a setattr with
+         * or an open with {@code O_TRUNC}), allocates or copies into the file; and on a chown of a
+         * file that is not a directory, clear {@code S_ISUID} always and {@code S_ISGID} as for a write. The kernel marks such a setattr with
          * {@code FUSE_SET_ATTR_KILL_SUID} in {@code toSet} (bit 11: its {@code FATTR_KILL_SUIDGID}),
          * but libfuse passes on neither its per-write flag nor its open flag, so decide from the
          * file's mode and the caller. Where libfuse or the kernel lacks the capability, the kernel

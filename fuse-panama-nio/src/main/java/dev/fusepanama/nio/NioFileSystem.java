@@ -488,7 +488,6 @@ public final class NioFileSystem implements InodeFileSystem {
         return a;
     }
 
-    /** The permission bits of {@code n} were changed, or may have been: the next read asks the provider. */
     /**
      * After a write or truncate through the mount: clears set-ID bits as a local filesystem does
      * ({@link SetId}). The provider writes as this process, which may keep them (root), so the
@@ -497,11 +496,12 @@ public final class NioFileSystem implements InodeFileSystem {
      * nothing; a file removed while open is left as it is.
      */
     private void dataChanged(Request request, NioNode n) throws IOException {
-        if (view != Attributes.View.UNIX || table.name(n) == null) return;
+        if (view != Attributes.View.UNIX) return;
         Attributes last = n.last;
+        if (last != null && (last.mode() & (Posix.S_ISUID | Posix.S_ISGID)) == 0) return;
+        if (table.name(n) == null) return;
         Path p = path(n);
-        if (last == null) last = attributes(n, p);
-        if ((last.mode() & (Posix.S_ISUID | Posix.S_ISGID)) == 0) return;
+        if (last == null && (attributes(n, p).mode() & (Posix.S_ISUID | Posix.S_ISGID)) == 0) return;
         Attributes now = attributes(n, p);
         int mode = now.mode() & 07777;
         int kept = SetId.afterDataChange(mode, now.gid(), request);
@@ -512,6 +512,7 @@ public final class NioFileSystem implements InodeFileSystem {
         }
     }
 
+    /** The permission bits of {@code n} were changed, or may have been: the next read asks the provider. */
     private static void bitsChanged(NioNode n) {
         if (n == null) return;
         synchronized (n) {

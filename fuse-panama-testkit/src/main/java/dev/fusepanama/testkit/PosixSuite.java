@@ -1047,27 +1047,6 @@ public abstract class PosixSuite {
         });
     }
 
-    /** A tree 200 directories deep, made, used and removed through the mount. */
-    @Test
-    void aTreeTwoHundredDirectoriesDeepWorks() throws Exception {
-        same((b, log) -> {
-            Path deep = b;
-            for (int i = 0; i < 200; i++) deep = deep.resolve("d" + (i % 10));
-            Files.createDirectories(deep);
-            Files.writeString(deep.resolve("leaf"), "at the bottom");
-            log.value("read", Files.readString(deep.resolve("leaf")));
-            try (java.util.stream.Stream<Path> l = Files.list(deep)) {
-                log.value("list", l.map(x -> x.getFileName().toString()).toList());
-            }
-            Files.move(deep.resolve("leaf"), deep.getParent().resolve("moved"));
-            log.value("moved", Files.exists(deep.getParent().resolve("moved")));
-            try (java.util.stream.Stream<Path> all = Files.walk(b.resolve("d0"))) {
-                for (Path x : all.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(x);
-            }
-            log.value("removed", Files.exists(b.resolve("d0")));
-        });
-    }
-
     static List<String> concat(List<String> prefix, String... rest) {
         List<String> all = new ArrayList<>(prefix);
         all.addAll(List.of(rest));

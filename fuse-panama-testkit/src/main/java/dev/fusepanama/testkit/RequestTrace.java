@@ -53,7 +53,8 @@ public final class RequestTrace implements AutoCloseable {
         if (!Files.isDirectory(root.resolve("events/fuse/fuse_request_send"))) {
             throw new IOException("this kernel has no fuse:fuse_request_send tracepoint");
         }
-        Path instance = root.resolve("instances/fuse-panama-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        removeOrphans(root.resolve("instances"));
+        Path instance = root.resolve("instances/" + PREFIX + ProcessHandle.current().pid() + "-" + System.nanoTime());
         Files.createDirectory(instance);
         RequestTrace trace = new RequestTrace(instance, connection);
         try {
@@ -63,10 +64,33 @@ public final class RequestTrace implements AutoCloseable {
             Files.writeString(event.resolve("enable"), "1");
             Files.writeString(instance.resolve("tracing_on"), "1");
         } catch (IOException e) {
-            trace.close();
+            try {
+                trace.close();
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
         return trace;
+    }
+
+    private static final String PREFIX = "fuse-panama-";
+
+    /** Removes the instances of test JVMs that ended without closing theirs (killed), each holding a buffer per CPU. */
+    private static void removeOrphans(Path instances) throws IOException {
+        try (java.util.stream.Stream<Path> all = Files.list(instances)) {
+            for (Path p : all.toList()) {
+                String name = p.getFileName().toString();
+                if (!name.startsWith(PREFIX)) continue;
+                String[] parts = name.substring(PREFIX.length()).split("-");
+                try {
+                    long pid = Long.parseLong(parts[0]);
+                    if (ProcessHandle.of(pid).isEmpty()) Files.deleteIfExists(p);
+                } catch (NumberFormatException | IOException notOurs) {
+                    // another tool's instance of the same name, or removed meanwhile: left alone
+                }
+            }
+        }
     }
 
     /** The requests sent since {@link #start} or the last {@link #reset}, by name ("LOOKUP", "GETATTR"). */
@@ -120,12 +144,13 @@ public final class RequestTrace implements AutoCloseable {
         int found = -1;
         for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
             String[] f = line.split(" ");
-            if (f.length > 4 && unescape(f[4]).equals(target) && line.contains(" - fuse")) {
+            if (f.length > 4 && unescape(f[4]).equals(target)) {
                 String[] dev = f[2].split(":");
-                if (!dev[0].equals("0")) throw new IOException("unexpected device " + f[2] + " of " + target);
-                found = Integer.parseInt(dev[1]); // the last mount at the path is the visible one
+                // The last mount at the path is the visible one; a FUSE mount has an anonymous device (major 0).
+                found = line.contains(" - fuse.") || line.contains(" - fuse ") ? (dev[0].equals("0") ? Integer.parseInt(dev[1]) : -2) : -1;
             }
         }
+        if (found == -2) throw new IOException("the FUSE filesystem at " + target + " has no anonymous device (fuseblk?)");
         if (found < 0) throw new IOException("no FUSE filesystem is mounted at " + target);
         return found;
     }
@@ -136,12 +161,13 @@ public final class RequestTrace implements AutoCloseable {
 
     private static Path tracefs() throws IOException, InterruptedException {
         if (Files.isDirectory(TRACEFS.resolve("instances"))) return TRACEFS;
-        Process p = new ProcessBuilder("mount", "-t", "tracefs", "nodev", TRACEFS.toString()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        Process p = new ProcessBuilder("mount", "-t", "tracefs", "nodev", TRACEFS.toString()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         if (!p.waitFor(30, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new IOException("mounting tracefs timed out");
         }
+        String out = "mount exited with " + p.exitValue();
         if (!Files.isDirectory(TRACEFS.resolve("instances"))) {
             throw new IOException("tracefs is not available at " + TRACEFS + " (it needs root): " + out);
         }

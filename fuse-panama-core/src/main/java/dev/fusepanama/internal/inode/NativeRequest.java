@@ -77,10 +77,7 @@ final class NativeRequest implements Request {
         }
         java.nio.file.Path proc = java.nio.file.Path.of("/proc", Integer.toString(pid));
         try {
-            if (!java.nio.file.Files.readSymbolicLink(proc.resolve("ns/user"))
-                    .equals(java.nio.file.Files.readSymbolicLink(OWN_USER_NAMESPACE))) {
-                return false;
-            }
+            if (!sameUserNamespace(proc)) return false;
             for (String line : java.nio.file.Files.readAllLines(proc.resolve("status"))) {
                 if (line.startsWith("CapEff:")) {
                     long caps = Long.parseUnsignedLong(line.substring(7).trim(), 16);
@@ -90,6 +87,21 @@ final class NativeRequest implements Request {
             return false;
         } catch (java.io.IOException | RuntimeException e) {
             return false; // gone, or /proc unreadable: clearing the bits is the safe side
+        }
+    }
+
+    /**
+     * Whether the process at {@code proc} shares this process's user namespace: by the namespace's
+     * link where this process may read it (the caller's own, or as root), else by the uid map,
+     * which anyone may read and which differs between namespaces that map differently.
+     */
+    private static boolean sameUserNamespace(java.nio.file.Path proc) throws java.io.IOException {
+        try {
+            return java.nio.file.Files.readSymbolicLink(proc.resolve("ns/user"))
+                    .equals(java.nio.file.Files.readSymbolicLink(OWN_USER_NAMESPACE));
+        } catch (java.nio.file.AccessDeniedException notOurs) {
+            return java.nio.file.Files.readString(proc.resolve("uid_map"))
+                    .equals(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/uid_map")));
         }
     }
 

@@ -142,7 +142,7 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
             }
         }
         if (!not.isEmpty()) {
-            LOG.info("{}: kernel caching without {}", mountpoint, String.join(", ", not));
+            LOG.debug("{}: kernel caching without {}", mountpoint, String.join(", ", not)); // describe() says it too
         }
         String text = String.join(", ", got);
         if (!not.isEmpty()) text += (text.isEmpty() ? "" : "; ") + "without " + String.join(", ", not);

@@ -444,17 +444,18 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     /*
      * Directories are opened without a request (kernelCaching: noOpendir), so a listing has no
-     * handle and resumes from its offset alone. An offset carries two numbers: in its low 32 bits
-     * the cookie of the entry listed last, in its high bits the directory's next cookie when the
-     * listing began at offset 0 (opendir, rewinddir). Entries at or past that bound were made
-     * after the listing began and are not listed, so a listing ends however fast entries are
-     * created, and a rewind sees them. A directory whose cookies outgrow 31 bits lists by plain
-     * cookies, unbounded.
+     * handle and resumes from its offset alone. An offset carries two numbers: in its low 31 bits
+     * the cookie of the entry listed last, in the 31 above them the directory's next cookie when
+     * the listing began at offset 0 (opendir, rewinddir), marked by BOUNDED. Entries at or past
+     * that bound were made after the listing began and are not listed, so a listing ends however
+     * fast entries are created, and a rewind sees them. A directory whose cookies outgrow 31 bits
+     * lists by plain cookies (below BOUNDED), unbounded.
      */
-    private static final long COOKIE_BITS = 0xFFFF_FFFFL;
+    private static final long BOUNDED = 1L << 62;
+    private static final long COOKIE_BITS = (1L << 31) - 1;
 
     private static long offset(long bound, long cookie) {
-        return bound == Long.MAX_VALUE ? cookie : bound << 32 | cookie;
+        return bound == Long.MAX_VALUE ? cookie : BOUNDED | bound << 31 | cookie;
     }
 
     @Override
@@ -483,8 +484,8 @@ public final class MemoryFileSystem implements InodeFileSystem {
                     long next = table.nextCookie(d);
                     bound = next < (1L << 31) ? next : Long.MAX_VALUE;
                     after = 0;
-                } else if ((offset >>> 32) != 0) {
-                    bound = offset >>> 32;
+                } else if ((offset & BOUNDED) != 0) {
+                    bound = (offset & ~BOUNDED) >>> 31;
                     after = offset & COOKIE_BITS;
                 } else {
                     bound = Long.MAX_VALUE;

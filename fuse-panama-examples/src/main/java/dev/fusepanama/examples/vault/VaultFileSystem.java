@@ -110,13 +110,14 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      */
     static final double TIMEOUT = 60.0;
     /**
-     * What the kernel may keep on top of names and attributes: absent names and directory listings
-     * for {@link #TIMEOUT}, as it keeps names (the watcher's invalidation of a name made or removed
-     * behind the vault drops both), and, on libfuse 3.17.1+, no {@code security.capability} lookup
-     * before each write, since the vault clears set-ID bits itself ({@link #dataChanged}).
+     * What the kernel may do on top of caching names and attributes: on libfuse 3.17.1+, skip the
+     * {@code security.capability} lookup before each write, since the vault clears set-ID bits
+     * itself ({@link #dataChanged}). Not yet: kept listings, which need offsets that mean the same
+     * in every open of a directory (the vault's index a listing taken per open), and negative
+     * entries, which need a create over a name made meanwhile behind the vault to check the
+     * caller's permission on the existing file (the kernel checked only the directory's).
      */
-    private static final KernelCaching CACHING = KernelCaching.builder().negativeEntries(TIMEOUT).keepListings(true)
-            .handleKillprivV2(true).build();
+    private static final KernelCaching CACHING = KernelCaching.builder().handleKillprivV2(true).build();
     private static final int NAME_MAX = 255;
     static final byte[] DIRIV = "gocryptfs.diriv".getBytes(StandardCharsets.US_ASCII);
     static final byte[] CONF = "gocryptfs.conf".getBytes(StandardCharsets.US_ASCII);
@@ -521,9 +522,14 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         return st.ctimeSeconds() * 1_000_000_000L + st.ctimeNanos();
     }
 
-    /** Records the ctime the open file has after the vault changed it (under its content write lock). */
-    private static void seen(Scratch s, OpenFile h) {
-        if (Libc.fstat(s.errno, h.fd, s.stat) == 0) h.node.seenCtime = ctime(s.statView);
+    /**
+     * Records the ctime the open file has after the vault changed it (under its content write
+     * lock), leaving its {@code struct stat} in {@code s.stat}; false if it could not be read.
+     */
+    private static boolean seen(Scratch s, OpenFile h) {
+        if (Libc.fstat(s.errno, h.fd, s.stat) != 0) return false;
+        h.node.seenCtime = ctime(s.statView);
+        return true;
     }
 
     /** A symbolic link's decrypted target, read once. */
@@ -1550,8 +1556,15 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         l.lock();
         try {
             writeLocked(s, h, data, offset);
-            seen(s, h);
-            if ((s.statView.mode() & (S_ISUID | S_ISGID)) != 0 && dataChanged(s, request, h, null)) seen(s, h);
+            if (seen(s, h) && (s.statView.mode() & (S_ISUID | S_ISGID)) != 0) {
+                try {
+                    if (dataChanged(s, request, h, null)) seen(s, h);
+                } catch (ErrnoException e) {
+                    // the data is written: the write succeeded; the bits stay as they were
+                    LOG.warn("vault {}: clearing the set-ID bits of {} after a write failed: {}", cipherDir, plainPath(h.node),
+                            dev.fusepanama.Errno.name(e.errno()));
+                }
+            }
         } finally {
             l.unlock();
         }
