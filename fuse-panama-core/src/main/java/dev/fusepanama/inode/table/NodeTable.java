@@ -703,8 +703,16 @@ public final class NodeTable<N extends Node> {
      * lookup for them.
      */
     public boolean add(DirPlusReply reply, Entry<N> e, double attrTimeout, double entryTimeout, List<N> counted) {
+        return add(reply, e, e.cookie(), attrTimeout, entryTimeout, counted);
+    }
+
+    /**
+     * As {@link #add(DirPlusReply, Entry, double, double, List)}, listed at {@code offset} instead of
+     * the entry's cookie (a filesystem whose offsets carry more than the cookie).
+     */
+    public boolean add(DirPlusReply reply, Entry<N> e, long offset, double attrTimeout, double entryTimeout, List<N> counted) {
         count(e.node());
-        if (!reply.add(e.bytes(), e.node().nodeId, 0, attrTimeout, entryTimeout, e.cookie())) {
+        if (!reply.add(e.bytes(), e.node().nodeId, 0, attrTimeout, entryTimeout, offset)) {
             forget(e.node().nodeId, 1);
             return false;
         }

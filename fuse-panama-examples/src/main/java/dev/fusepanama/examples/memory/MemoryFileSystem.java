@@ -525,7 +525,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
     /** Adds an entry at offset {@code at} to a readdirplus batch: one more lookup of its node when the batch takes it. */
     private boolean addPlus(DirPlusReply plus, NodeTable.Entry<Node> e, long at, java.util.List<Node> counted) {
         fill(e.node(), plus.attributes());
-        return table.add(plus, new NodeTable.Entry<>(e.name(), e.node(), at), TIMEOUT, TIMEOUT, counted);
+        return table.add(plus, e, at, TIMEOUT, TIMEOUT, counted);
     }
 
     // ---- files --------------------------------------------------------------------------------

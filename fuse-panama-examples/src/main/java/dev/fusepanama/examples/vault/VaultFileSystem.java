@@ -655,15 +655,15 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     /** The group a new entry of directory {@code dfd} gets: the directory's if it is set-group-ID, else the caller's. */
     private static int groupOfNewEntry(Scratch s, Request request, int dfd) {
-        if (Libc.fstat(s.errno, dfd, s.stat) == 0 && (s.statView.mode() & dev.fusepanama.Posix.S_ISGID) != 0) {
-            return s.statView.gid();
-        }
-        return request.gid();
+        return setGroupId(s, dfd) ? s.statView.gid() : request.gid();
     }
 
-    /** Whether directory {@code dfd} is set-group-ID: its new subdirectories are too. */
+    /**
+     * Whether directory {@code dfd} is set-group-ID (its new subdirectories are too), leaving its
+     * {@code struct stat} in {@code s.stat}.
+     */
     private static boolean setGroupId(Scratch s, int dfd) {
-        return Libc.fstat(s.errno, dfd, s.stat) == 0 && (s.statView.mode() & dev.fusepanama.Posix.S_ISGID) != 0;
+        return Libc.fstat(s.errno, dfd, s.stat) == 0 && (s.statView.mode() & S_ISGID) != 0;
     }
 
     // ---- changes made behind the vault's back ------------------------------------------------
@@ -918,7 +918,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             byte[] stored = nn.stored();
             boolean longName = nn.longName();
             boolean inheritsSgid = setGroupId(s, dfd);
-            int gid = groupOfNewEntry(s, request, dfd);
+            int gid = inheritsSgid ? s.statView.gid() : request.gid();
             MemorySegment cname = cString(s.path, stored);
             int rc = Libc.mkdirat(s.errno, dfd, cname, 0700);
             if (rc < 0) {
@@ -930,7 +930,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             int fd = Libc.openat(s.errno, dfd, cname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
             try {
                 rc = fd < 0 ? fd : writeNew(s, fd, DIRIV, iv, 0444);
-                if (rc == 0) rc = Libc.fchmod(s.errno, fd, (mode & 07777) | (inheritsSgid ? dev.fusepanama.Posix.S_ISGID : 0));
+                if (rc == 0) rc = Libc.fchmod(s.errno, fd, (mode & 07777) | (inheritsSgid ? S_ISGID : 0));
                 if (rc < 0) {
                     if (fd >= 0) Libc.unlinkat(s.errno, fd, cString(s.path2, DIRIV), 0);
                     Libc.unlinkat(s.errno, dfd, cString(s.path, stored), Libc.AT_REMOVEDIR);
