@@ -346,8 +346,10 @@ public final class MountOptions {
          * Requests travel over io_uring instead of {@code read}/{@code write} on /dev/fuse
          * (FUSE-over-io_uring: one queue per CPU, served by threads libfuse starts). Needs libfuse
          * 3.18+, a kernel with {@code CONFIG_FUSE_IO_URING} and the fuse module parameter
-         * {@code enable_uring} on (root: {@code echo 1 > /sys/module/fuse/parameters/enable_uring});
-         * where any is missing the mount uses /dev/fuse, and {@link FuseMount#describe()} says
+         * {@code enable_uring} on (root: {@code echo 1 > /sys/module/fuse/parameters/enable_uring}),
+         * and a process allowed to create an io_uring (the {@code kernel.io_uring_disabled} sysctl
+         * and a container's seccomp filter may forbid it: the mount tries one before it asks
+         * libfuse); where any is missing the mount uses /dev/fuse, and {@link FuseMount#describe()} says
          * which transport it got (also when libfuse fails to start its queues and falls back).
          * It trades latency for throughput: see RESULTS.md. On the inode API with libfuse up to
          * 3.18, a reply may only be sent from the thread that received its request (libfuse's

@@ -88,6 +88,7 @@ public final class Libc {
     private static final boolean HAS_FSTATAT = has("fstatat");
     private static final boolean HAS_FSTAT = has("fstat");
     private static final boolean HAS_MKNODAT = has("mknodat");
+    private static final long SYS_IO_URING_SETUP = 425;
     private static final long SYS_OPEN_TREE = 428;
     private static final long SYS_OPENAT2 = 437;
     private static final long SYS_MOUNT_SETATTR = 442;
@@ -186,6 +187,7 @@ public final class Libc {
     private static final MethodHandle GETEGID = bind("getegid", i());
     private static final MethodHandle MALLOC = bind("malloc", l(JAVA_LONG), Linker.Option.critical(false));
     private static final MethodHandle VSNPRINTF = bind("vsnprintf", i(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle SETCANCELSTATE = bind("pthread_setcancelstate", i(JAVA_INT, ADDRESS));
 
     private static int r(int rc, MemorySegment errno) {
         return rc < 0 ? -(int) ERRNO.get(errno, 0L) : rc;
@@ -218,6 +220,31 @@ public final class Libc {
         try {
             return (int) r((long) SYSCALL4.invokeExact(e, SYS_FCHMODAT2, (long) dirfd, path.address(), (long) mode, (long) flags), e);
         } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** The size of {@code struct io_uring_params} (linux/io_uring.h), which {@link #ioUringSetup} takes. */
+    public static final long IO_URING_PARAMS_SIZE = 120;
+
+    /**
+     * {@code io_uring_setup(2)} (no libc wrapper): a ring of {@code entries} described by the
+     * zeroed {@code struct io_uring_params} at {@code params}; its descriptor, or -EPERM where
+     * io_uring is forbidden ({@code kernel.io_uring_disabled}, a seccomp filter), -ENOSYS before Linux 5.1.
+     */
+    public static int ioUringSetup(MemorySegment e, int entries, MemorySegment params) {
+        try {
+            return (int) r((long) SYSCALL4.invokeExact(e, SYS_IO_URING_SETUP, (long) entries, params.address(), 0L, 0L), e);
+        } catch (Throwable t) { throw broken(t); }
+    }
+
+    public static final int PTHREAD_CANCEL_ENABLE = 0;
+    public static final int PTHREAD_CANCEL_DISABLE = 1;
+
+    /**
+     * {@code pthread_setcancelstate(3)} for the calling thread; the previous state is written to
+     * the int at {@code old}. Returns 0 or a positive error number.
+     */
+    public static int pthreadSetcancelstate(int state, MemorySegment old) {
+        try { return (int) SETCANCELSTATE.invokeExact(state, old); } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code open_tree(2)}: a descriptor of {@code path}, or of a detached copy of its mount with {@link #OPEN_TREE_CLONE}. */

@@ -33,6 +33,18 @@ public final class FuseLog {
     /** What libfuse 3.18 logs (at INFO) after init when its io_uring queues cannot start; it then serves /dev/fuse. */
     private static final String RING_START_FAILED = "failed to start io-uring";
 
+    /**
+     * The messages after which a libfuse 3.18 io_uring queue thread goes on to wait for the
+     * others to start, where libfuse may have to cancel it: its cancellation is put back. After
+     * any other message the calling thread stays uncancellable: a queue thread that logs anything
+     * else has failed and returns at once, and a cancellation left pending would act inside the
+     * JVM as the thread detaches at its exit (seen: the JVM stuck at its next safepoint). Other
+     * threads that log are libfuse's workers, which set their own state around each wait, and
+     * Java threads, which nothing cancels.
+     */
+    private static final java.util.regex.Pattern QUEUE_GOES_ON =
+            java.util.regex.Pattern.compile("to its core|register_ring_fd failed|Failed to set scheduler");
+
     static void install(LibFuse lib) {
         try {
             var target = MethodHandles.lookup().findStatic(FuseLog.class, "log",
@@ -70,10 +82,14 @@ public final class FuseLog {
     /** {@code void (*fuse_log_func_t)(enum fuse_log_level, const char *fmt, va_list ap)}. */
     @SuppressWarnings("unused")
     private static void log(int level, long format, long vaList) {
+        // libfuse 3.18 cancels a queue thread that is logging its failure (Cancellation).
+        int cancelState = Cancellation.disable();
+        boolean goesOn = false;
         try {
             MemorySegment buffer = FORMAT_BUFFER.get();
             int n = Libc.vsnprintf(buffer.address(), BUFFER, format, vaList);
             String message = n < 0 ? "(unformattable libfuse message)" : buffer.getString(0).stripTrailing();
+            goesOn = QUEUE_GOES_ON.matcher(message).find();
             if (message.contains(RING_START_FAILED)) {
                 var ref = RING_FAILURE.get();
                 var listener = ref == null ? null : ref.get();
@@ -95,6 +111,10 @@ public final class FuseLog {
             }
         } catch (Throwable t) {
             // An exception must not unwind into libfuse: the JVM would abort.
+        } finally {
+            if (goesOn) {
+                Cancellation.restore(cancelState);
+            }
         }
     }
 }

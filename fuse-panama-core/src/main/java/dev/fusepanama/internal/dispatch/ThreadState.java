@@ -62,7 +62,7 @@ final class ThreadState {
     private final CachedBuffer writeData = new CachedBuffer(true);
 
     private ThreadState() {
-        ThreadNames.nameWorker(Thread.currentThread());
+        Workers.adopt(Thread.currentThread());
         LibFuse lib = LibFuse.get();
         // Freed by the GC when the thread and this state are gone.
         long bufvecSize = lib.layouts.bufvecSize();

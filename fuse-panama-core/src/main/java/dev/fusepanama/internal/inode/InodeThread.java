@@ -62,7 +62,7 @@ final class InodeThread {
     /** The reply of {@code req}, remembered as the one this thread serves. */
     NativeReply reply(Replies replies, long req) {
         if (area == MemorySegment.NULL) { // this thread's first request: it is a libfuse worker
-            dev.fusepanama.internal.dispatch.ThreadNames.nameWorker(Thread.currentThread());
+            dev.fusepanama.internal.dispatch.Workers.adopt(Thread.currentThread());
             area = Arena.ofAuto().allocate(NativeReply.AREA_SIZE, 16);
         }
         NativeReply r = new NativeReply(replies, req, area.address());

@@ -102,10 +102,33 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
         Path parameter = Path.of("/sys/module/fuse/parameters/enable_uring");
         try {
             String value = java.nio.file.Files.readString(parameter).trim();
-            return value.equals("Y") || value.equals("1") ? null
-                    : "the fuse module's enable_uring is off (as root: echo 1 > " + parameter + ")";
+            if (!value.equals("Y") && !value.equals("1")) {
+                return "the fuse module's enable_uring is off (as root: echo 1 > " + parameter + ")";
+            }
         } catch (IOException e) {
             return "the kernel has no FUSE-over-io_uring (no " + parameter + ")";
+        }
+        return ioUringForbidden();
+    }
+
+    /**
+     * Why this process cannot make an io_uring at all; null if it can. Asked before libfuse is:
+     * libfuse finds out only in its queue threads, and cancels them (see Cancellation).
+     */
+    static String ioUringForbidden() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment errno = Libc.allocateErrno(arena);
+            int fd = Libc.ioUringSetup(errno, 1, arena.allocate(Libc.IO_URING_PARAMS_SIZE, 8));
+            if (fd >= 0) {
+                Libc.close(errno, fd);
+                return null;
+            }
+            String reason = switch (-fd) {
+                case Errno.EPERM -> ": the kernel.io_uring_disabled sysctl or a seccomp filter (a container's) forbids it";
+                case Errno.ENOSYS -> ": the kernel has none, or a seccomp filter hides it";
+                default -> "";
+            };
+            return "this process cannot create an io_uring (io_uring_setup: " + Errno.name(-fd) + reason + ")";
         }
     }
 
