@@ -1,0 +1,835 @@
+package dev.fusepanama.examples.mirror;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import dev.fusepanama.ConnectionInfo;
+import dev.fusepanama.Errno;
+import dev.fusepanama.MountOptions;
+import dev.fusepanama.Posix;
+import dev.fusepanama.Stat;
+import dev.fusepanama.WriteBuffer;
+import dev.fusepanama.inode.AttrReply;
+import dev.fusepanama.inode.CreateReply;
+import dev.fusepanama.inode.DataReply;
+import dev.fusepanama.inode.DirReply;
+import dev.fusepanama.inode.EmptyReply;
+import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.LseekReply;
+import dev.fusepanama.inode.Name;
+import dev.fusepanama.inode.OpenReply;
+import dev.fusepanama.inode.ReadlinkReply;
+import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.StatfsReply;
+import dev.fusepanama.inode.WriteReply;
+import dev.fusepanama.inode.XattrReply;
+import dev.fusepanama.libc.Libc;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A mirror of a real directory on the inode API, as libfuse's {@code passthrough_hp} is on the
+ * low-level one: one node per source inode (its device and inode number), each holding an
+ * {@code O_PATH} descriptor of that inode, and every operation one system call relative to such a
+ * descriptor with one name at most. So a file keeps being itself whatever happens to its names:
+ * {@code fstat} of a file unlinked or replaced while open answers from the file (the path API
+ * cannot: the kernel asks it by a name that is gone), and a file replaced in the source while
+ * open through the mirror is a new node that opens at once. No link in the source is followed:
+ * a name is resolved one component at a time by the kernel, and each component here is opened
+ * with {@code O_NOFOLLOW}, so the mirror needs no containment of its own.
+ *
+ * <p>Files created by a caller belong to it when the mirror runs as root. With
+ * {@link Builder#passthrough}, the kernel reads and writes open files from the source itself
+ * (libfuse 3.17+, CAP_SYS_ADMIN); otherwise writes are spliced from /dev/fuse into the file.
+ */
+public final class InodeMirror implements InodeFileSystem, AutoCloseable {
+    /** Flags of a client's open that the source's open must not get (see {@link #open}). */
+    private static final int NOT_FORWARDED = Posix.O_CREAT | Posix.O_EXCL | Posix.O_NOCTTY | Posix.O_DIRECT | Posix.O_NOFOLLOW;
+    private static final byte[] PROC_FD = "/proc/self/fd/".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final MemorySegment EMPTY = Arena.global().allocate(1);
+    /** UTIME_NOW and UTIME_OMIT (sys/stat.h). */
+    private static final long UTIME_NOW = (1L << 30) - 1;
+    private static final long UTIME_OMIT = (1L << 30) - 2;
+    private static final int AT_SYMLINK_FOLLOW = 0x400;
+
+    /** A source inode the kernel holds entries of. */
+    private static final class Node {
+        final long id;
+        final long dev;
+        final long ino;
+        /** An {@code O_PATH} descriptor of the inode; closed when the kernel forgets the node. */
+        final int fd;
+        final boolean symlink;
+        /** Entries the kernel holds; guarded by the table's lock. */
+        long lookups;
+
+        Node(long id, long dev, long ino, int fd, boolean symlink) {
+            this.id = id;
+            this.dev = dev;
+            this.ino = ino;
+            this.fd = fd;
+            this.symlink = symlink;
+        }
+    }
+
+    private record Key(long dev, long ino) {}
+
+    /** How a mirror is made: {@link #builder(Path)}. */
+    public static final class Builder {
+        private final Path source;
+        private double timeout;
+        private boolean passthrough;
+
+        private Builder(Path source) {
+            this.source = source;
+        }
+
+        /**
+         * Seconds the kernel may trust names and attributes (0, the default: the source may
+         * change underneath at any time, and each access asks); a mirror whose source only it
+         * changes can let the kernel answer walks itself.
+         */
+        public Builder cacheSeconds(double seconds) {
+            if (!(seconds >= 0)) throw new IllegalArgumentException("cacheSeconds must be 0 or more: " + seconds);
+            timeout = seconds;
+            return this;
+        }
+
+        /** Open files' data moves between the kernel and the source without the mirror, where the mount can. */
+        public Builder passthrough(boolean on) {
+            passthrough = on;
+            return this;
+        }
+
+        /** @throws IOException if the source cannot be opened as a directory */
+        public InodeMirror build() throws IOException {
+            return new InodeMirror(this);
+        }
+    }
+
+    public static Builder builder(Path source) {
+        return new Builder(source);
+    }
+
+    /** A mirror of {@code source} that caches nothing, with passthrough where the mount can. */
+    public static InodeMirror of(Path source) throws IOException {
+        return builder(source).passthrough(true).build();
+    }
+
+    private final double timeout;
+    private final boolean passthrough;
+    private final boolean root = Libc.geteuid() == 0;
+    private final Node rootNode;
+    private final Map<Key, Node> byKey = new HashMap<>();
+    private final ConcurrentHashMap<Long, Node> byId = new ConcurrentHashMap<>();
+    private final AtomicLong nextId = new AtomicLong(ROOT + 1);
+    /** Directory streams by descriptor, with where each stands. */
+    private final ConcurrentHashMap<Integer, DirStream> dirs = new ConcurrentHashMap<>();
+    /** Descriptors of open files, closed at the end for releases that never came. */
+    private final DescriptorSet files = new DescriptorSet();
+
+    private InodeMirror(Builder b) throws IOException {
+        this.timeout = b.timeout;
+        this.passthrough = b.passthrough;
+        Scratch s = Scratch.get();
+        byte[] path = b.source.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (path.length >= Scratch.PATH_MAX) {
+            throw new IOException(b.source + ": path too long");
+        }
+        MemorySegment.copy(path, 0, s.path, JAVA_BYTE, 0, path.length);
+        s.path.set(JAVA_BYTE, path.length, (byte) 0);
+        int fd = Libc.openat(s.errno, Libc.AT_FDCWD, s.path, Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
+        if (fd < 0) {
+            throw new IOException(b.source + ": cannot open the source directory: " + Errno.name(-fd));
+        }
+        Stat st = Stat.over(STAT.get());
+        Libc.fstatat(s.errno, fd, EMPTY, st.segment(), Libc.AT_EMPTY_PATH);
+        rootNode = new Node(ROOT, st.segment().get(JAVA_LONG, 0), st.ino(), fd, false);
+        byId.put(ROOT, rootNode);
+    }
+
+    private static final ThreadLocal<MemorySegment> STAT = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(Stat.SIZE, 8));
+
+    private static MemorySegment nul(MemorySegment into, String ascii) {
+        for (int i = 0; i < ascii.length(); i++) {
+            into.set(JAVA_BYTE, i, (byte) ascii.charAt(i));
+        }
+        into.set(JAVA_BYTE, ascii.length(), (byte) 0);
+        return into;
+    }
+
+    /**
+     * The options to mount with: the kernel checks permissions ({@code default_permissions}, since
+     * the mirror may run as root), set-ID bits are cleared by the kernel's rule (no
+     * {@code handle_killpriv}: writes reach the source as the mirror's process, which may keep
+     * them), {@code flock} locks are the source's, and writes are spliced from /dev/fuse.
+     */
+    public MountOptions.Builder mountOptions() {
+        return MountOptions.builder()
+                .fsName("mirror")
+                .subtype("mirror")
+                .defaultPermissions(true)
+                .want(ConnectionInfo.CAP_FLOCK_LOCKS | ConnectionInfo.CAP_SPLICE_READ)
+                .unwant(ConnectionInfo.CAP_HANDLE_KILLPRIV | ConnectionInfo.CAP_HANDLE_KILLPRIV_V2)
+                .passthrough(passthrough);
+    }
+
+    // ---- nodes -------------------------------------------------------------------------------
+
+    private Node node(long ino) throws IOException {
+        Node n = byId.get(ino);
+        if (n == null) {
+            throw new dev.fusepanama.ErrnoException(Errno.ESTALE, "no node " + ino);
+        }
+        return n;
+    }
+
+    /** {@code name} as a C string in {@code into}. */
+    private static MemorySegment nativeName(Name name, MemorySegment into) throws IOException {
+        int n = name.length();
+        if (n >= Scratch.PATH_MAX) {
+            throw new dev.fusepanama.ErrnoException(Errno.ENAMETOOLONG, "name too long");
+        }
+        for (int i = 0; i < n; i++) {
+            into.set(JAVA_BYTE, i, name.byteAt(i));
+        }
+        into.set(JAVA_BYTE, n, (byte) 0);
+        return into;
+    }
+
+    /** {@code /proc/self/fd/FD} in {@code s.text}: how a descriptor's file is named to a call that takes no descriptor. */
+    private static MemorySegment procPath(Scratch s, int fd) {
+        MemorySegment t = s.text;
+        int n = 0;
+        for (byte c : PROC_FD) {
+            t.set(JAVA_BYTE, n++, c);
+        }
+        int digits = 1;
+        for (int v = fd; v >= 10; v /= 10) {
+            digits++;
+        }
+        for (int i = digits - 1, v = fd; i >= 0; i--, v /= 10) {
+            t.set(JAVA_BYTE, n + i, (byte) ('0' + v % 10));
+        }
+        t.set(JAVA_BYTE, n + digits, (byte) 0);
+        return t;
+    }
+
+    /**
+     * The node of {@code name} in {@code parent} with its attributes in {@code attributes}, its
+     * lookup count raised by one; or a negative errno. The name is opened first and its inode
+     * read from the descriptor, so the node is the file that was opened even if the name changes
+     * meanwhile.
+     */
+    private long lookupNode(Scratch s, Node parent, MemorySegment name, Stat attributes) {
+        int fd = Libc.openat(s.errno, parent.fd, name, Posix.O_PATH | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, 0);
+        if (fd < 0) {
+            return fd;
+        }
+        int rc = Libc.fstatat(s.errno, fd, EMPTY, attributes.segment(), Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+        if (rc < 0) {
+            Libc.close(s.errno, fd);
+            return rc;
+        }
+        Key key = new Key(attributes.segment().get(JAVA_LONG, 0), attributes.ino());
+        Node n;
+        boolean known;
+        synchronized (byKey) {
+            n = byKey.get(key);
+            known = n != null;
+            if (!known) {
+                n = new Node(nextId.getAndIncrement(), key.dev(), key.ino(), fd,
+                        (attributes.mode() & Posix.S_IFMT) == Posix.S_IFLNK);
+                byKey.put(key, n);
+                byId.put(n.id, n);
+            }
+            n.lookups++;
+        }
+        if (known) {
+            Libc.close(s.errno, fd);
+        }
+        return n.id;
+    }
+
+    private void entry(Scratch s, Node parent, MemorySegment name, EntryReply reply) {
+        long id = lookupNode(s, parent, name, reply.attributes());
+        if (id < 0) {
+            reply.error((int) -id);
+        } else if (!reply.entry(id, 0, timeout, timeout)) {
+            forget(id, 1);
+        }
+    }
+
+    @Override
+    public void lookup(Request request, long parent, Name name, EntryReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        entry(s, node(parent), nativeName(name, s.path), reply);
+    }
+
+    @Override
+    public void forget(long ino, long lookups) {
+        if (ino == ROOT) {
+            return;
+        }
+        Node drop = null;
+        synchronized (byKey) {
+            Node n = byId.get(ino);
+            if (n != null) {
+                n.lookups -= lookups;
+                if (n.lookups <= 0) {
+                    byKey.remove(new Key(n.dev, n.ino));
+                    byId.remove(ino);
+                    drop = n;
+                }
+            }
+        }
+        if (drop != null) {
+            Libc.close(Scratch.get().errno, drop.fd);
+        }
+    }
+
+    /** The mount has ended: every descriptor still open is closed, the source's last. */
+    @Override
+    public void destroy() {
+        Scratch s = Scratch.get();
+        files.drain(fd -> Libc.close(s.errno, fd));
+        for (Integer fd : dirs.keySet()) {
+            dirs.remove(fd);
+            Libc.close(s.errno, fd);
+        }
+        List<Node> nodes;
+        synchronized (byKey) {
+            nodes = new ArrayList<>(byKey.values());
+            byKey.clear();
+            byId.keySet().removeIf(id -> id != ROOT);
+        }
+        for (Node n : nodes) {
+            Libc.close(s.errno, n.fd);
+        }
+        close();
+    }
+
+    /** Closes the source's descriptor; for a mirror that was never mounted, or at any time after. */
+    @Override
+    public void close() {
+        if (byId.remove(ROOT) != null) {
+            Libc.close(Scratch.get().errno, rootNode.fd);
+        }
+    }
+
+    /** How many source inodes the kernel holds entries of (tests). */
+    int nodes() {
+        synchronized (byKey) {
+            return byKey.size();
+        }
+    }
+
+    // ---- attributes -------------------------------------------------------------------------
+
+    @Override
+    public void getattr(Request request, long ino, long fh, AttrReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        MemorySegment st = reply.attributes().segment();
+        int rc = fh != NO_HANDLE ? Libc.fstat(s.errno, (int) fh, st)
+                : Libc.fstatat(s.errno, node(ino).fd, EMPTY, st, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+        if (rc < 0) {
+            reply.error(-rc);
+        } else {
+            reply.attributes(timeout);
+        }
+    }
+
+    @Override
+    public void setattr(Request request, long ino, Stat attributes, int toSet, long fh, AttrReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        Node n = node(ino);
+        int fd = (int) fh;
+        boolean open = fh != NO_HANDLE;
+        int rc = 0;
+        if ((toSet & SET_MODE) != 0) {
+            rc = open ? Libc.fchmod(s.errno, fd, attributes.mode() & 07777)
+                    : n.symlink ? -Errno.EOPNOTSUPP
+                    : Libc.fchmodat(s.errno, Libc.AT_FDCWD, procPath(s, n.fd), attributes.mode() & 07777, 0);
+        }
+        if (rc == 0 && (toSet & (SET_UID | SET_GID)) != 0) {
+            int uid = (toSet & SET_UID) != 0 ? attributes.uid() : -1;
+            int gid = (toSet & SET_GID) != 0 ? attributes.gid() : -1;
+            rc = Libc.fchownat(s.errno, n.fd, EMPTY, uid, gid, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+        }
+        if (rc == 0 && (toSet & SET_SIZE) != 0) {
+            rc = open ? Libc.ftruncate(s.errno, fd, attributes.size())
+                    : Libc.truncate(s.errno, procPath(s, n.fd), attributes.size());
+        }
+        if (rc == 0 && (toSet & (SET_ATIME | SET_MTIME)) != 0) {
+            MemorySegment times = s.small;
+            times.set(JAVA_LONG, 0, attributes.atimeSeconds());
+            times.set(JAVA_LONG, 8, (toSet & SET_ATIME) == 0 ? UTIME_OMIT
+                    : (toSet & SET_ATIME_NOW) != 0 ? UTIME_NOW : attributes.atimeNanos());
+            times.set(JAVA_LONG, 16, attributes.mtimeSeconds());
+            times.set(JAVA_LONG, 24, (toSet & SET_MTIME) == 0 ? UTIME_OMIT
+                    : (toSet & SET_MTIME_NOW) != 0 ? UTIME_NOW : attributes.mtimeNanos());
+            rc = open ? Libc.utimensat(s.errno, fd, MemorySegment.NULL, times, 0)
+                    : n.symlink ? Libc.utimensat(s.errno, n.fd, EMPTY, times, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW)
+                    : Libc.utimensat(s.errno, Libc.AT_FDCWD, procPath(s, n.fd), times, 0);
+        }
+        if (rc < 0) {
+            reply.error(-rc);
+            return;
+        }
+        getattr(request, ino, fh, reply);
+    }
+
+    @Override
+    public void readlink(Request request, long ino, ReadlinkReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        long n = Libc.readlinkat(s.errno, node(ino).fd, EMPTY, s.text, Scratch.PATH_MAX);
+        if (n < 0) {
+            reply.error((int) -n);
+            return;
+        }
+        reply.target(s.text.asSlice(0, n).toArray(JAVA_BYTE));
+    }
+
+    @Override
+    public void statfs(Request request, long ino, StatfsReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        MemorySegment v = s.small;
+        int rc = Libc.fstatvfs(s.errno, node(ino).fd, v);
+        if (rc < 0) {
+            reply.error(-rc);
+            return;
+        }
+        reply.statvfs().setBlockSize(v.get(JAVA_LONG, 0)).setFragmentSize(v.get(JAVA_LONG, 8))
+                .setBlocks(v.get(JAVA_LONG, 16)).setBlocksFree(v.get(JAVA_LONG, 24))
+                .setBlocksAvailable(v.get(JAVA_LONG, 32)).setFiles(v.get(JAVA_LONG, 40))
+                .setFilesFree(v.get(JAVA_LONG, 48)).setFilesAvailable(v.get(JAVA_LONG, 56))
+                .setFsid(v.get(JAVA_LONG, 64)).setFlags(v.get(JAVA_LONG, 72)).setNameMax(v.get(JAVA_LONG, 80));
+        reply.statfs();
+    }
+
+    // ---- names ------------------------------------------------------------------------------
+
+    /**
+     * When the mirror runs as root for another user, a new file must belong to its creator: it
+     * is made with the caller's fsgid (so a set-group-ID directory still passes its group on, as
+     * the source's filesystem decides) and given to the caller's uid after.
+     *
+     * @return the uid to give the new file to, or -1 when nothing is to be done
+     */
+    private int enterCaller(Request request) {
+        if (!root || request.uid() == 0 && request.gid() == 0) {
+            return -1;
+        }
+        Libc.setfsgid(request.gid());
+        return request.uid();
+    }
+
+    /** Restores root's fsgid and gives the new file ({@code name} in {@code dirfd}, or the open {@code fd}) to {@code uid}. */
+    private static int leaveCaller(Scratch s, int uid, int rc, int dirfd, MemorySegment name, int fd) {
+        if (uid < 0) {
+            return rc;
+        }
+        Libc.setfsgid(0);
+        if (rc < 0 || uid == 0) {
+            return rc;
+        }
+        int owned = fd >= 0 ? Libc.fchown(s.errno, fd, uid, -1)
+                : Libc.fchownat(s.errno, dirfd, name, uid, -1, Libc.AT_SYMLINK_NOFOLLOW);
+        return owned < 0 ? owned : rc;
+    }
+
+    @Override
+    public void mknod(Request request, long parent, Name name, int mode, long rdev, EntryReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        Node p = node(parent);
+        MemorySegment n = nativeName(name, s.path);
+        int caller = enterCaller(request);
+        int rc = leaveCaller(s, caller, Libc.mknodat(s.errno, p.fd, n, mode, rdev), p.fd, n, -1);
+        made(s, p, n, rc, reply);
+    }
+
+    @Override
+    public void mkdir(Request request, long parent, Name name, int mode, EntryReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        Node p = node(parent);
+        MemorySegment n = nativeName(name, s.path);
+        int caller = enterCaller(request);
+        int rc = leaveCaller(s, caller, Libc.mkdirat(s.errno, p.fd, n, mode), p.fd, n, -1);
+        made(s, p, n, rc, reply);
+    }
+
+    @Override
+    public void symlink(Request request, long parent, Name name, byte[] target, EntryReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        Node p = node(parent);
+        if (target.length >= Scratch.PATH_MAX) {
+            reply.error(Errno.ENAMETOOLONG);
+            return;
+        }
+        MemorySegment.copy(target, 0, s.path2, JAVA_BYTE, 0, target.length);
+        s.path2.set(JAVA_BYTE, target.length, (byte) 0);
+        MemorySegment n = nativeName(name, s.path);
+        int caller = enterCaller(request);
+        int rc = leaveCaller(s, caller, Libc.symlinkat(s.errno, s.path2, p.fd, n), p.fd, n, -1);
+        made(s, p, n, rc, reply);
+    }
+
+    private void made(Scratch s, Node parent, MemorySegment name, int rc, EntryReply reply) {
+        if (rc < 0) {
+            reply.error(-rc);
+        } else {
+            entry(s, parent, name, reply);
+        }
+    }
+
+    @Override
+    public void link(Request request, long ino, long newParent, Name newName, EntryReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        Node n = node(ino);
+        Node p = node(newParent);
+        MemorySegment name = nativeName(newName, s.path);
+        // By the descriptor: AT_EMPTY_PATH would need CAP_DAC_READ_SEARCH, the /proc name does not.
+        int rc = n.symlink ? Libc.linkat(s.errno, n.fd, EMPTY, p.fd, name, Libc.AT_EMPTY_PATH)
+                : Libc.linkat(s.errno, Libc.AT_FDCWD, procPath(s, n.fd), p.fd, name, AT_SYMLINK_FOLLOW);
+        made(s, p, name, rc, reply);
+    }
+
+    @Override
+    public void unlink(Request request, long parent, Name name, EmptyReply reply) throws IOException {
+        removeName(parent, name, 0, reply);
+    }
+
+    @Override
+    public void rmdir(Request request, long parent, Name name, EmptyReply reply) throws IOException {
+        removeName(parent, name, Libc.AT_REMOVEDIR, reply);
+    }
+
+    private void removeName(long parent, Name name, int flags, EmptyReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        int rc = Libc.unlinkat(s.errno, node(parent).fd, nativeName(name, s.path), flags);
+        answer(rc, reply);
+    }
+
+    @Override
+    public void rename(Request request, long parent, Name name, long newParent, Name newName, int flags,
+            EmptyReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        int rc = Libc.renameat2(s.errno, node(parent).fd, nativeName(name, s.path),
+                node(newParent).fd, nativeName(newName, s.path2), flags);
+        answer(rc, reply);
+    }
+
+    private static void answer(long rc, EmptyReply reply) {
+        if (rc < 0) {
+            reply.error((int) -rc);
+        } else {
+            reply.ok();
+        }
+    }
+
+    // ---- open files -------------------------------------------------------------------------
+
+    /**
+     * Opens the node's file again, by its {@code /proc/self/fd} name, with the client's flags
+     * but those that only make sense for a name ({@code O_CREAT}, {@code O_EXCL},
+     * {@code O_NOFOLLOW}) and {@code O_DIRECT}: the client's direct I/O holds between it and the
+     * kernel, and forwarded it would demand of libfuse's buffers an alignment they lack.
+     */
+    @Override
+    public void open(Request request, long ino, int flags, OpenReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        int fd = Libc.openat(s.errno, Libc.AT_FDCWD, procPath(s, node(ino).fd), (flags & ~NOT_FORWARDED) | Posix.O_CLOEXEC, 0);
+        if (fd < 0) {
+            reply.error(-fd);
+            return;
+        }
+        files.add(fd);
+        if (passthrough) {
+            reply.passthrough(fd);
+        }
+        if (!reply.open(fd, 0)) {
+            files.remove(fd);
+            Libc.close(s.errno, fd);
+        }
+    }
+
+    @Override
+    public void create(Request request, long parent, Name name, int mode, int flags, CreateReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        Node p = node(parent);
+        MemorySegment n = nativeName(name, s.path);
+        int caller = enterCaller(request);
+        int fd = Libc.openat(s.errno, p.fd, n, (flags & ~(Posix.O_DIRECT | Posix.O_NOCTTY)) | Posix.O_CREAT | Posix.O_CLOEXEC, mode);
+        int rc = leaveCaller(s, caller, fd, p.fd, n, fd);
+        if (rc >= 0 && caller > 0 && (mode & (Posix.S_ISUID | Posix.S_ISGID)) != 0) {
+            // chown clears the set-ID bits, even root's chown; the creator asked for them.
+            rc = Libc.fchmod(s.errno, fd, mode & 07777);
+        }
+        long id = rc < 0 ? rc : lookupNode(s, p, n, reply.attributes());
+        if (id < 0) {
+            if (fd >= 0) {
+                Libc.close(s.errno, fd);
+            }
+            reply.error((int) -id);
+            return;
+        }
+        files.add(fd);
+        if (passthrough) {
+            reply.passthrough(fd);
+        }
+        if (!reply.created(id, 0, timeout, timeout, fd, 0)) {
+            files.remove(fd);
+            Libc.close(s.errno, fd);
+            forget(id, 1);
+        }
+    }
+
+    private static final ThreadLocal<ByteBuffer[]> READ_BUFFER = ThreadLocal.withInitial(() -> new ByteBuffer[1]);
+
+    @Override
+    public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws IOException {
+        ByteBuffer[] held = READ_BUFFER.get();
+        ByteBuffer b = held[0];
+        if (b == null || b.capacity() < size) {
+            b = held[0] = ByteBuffer.allocateDirect((int) Math.max(size, 128 * 1024));
+        }
+        long n = Libc.pread(Scratch.get().errno, (int) fh, MemorySegment.ofBuffer(b), size, offset);
+        if (n < 0) {
+            reply.error((int) -n);
+            return;
+        }
+        reply.data(b.clear().limit((int) n));
+    }
+
+    @Override
+    public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws IOException {
+        long n = Libc.pwrite(Scratch.get().errno, (int) fh, MemorySegment.ofBuffer(data), data.remaining(), offset);
+        if (n < 0) {
+            reply.error((int) -n);
+        } else {
+            reply.written(n);
+        }
+    }
+
+    @Override
+    public void writeBuf(Request request, long ino, long fh, WriteBuffer data, long offset, WriteReply reply) throws IOException {
+        reply.written(data.copyToFd((int) fh, offset));
+    }
+
+    @Override
+    public void release(Request request, long ino, long fh, int flags, EmptyReply reply) {
+        int fd = (int) fh;
+        files.remove(fd); // before the close: once closed, the number may be handed out again
+        answer(Libc.close(Scratch.get().errno, fd), reply);
+    }
+
+    @Override
+    public void fsync(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) {
+        answer(Libc.fsync(Scratch.get().errno, (int) fh, dataOnly), reply);
+    }
+
+    @Override
+    public void fallocate(Request request, long ino, long fh, int mode, long offset, long length, EmptyReply reply) {
+        answer(Libc.fallocate(Scratch.get().errno, (int) fh, mode, offset, length), reply);
+    }
+
+    @Override
+    public void copyFileRange(Request request, long inoIn, long fhIn, long offsetIn, long inoOut, long fhOut,
+            long offsetOut, long length, int flags, WriteReply reply) {
+        Scratch s = Scratch.get();
+        MemorySegment offsets = s.small;
+        offsets.set(JAVA_LONG, 0, offsetIn);
+        offsets.set(JAVA_LONG, 8, offsetOut);
+        long n = Libc.copyFileRange(s.errno, (int) fhIn, offsets, (int) fhOut, offsets.asSlice(8), length, flags);
+        if (n < 0) {
+            reply.error((int) -n);
+        } else {
+            reply.written(n);
+        }
+    }
+
+    @Override
+    public void lseek(Request request, long ino, long fh, long offset, int whence, LseekReply reply) {
+        long n = Libc.lseek(Scratch.get().errno, (int) fh, offset, whence);
+        if (n < 0) {
+            reply.error((int) -n);
+        } else {
+            reply.offset(n);
+        }
+    }
+
+    @Override
+    public void flock(Request request, long ino, long fh, int operation, EmptyReply reply) {
+        answer(Libc.flock(Scratch.get().errno, (int) fh, operation), reply);
+    }
+
+    // ---- directories ------------------------------------------------------------------------
+
+    /** An open directory: its descriptor and the offset its position is at (-1: unknown). */
+    private static final class DirStream {
+        final int fd;
+        long position;
+
+        DirStream(int fd) {
+            this.fd = fd;
+        }
+    }
+
+    @Override
+    public void opendir(Request request, long ino, int flags, OpenReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        int fd = Libc.openat(s.errno, node(ino).fd, nul(s.path, "."), Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
+        if (fd < 0) {
+            reply.error(-fd);
+            return;
+        }
+        dirs.put(fd, new DirStream(fd));
+        if (!reply.open(fd, 0)) {
+            dirs.remove(fd);
+            Libc.close(s.errno, fd);
+        }
+    }
+
+    /**
+     * Entries come from {@code getdents64(2)} with the source's own offsets, so a listing is as
+     * stable under concurrent change as the source's; the descriptor seeks only when the kernel
+     * asks from elsewhere than where it stands.
+     */
+    @Override
+    public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        DirStream d = dirs.get((int) fh);
+        if (d == null) {
+            reply.error(Errno.EBADF);
+            return;
+        }
+        synchronized (d) {
+            if (d.position != offset) {
+                long rc = Libc.lseek(s.errno, d.fd, offset, Posix.SEEK_SET);
+                if (rc < 0) {
+                    reply.error((int) -rc);
+                    return;
+                }
+                d.position = offset;
+            }
+            MemorySegment dents = s.dents();
+            while (true) {
+                long n = Libc.getdents64(s.errno, d.fd, dents, Scratch.DENTS);
+                if (n < 0) {
+                    reply.error((int) -n);
+                    return;
+                }
+                if (n == 0) {
+                    reply.send();
+                    return;
+                }
+                long next = d.position;
+                for (long p = 0; p < n; ) {
+                    next = dents.get(JAVA_LONG, p + 8);
+                    int length = Short.toUnsignedInt(dents.get(JAVA_SHORT, p + Libc.DIRENT64_RECLEN));
+                    long nameAt = p + Libc.DIRENT64_NAME;
+                    long end = nameAt;
+                    while (dents.get(JAVA_BYTE, end) != 0) {
+                        end++;
+                    }
+                    byte[] name = dents.asSlice(nameAt, end - nameAt).toArray(JAVA_BYTE);
+                    int type = dents.get(JAVA_BYTE, p + Libc.DIRENT64_TYPE) & 0xff;
+                    if (!reply.add(name, dents.get(JAVA_LONG, p + Libc.DIRENT64_INO), type, next)) {
+                        d.position = -1;
+                        reply.send();
+                        return;
+                    }
+                    p += length;
+                }
+                d.position = next;
+            }
+        }
+    }
+
+    @Override
+    public void releasedir(Request request, long ino, long fh, EmptyReply reply) {
+        int fd = (int) fh;
+        dirs.remove(fd);
+        answer(Libc.close(Scratch.get().errno, fd), reply);
+    }
+
+    @Override
+    public void fsyncdir(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) {
+        answer(Libc.fsync(Scratch.get().errno, (int) fh, dataOnly), reply);
+    }
+
+    // ---- extended attributes ------------------------------------------------------------------
+
+    /*
+     * By the node's /proc/self/fd name, which reaches the file itself. Not for a symbolic link,
+     * whose own attributes are then out of reach, as in passthrough_hp: the name would reach the
+     * link's target, and the *xattrat calls take no O_PATH descriptor (EBADF).
+     */
+
+    private static MemorySegment attributeName(Name name, Scratch s) throws IOException {
+        return nativeName(name, s.path2);
+    }
+
+    @Override
+    public void setxattr(Request request, long ino, Name name, ByteBuffer value, int flags, EmptyReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        Node n = node(ino);
+        MemorySegment a = attributeName(name, s);
+        MemorySegment v = MemorySegment.ofBuffer(value);
+        int rc = n.symlink ? -Errno.EPERM
+                : Libc.setxattr(s.errno, procPath(s, n.fd), a, v, value.remaining(), flags);
+        answer(rc, reply);
+    }
+
+    @Override
+    public void getxattr(Request request, long ino, Name name, long size, XattrReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        Node n = node(ino);
+        MemorySegment a = attributeName(name, s);
+        MemorySegment into = size == 0 ? MemorySegment.NULL : s.xattrList().asSlice(0, Math.min(size, Scratch.XATTR_LIST_MAX));
+        long rc = n.symlink ? -Errno.ENODATA
+                : Libc.getxattr(s.errno, procPath(s, n.fd), a, into, into.byteSize());
+        xattrAnswer(rc, size, into, reply);
+    }
+
+    @Override
+    public void listxattr(Request request, long ino, long size, XattrReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        Node n = node(ino);
+        MemorySegment into = size == 0 ? MemorySegment.NULL : s.xattrList().asSlice(0, Math.min(size, Scratch.XATTR_LIST_MAX));
+        long rc = n.symlink ? 0
+                : Libc.listxattr(s.errno, procPath(s, n.fd), into, into.byteSize());
+        xattrAnswer(rc, size, into, reply);
+    }
+
+    private static void xattrAnswer(long rc, long size, MemorySegment value, XattrReply reply) {
+        if (rc < 0) {
+            reply.error((int) -rc);
+        } else if (size == 0) {
+            reply.size(rc);
+        } else {
+            reply.data(value.asSlice(0, rc).asByteBuffer());
+        }
+    }
+
+    @Override
+    public void removexattr(Request request, long ino, Name name, EmptyReply reply) throws IOException {
+        Scratch s = Scratch.get();
+        Node n = node(ino);
+        MemorySegment a = attributeName(name, s);
+        int rc = n.symlink ? -Errno.EPERM
+                : Libc.removexattr(s.errno, procPath(s, n.fd), a);
+        answer(rc, reply);
+    }
+}

@@ -1,0 +1,45 @@
+package dev.fusepanama.examples.mirror;
+
+import dev.fusepanama.testkit.PosixSuite;
+import dev.fusepanama.testkit.TestMount;
+import dev.fusepanama.testkit.Tmpfs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The POSIX suite against the inode mirror of a fresh directory on a tmpfs, mounted with
+ * passthrough as root: every result must equal the kernel's own tmpfs, which is also what the
+ * mirror's source is. Unlike the path mirror it answers fstat of a removed file.
+ */
+class InodeMirrorPosixTest extends PosixSuite {
+    private static Path sources;
+
+    @BeforeAll
+    static void mountSourceTmpfs() throws Exception {
+        sources = Tmpfs.mount("inode-mirror-sources");
+    }
+
+    @AfterAll
+    static void unmountSourceTmpfs() throws Exception {
+        Tmpfs.unmount(sources);
+    }
+
+    /**
+     * Writes reach the source as the mirror's process, so set-ID bits are cleared by the kernel's
+     * FUSE rule, which keeps set-group-ID on a file that is not group-executable.
+     */
+    @Override
+    protected java.util.Set<Feature> unsupported() {
+        return java.util.EnumSet.of(Feature.SETGID_CLEARED_OUTSIDE_GROUP);
+    }
+
+    @Override
+    protected TestMount mountFilesystem() throws Exception {
+        Path source = Files.createTempDirectory(sources, "source-");
+        Files.setPosixFilePermissions(source, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        InodeMirror fs = InodeMirror.of(source);
+        return TestMount.mount(fs, fs.mountOptions().allowOther(true).build());
+    }
+}
