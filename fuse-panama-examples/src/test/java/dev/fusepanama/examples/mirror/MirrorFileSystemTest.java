@@ -448,7 +448,7 @@ class MirrorFileSystemTest {
      * {@code dir}'s filesystem through a mount no namespace shows (a private mount's copy, whose
      * paths start at its own root; only the mirror makes them here).
      */
-    private static long descriptorsOf(Path dir) throws IOException {
+    static long descriptorsOf(Path dir) throws IOException {
         java.util.Set<String> attached = new java.util.HashSet<>();
         for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
             attached.add(line.substring(0, line.indexOf(' ')));
