@@ -16,7 +16,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
 /**
- * The Java mirror (fuse-panama-examples' {@code MirrorFileSystem}) against the C pass-through
+ * The Java path-API mirror (fuse-panama-examples' {@code MirrorFileSystem}, {@code mirror --path-api}) against the C pass-through
  * (native/mirrorfs.c), in three pairs, over one tmpfs source. Needs root (the tmpfs mount).
  */
 final class MirrorSuite implements Suite {
@@ -40,7 +40,7 @@ final class MirrorSuite implements Suite {
         // The Java mirror runs as root, so its default containment is the private mount; it is asked
         // for explicitly, so that a run fails rather than measure something else.
         List<String> mirror = List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xmx32m",
-                Compare.FIXED_COMPILER_THREADS, "-cp", System.getProperty("java.class.path"), "dev.fusepanama.examples.Main", "mirror");
+                Compare.FIXED_COMPILER_THREADS, "-cp", System.getProperty("java.class.path"), "dev.fusepanama.examples.Main", "mirror", "--path-api");
         String c = Compare.repo().resolve("native/build/mirrorfs3").toString();
         String[][] pairs = {
             // --no-passthrough: the splice path is what this suite compares, whatever libfuse is loaded.

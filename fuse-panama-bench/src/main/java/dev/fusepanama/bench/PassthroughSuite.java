@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Kernel passthrough: the Java mirror on libfuse 3.18 (its files passed through) against libfuse's
+ * Kernel passthrough: the Java mirror (the inode mirror, as passthrough_hp is on libfuse's low-level API) on libfuse 3.18 (its files passed through) against libfuse's
  * own {@code passthrough_hp} with passthrough (native/build-libfuse318.sh) and against the
  * tmpfs it mirrors, bind-mounted (the kernel alone: the limit). Needs root (tmpfs, bind mount,
  * and passthrough itself) and the libfuse 3.18 that scripts/libfuse-versions.sh builds.
@@ -39,7 +39,7 @@ final class PassthroughSuite implements Suite {
         String java = ProcessHandle.current().info().command().orElseThrow();
         List<String> mirror = List.of("env", "FUSE_PANAMA_LIBFUSE=" + sid[1], java, "--enable-native-access=ALL-UNNAMED",
                 "-XX:+UseSerialGC", "-Xmx32m", Compare.FIXED_COMPILER_THREADS, "-cp", System.getProperty("java.class.path"),
-                "dev.fusepanama.examples.Main", "mirror", "--containment", "PRIVATE_MOUNT", src.toString());
+                "dev.fusepanama.examples.Main", "mirror", src.toString());
         // Caches off as in the mirror (timeouts 0); passthrough is passthrough_hp's default.
         List<String> c = List.of(hp.toString(), "--foreground", "--nocache", src.toString());
         List<String> kernel = List.of(repo.resolve("fuse-panama-bench/hold-bind").toString(), src.toString());
@@ -72,8 +72,8 @@ final class PassthroughSuite implements Suite {
     @Override
     public String settings() {
         return "libfuse " + libfuse + " (Debian sid's, built by scripts/libfuse-versions.sh) for both FUSE filesystems, over "
-                + "one tmpfs holding a 1 GiB file of random bytes. The Java mirror: `Main mirror --containment PRIVATE_MOUNT` "
-                + "(files passed through, timeouts 0, -XX:+UseSerialGC -Xmx32m); passthrough_hp: libfuse's example "
+                + "one tmpfs holding a 1 GiB file of random bytes. The Java mirror: `Main mirror` "
+                + "(the inode mirror, files passed through, timeouts 0, -XX:+UseSerialGC -Xmx32m); passthrough_hp: libfuse's example "
                 + "(native/build-libfuse318.sh), `--nocache` (timeouts 0, as the mirror), passthrough on; tmpfs: the same "
                 + "tmpfs bind-mounted (fuse-panama-bench/hold-bind), the kernel alone. Client: native/fsclient, 4 KiB random "
                 + "preads of the 1 GiB file by 1 and by 2 clients at once, 1 MiB sequential preads of it, 1 MiB pwrites over a "

@@ -9,6 +9,7 @@ import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.examples.memory.MemoryFileSystem;
 import dev.fusepanama.examples.mirror.Containment;
+import dev.fusepanama.examples.mirror.InodeMirror;
 import dev.fusepanama.examples.mirror.MirrorFileSystem;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.nio.NioFileSystem;
@@ -129,7 +130,8 @@ public final class Main {
     }
 
     @Command(name = "mirror", mixinStandardHelpOptions = true,
-            description = "A pass-through of SOURCE_DIR: libc calls on the real directory, file data spliced past the JVM.")
+            description = "A pass-through of SOURCE_DIR on the inode API: one node per source inode, libc calls on the real "
+                    + "directory, file data passed through by the kernel (or spliced past the JVM).")
     static final class Mirror extends Common implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "SOURCE_DIR", description = "The directory to mirror.")
         Path source;
@@ -138,7 +140,15 @@ public final class Main {
                 description = "Where to mount (created if missing, and then removed at the end). Default: /tmp/fuse-panama/mirror.")
         void mountpoint(Path p) { mountpoint = p; }
 
-        @Option(names = "--no-splice", description = "Move file data with read/write through memory instead of read_buf/write_buf (for comparison).")
+        @Option(names = "--path-api", description = "The mirror on the path API instead (its containment modes and --no-splice; "
+                + "it cannot answer fstat of a removed open file). For comparison while both exist.")
+        boolean pathApi;
+
+        @Option(names = "--cache", paramLabel = "SECONDS", description = "Seconds the kernel may trust names and attributes "
+                + "(inode mirror only). Default 0: the source may change underneath.")
+        double cacheSeconds;
+
+        @Option(names = "--no-splice", description = "With --path-api: move file data with read/write through memory instead of read_buf/write_buf (for comparison).")
         boolean noSplice;
 
         @Option(names = "--no-passthrough", description = "Splice file data through the mirror even where the kernel could "
@@ -146,8 +156,9 @@ public final class Main {
         boolean noPassthrough;
 
         @Option(names = "--containment", paramLabel = "MODE",
-                description = "How paths are kept beneath the source: PRIVATE_MOUNT (a copy of its mount that follows no link; "
-                        + "needs CAP_SYS_ADMIN), OPENAT2 or PER_COMPONENT. Default: PRIVATE_MOUNT where allowed, else OPENAT2.")
+                description = "With --path-api: how paths are kept beneath the source: PRIVATE_MOUNT (a copy of its mount that follows no link; "
+                        + "needs CAP_SYS_ADMIN), OPENAT2 or PER_COMPONENT. Default: PRIVATE_MOUNT where allowed, else OPENAT2. "
+                        + "The inode mirror needs none: it opens one name at a time, following no link.")
         Containment containment;
 
         @Override
@@ -162,6 +173,22 @@ public final class Main {
                     || (Files.exists(target) && target.toRealPath().startsWith(realSource))) {
                 LOG.error("mirror: the mountpoint {} is inside the source {}: the mirror would contain itself", target, realSource);
                 return 2;
+            }
+            if (!pathApi) {
+                if (noSplice || containment != null) {
+                    LOG.error("mirror: --no-splice and --containment are options of --path-api");
+                    return 2;
+                }
+                InodeMirror mirror;
+                try {
+                    mirror = InodeMirror.builder(realSource).cacheSeconds(cacheSeconds).passthrough(!noPassthrough).build();
+                } catch (IOException | IllegalArgumentException e) {
+                    LOG.error("mirror: {}", e.getMessage());
+                    return 2;
+                }
+                try (InodeMirror fs = mirror) {
+                    return serve("mirror", fs, apply(fs.mountOptions()), this);
+                }
             }
             MirrorFileSystem mirror;
             try {
