@@ -58,6 +58,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     private static final int NOT_FORWARDED = Posix.O_CREAT | Posix.O_EXCL | Posix.O_NOCTTY | Posix.O_DIRECT | Posix.O_NOFOLLOW;
     private static final byte[] PROC_FD = "/proc/self/fd/".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final MemorySegment EMPTY = Arena.global().allocate(1);
+    private static final MemorySegment DOT = Arena.global().allocateFrom(".");
     /** UTIME_NOW and UTIME_OMIT (sys/stat.h). */
     private static final long UTIME_NOW = (1L << 30) - 1;
     private static final long UTIME_OMIT = (1L << 30) - 2;
@@ -139,34 +140,31 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     /** Descriptors of open files, closed at the end for releases that never came. */
     private final DescriptorSet files = new DescriptorSet();
 
+    /**
+     * Made on the application's thread: no {@link Scratch} here, whose first use on a thread
+     * gives that thread a umask of 0 (the workers', see {@link Scratch}).
+     */
     private InodeMirror(Builder b) throws IOException {
         this.timeout = b.timeout;
         this.passthrough = b.passthrough;
-        Scratch s = Scratch.get();
         byte[] path = b.source.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        if (path.length >= Scratch.PATH_MAX) {
-            throw new IOException(b.source + ": path too long");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment errno = Libc.allocateErrno(arena);
+            MemorySegment name = arena.allocate(path.length + 1);
+            MemorySegment.copy(path, 0, name, JAVA_BYTE, 0, path.length);
+            int fd = Libc.openat(errno, Libc.AT_FDCWD, name, Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
+            if (fd < 0) {
+                throw new IOException(b.source + ": cannot open the source directory: " + Errno.name(-fd));
+            }
+            Stat st = Stat.over(arena.allocate(Stat.SIZE, 8));
+            int rc = Libc.fstatat(errno, fd, EMPTY, st.segment(), Libc.AT_EMPTY_PATH);
+            if (rc < 0) {
+                Libc.close(errno, fd);
+                throw new IOException(b.source + ": cannot stat the source directory: " + Errno.name(-rc));
+            }
+            rootNode = new Node(ROOT, st.segment().get(JAVA_LONG, 0), st.ino(), fd, false);
         }
-        MemorySegment.copy(path, 0, s.path, JAVA_BYTE, 0, path.length);
-        s.path.set(JAVA_BYTE, path.length, (byte) 0);
-        int fd = Libc.openat(s.errno, Libc.AT_FDCWD, s.path, Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
-        if (fd < 0) {
-            throw new IOException(b.source + ": cannot open the source directory: " + Errno.name(-fd));
-        }
-        Stat st = Stat.over(STAT.get());
-        Libc.fstatat(s.errno, fd, EMPTY, st.segment(), Libc.AT_EMPTY_PATH);
-        rootNode = new Node(ROOT, st.segment().get(JAVA_LONG, 0), st.ino(), fd, false);
         byId.put(ROOT, rootNode);
-    }
-
-    private static final ThreadLocal<MemorySegment> STAT = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(Stat.SIZE, 8));
-
-    private static MemorySegment nul(MemorySegment into, String ascii) {
-        for (int i = 0; i < ascii.length(); i++) {
-            into.set(JAVA_BYTE, i, (byte) ascii.charAt(i));
-        }
-        into.set(JAVA_BYTE, ascii.length(), (byte) 0);
-        return into;
     }
 
     /**
@@ -295,18 +293,18 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             }
         }
         if (drop != null) {
-            Libc.close(Scratch.get().errno, drop.fd);
+            Libc.close(Libc.errno(), drop.fd);
         }
     }
 
     /** The mount has ended: every descriptor still open is closed, the source's last. */
     @Override
     public void destroy() {
-        Scratch s = Scratch.get();
-        files.drain(fd -> Libc.close(s.errno, fd));
+        MemorySegment errno = Libc.errno();
+        files.drain(fd -> Libc.close(errno, fd));
         for (Integer fd : dirs.keySet()) {
             dirs.remove(fd);
-            Libc.close(s.errno, fd);
+            Libc.close(errno, fd);
         }
         List<Node> nodes;
         synchronized (byKey) {
@@ -315,7 +313,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             byId.keySet().removeIf(id -> id != ROOT);
         }
         for (Node n : nodes) {
-            Libc.close(s.errno, n.fd);
+            Libc.close(errno, n.fd);
         }
         close();
     }
@@ -324,7 +322,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     @Override
     public void close() {
         if (byId.remove(ROOT) != null) {
-            Libc.close(Scratch.get().errno, rootNode.fd);
+            Libc.close(Libc.errno(), rootNode.fd);
         }
     }
 
@@ -689,7 +687,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     @Override
     public void opendir(Request request, long ino, int flags, OpenReply reply) throws IOException {
         Scratch s = Scratch.get();
-        int fd = Libc.openat(s.errno, node(ino).fd, nul(s.path, "."), Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
+        int fd = Libc.openat(s.errno, node(ino).fd, DOT, Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
         if (fd < 0) {
             reply.error(-fd);
             return;
