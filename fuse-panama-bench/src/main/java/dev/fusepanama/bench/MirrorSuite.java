@@ -16,47 +16,50 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
 /**
- * The Java path-API mirror (fuse-panama-examples' {@code MirrorFileSystem}, {@code mirror --path-api}) against the C pass-through
- * (native/mirrorfs.c), in three pairs, over one tmpfs source. Needs root (the tmpfs mount).
+ * The Java mirror (fuse-panama-examples' {@code InodeMirror}) without kernel passthrough against
+ * libfuse's own {@code passthrough_hp} without it, both on libfuse 3.18 (native/build-libfuse318.sh):
+ * the mirror serving every read and write itself, against its C counterpart on the same low-level
+ * API, with and without splice, over one tmpfs source. Needs root (the tmpfs mount).
  */
 final class MirrorSuite implements Suite {
     private static final long DATA_BYTES = 1L << 30;
 
-    private final List<List<Filesystem>> pairs;
+    static final String JAVA = "Java mirror";
+    static final String HP = "passthrough_hp";
+    static final String HP_NO_SPLICE = "passthrough_hp --nosplice";
 
-    private MirrorSuite(List<List<Filesystem>> pairs) {
+    private final List<List<Filesystem>> pairs;
+    private final String libfuse;
+
+    private MirrorSuite(List<List<Filesystem>> pairs, String libfuse) {
         this.pairs = pairs;
+        this.libfuse = libfuse;
     }
 
     /**
      * Mounts the source (a tmpfs of 3 GiB: the 1 GiB file {@code data}, a {@code file}, and a
      * scratch directory {@code w<i>} with a {@code file} in it per filesystem, where the 1 MiB
-     * writes leave up to 256 MiB each) and describes the six filesystems over it.
+     * writes leave up to 256 MiB each) and describes the four filesystems over it.
      */
     static MirrorSuite open(Cleanup cleanup) throws Exception {
         Path src = tmpfsSource(cleanup);
-
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        // The Java mirror runs as root, so its default containment is the private mount; it is asked
-        // for explicitly, so that a run fails rather than measure something else.
-        List<String> mirror = List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xmx32m",
-                Compare.FIXED_COMPILER_THREADS, "-cp", System.getProperty("java.class.path"), "dev.fusepanama.examples.Main", "mirror", "--path-api");
-        String c = Compare.repo().resolve("native/build/mirrorfs3").toString();
-        String[][] pairs = {
-            // --no-passthrough: the splice path is what this suite compares, whatever libfuse is loaded.
-            {"Java splice", "--containment PRIVATE_MOUNT --no-passthrough", "C splice", ""},
-            {"Java no splice", "--containment PRIVATE_MOUNT --no-splice", "C no splice", "--no-splice"},
-            // The containment a mirror without CAP_SYS_ADMIN gets, in Java and in C.
-            {"Java openat2 splice", "--containment OPENAT2 --no-passthrough", "C openat2 splice", "--contained"},
-        };
-        List<List<Filesystem>> groups = new ArrayList<>();
-        int i = 0;
-        for (String[] p : pairs) {
-            groups.add(List.of(
-                    new Filesystem(p[0], command(mirror, p[1], src), scratch(src, i++)),
-                    new Filesystem(p[2], command(List.of(c), p[3], src), scratch(src, i++))));
+        Path repo = Compare.repo();
+        String[] sid = PassthroughSuite.newestLibfuse(repo);
+        Path hp = repo.resolve("native/build/passthrough_hp");
+        if (!Files.isExecutable(hp)) {
+            throw new IllegalStateException(hp + " is missing: run native/build-libfuse318.sh");
         }
-        return new MirrorSuite(groups);
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        List<String> mirror = List.of("env", "FUSE_PANAMA_LIBFUSE=" + sid[1], java, "--enable-native-access=ALL-UNNAMED",
+                "-XX:+UseSerialGC", "-Xmx32m", Compare.FIXED_COMPILER_THREADS, "-cp", System.getProperty("java.class.path"),
+                "dev.fusepanama.examples.Main", "mirror", "--no-passthrough");
+        // Caches off as in the mirror (timeouts 0).
+        List<String> c = List.of(hp.toString(), "--foreground", "--nocache", "--nopassthrough");
+        List<List<Filesystem>> groups = List.of(List.of(
+                new Filesystem(JAVA, command(mirror, "", src), scratch(src, 0)),
+                new Filesystem(HP, command(c, "", src), scratch(src, 1)),
+                new Filesystem(HP_NO_SPLICE, command(c, "--nosplice", src), scratch(src, 2))));
+        return new MirrorSuite(groups, sid[0]);
     }
 
     /**
@@ -109,7 +112,7 @@ final class MirrorSuite implements Suite {
     private static void run(String... cmd) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        if (p.waitFor() != 0) throw new IOException(String.join(" ", cmd) + " failed (the mirror suite needs root): " + out);
+        if (p.waitFor() != 0) throw new IOException(String.join(" ", cmd) + " failed (the mirror suites need root): " + out);
     }
 
     private static void deleteTree(Path dir) throws IOException {
@@ -120,17 +123,22 @@ final class MirrorSuite implements Suite {
 
     @Override
     public String heading() {
-        return "## Mirror against the C pass-through (`--suite mirror`)";
+        return "## Mirror against passthrough_hp, without kernel passthrough (`--suite mirror`)";
+    }
+
+    @Override
+    public String libfuse() {
+        return libfuse;
     }
 
     @Override
     public String settings() {
-        return "Over one tmpfs (a 1 GiB file of random bytes), both with default_permissions, timeouts 0, hard_remove, "
-                + "nullpath_ok, use_ino and auto_inval_data; the Java mirror with -XX:+UseSerialGC -Xmx32m. Pairs: splice "
-                + "(read_buf/write_buf), Java with `--containment PRIVATE_MOUNT`, C without containment; the same with "
-                + "`--no-splice`; splice with openat2 containment (Java `--containment OPENAT2`, C `--contained`). Client: "
-                + "native/fsclient; reads start uncached (`--uncached`); writes and the first create row in each filesystem's "
-                + "own directory, the last row in the top directory (no containment to pay). Java / C: throughput (higher is "
+        return "libfuse " + libfuse + " (Debian sid's, built by scripts/libfuse-versions.sh) for both, over one tmpfs (a 1 GiB "
+                + "file of random bytes), both on the low-level API with timeouts 0 and no kernel passthrough: the Java mirror "
+                + "`Main mirror --no-passthrough` (reads and writes through its memory; -XX:+UseSerialGC -Xmx32m), "
+                + "libfuse's passthrough_hp `--nocache --nopassthrough` (reads and writes spliced), and the same with "
+                + "`--nosplice`. Client: native/fsclient; reads start uncached (`--uncached`); writes and the first create row "
+                + "in each filesystem's own directory, the last row in the top directory. Java / C: throughput (higher is "
                 + "better) or CPU (lower is better).";
     }
 
@@ -154,13 +162,8 @@ final class MirrorSuite implements Suite {
 
     @Override
     public List<Column> columns() {
-        List<Column> c = new ArrayList<>();
-        for (List<Filesystem> pair : pairs) {
-            c.add(new Column.Median(pair.get(0).name()));
-            c.add(new Column.Median(pair.get(1).name()));
-            c.add(ratio("Java / C", pair.get(0).name(), pair.get(1).name()));
-        }
-        return c;
+        return List.of(new Column.Median(JAVA), new Column.Median(HP), new Column.Median(HP_NO_SPLICE),
+                ratio("Java / passthrough_hp", JAVA, HP), ratio("Java / passthrough_hp --nosplice", JAVA, HP_NO_SPLICE));
     }
 
     @Override

@@ -52,9 +52,10 @@ class BenchSmokeTest {
     }
 
     @Test
-    void theMirrorSuiteRunsEveryPair() throws Exception {
+    void theMirrorSuiteRunsEveryFilesystem() throws Exception {
         assumeTrue(root(), "the mirror suite mounts a tmpfs: root only");
         buildNative();
+        buildLibfuse318();
         String section = Compare.run(Compare.parse(new String[] {"--suite", "mirror", "--smoke"}));
         System.out.println(section);
         assertEveryRowMeasured(section, MirrorSuite.METRICS);

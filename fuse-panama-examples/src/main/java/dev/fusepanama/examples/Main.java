@@ -8,9 +8,7 @@ import dev.fusepanama.FuseMount;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.examples.memory.MemoryFileSystem;
-import dev.fusepanama.examples.mirror.Containment;
 import dev.fusepanama.examples.mirror.InodeMirror;
-import dev.fusepanama.examples.mirror.MirrorFileSystem;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.nio.NioFileSystem;
 import java.io.IOException;
@@ -131,7 +129,7 @@ public final class Main {
 
     @Command(name = "mirror", mixinStandardHelpOptions = true,
             description = "A pass-through of SOURCE_DIR on the inode API: one node per source inode, libc calls on the real "
-                    + "directory, file data passed through by the kernel (or spliced past the JVM).")
+                    + "directory, file data passed through by the kernel where the mount can.")
     static final class Mirror extends Common implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "SOURCE_DIR", description = "The directory to mirror.")
         Path source;
@@ -140,26 +138,13 @@ public final class Main {
                 description = "Where to mount (created if missing, and then removed at the end). Default: /tmp/fuse-panama/mirror.")
         void mountpoint(Path p) { mountpoint = p; }
 
-        @Option(names = "--path-api", description = "The mirror on the path API instead (its containment modes and --no-splice; "
-                + "it cannot answer fstat of a removed open file). For comparison while both exist.")
-        boolean pathApi;
-
-        @Option(names = "--cache", paramLabel = "SECONDS", description = "Seconds the kernel may trust names and attributes "
-                + "(inode mirror only). Default 0: the source may change underneath.")
+        @Option(names = "--cache", paramLabel = "SECONDS", description = "Seconds the kernel may trust names and attributes. "
+                + "Default 0: the source may change underneath.")
         double cacheSeconds;
 
-        @Option(names = "--no-splice", description = "With --path-api: move file data with read/write through memory instead of read_buf/write_buf (for comparison).")
-        boolean noSplice;
-
-        @Option(names = "--no-passthrough", description = "Splice file data through the mirror even where the kernel could "
+        @Option(names = "--no-passthrough", description = "Serve file data through the mirror even where the kernel could "
                 + "read and write the source files itself (kernel passthrough: libfuse 3.17+, root).")
         boolean noPassthrough;
-
-        @Option(names = "--containment", paramLabel = "MODE",
-                description = "With --path-api: how paths are kept beneath the source: PRIVATE_MOUNT (a copy of its mount that follows no link; "
-                        + "needs CAP_SYS_ADMIN), OPENAT2 or PER_COMPONENT. Default: PRIVATE_MOUNT where allowed, else OPENAT2. "
-                        + "The inode mirror needs none: it opens one name at a time, following no link.")
-        Containment containment;
 
         @Override
         public Integer call() throws Exception {
@@ -174,32 +159,14 @@ public final class Main {
                 LOG.error("mirror: the mountpoint {} is inside the source {}: the mirror would contain itself", target, realSource);
                 return 2;
             }
-            if (!pathApi) {
-                if (noSplice || containment != null) {
-                    LOG.error("mirror: --no-splice and --containment are options of --path-api");
-                    return 2;
-                }
-                InodeMirror mirror;
-                try {
-                    mirror = InodeMirror.builder(realSource).cacheSeconds(cacheSeconds).passthrough(!noPassthrough).build();
-                } catch (IOException | IllegalArgumentException e) {
-                    LOG.error("mirror: {}", e.getMessage());
-                    return 2;
-                }
-                try (InodeMirror fs = mirror) {
-                    return serve("mirror", fs, apply(fs.mountOptions()), this);
-                }
-            }
-            MirrorFileSystem mirror;
+            InodeMirror mirror;
             try {
-                mirror = noSplice ? MirrorFileSystem.of(realSource, containment)
-                        : MirrorFileSystem.zeroCopy(realSource, containment, !noPassthrough);
-            } catch (IOException e) {
+                mirror = InodeMirror.builder(realSource).cacheSeconds(cacheSeconds).passthrough(!noPassthrough).build();
+            } catch (IOException | IllegalArgumentException e) {
                 LOG.error("mirror: {}", e.getMessage());
                 return 2;
             }
-            try (MirrorFileSystem fs = mirror) {
-                LOG.info("mirror: {} contained by {}", realSource, fs.containment());
+            try (InodeMirror fs = mirror) {
                 return serve("mirror", fs, apply(fs.mountOptions()), this);
             }
         }

@@ -9,7 +9,6 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
-import dev.fusepanama.WriteBuffer;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
@@ -51,7 +50,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Files created by a caller belong to it when the mirror runs as root. With
  * {@link Builder#passthrough}, the kernel reads and writes open files from the source itself
- * (libfuse 3.17+, CAP_SYS_ADMIN); otherwise writes are spliced from /dev/fuse into the file.
+ * (libfuse 3.17+, CAP_SYS_ADMIN); otherwise the mirror reads and writes them.
  */
 public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     /** Flags of a client's open that the source's open must not get (see {@link #open}). */
@@ -171,14 +170,18 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
      * The options to mount with: the kernel checks permissions ({@code default_permissions}, since
      * the mirror may run as root), set-ID bits are cleared by the kernel's rule (no
      * {@code handle_killpriv}: writes reach the source as the mirror's process, which may keep
-     * them), {@code flock} locks are the source's, and writes are spliced from /dev/fuse.
+     * them), and {@code flock} locks are the source's. Requests are read into memory, not
+     * spliced ({@code SPLICE_READ}, which libfuse turns on for a filesystem with write_buf): it
+     * would read every request through a pipe, which cost the create cycle twice the CPU of
+     * passthrough_hp without splice ({@code --suite mirror}).
      */
     public MountOptions.Builder mountOptions() {
         return MountOptions.builder()
                 .fsName("mirror")
                 .subtype("mirror")
                 .defaultPermissions(true)
-                .want(ConnectionInfo.CAP_FLOCK_LOCKS | ConnectionInfo.CAP_SPLICE_READ)
+                .want(ConnectionInfo.CAP_FLOCK_LOCKS)
+                .unwant(ConnectionInfo.CAP_SPLICE_READ)
                 .unwant(ConnectionInfo.CAP_HANDLE_KILLPRIV | ConnectionInfo.CAP_HANDLE_KILLPRIV_V2)
                 .passthrough(passthrough);
     }
@@ -611,18 +614,13 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     }
 
     @Override
-    public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws IOException {
+    public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) {
         long n = Libc.pwrite(Scratch.get().errno, (int) fh, MemorySegment.ofBuffer(data), data.remaining(), offset);
         if (n < 0) {
             reply.error((int) -n);
         } else {
             reply.written(n);
         }
-    }
-
-    @Override
-    public void writeBuf(Request request, long ino, long fh, WriteBuffer data, long offset, WriteReply reply) throws IOException {
-        reply.written(data.copyToFd((int) fh, offset));
     }
 
     @Override

@@ -27,18 +27,13 @@ final class Scratch {
 
     private final Arena arena = Arena.ofAuto();
     final MemorySegment errno = Libc.errno();
-    /** Paths of the first and second operand of a request (rename, link, symlink's target). */
+    /** Names of the first and second operand of a request (rename; an attribute's name; symlink's target). */
     final MemorySegment path = arena.allocate(PATH_MAX);
     final MemorySegment path2 = arena.allocate(PATH_MAX);
-    /** {@link #path} and {@link #path2} from their second byte: a mount path without its leading slash, made once. */
-    private final MemorySegment pathRelative = path.asSlice(1);
-    private final MemorySegment path2Relative = path2.asSlice(1);
-    /** {@code /proc/self/fd/N/name} for the xattr calls, and readlink's answer. */
+    /** {@code /proc/self/fd/N}, and readlink's answer. */
     final MemorySegment text = arena.allocate(PATH_MAX + 32);
-    /** {@code struct open_how}, two timespecs, two loff_t, or a {@code struct statvfs} (112 bytes). */
+    /** Two timespecs, two loff_t, or a {@code struct statvfs} (112 bytes). */
     final MemorySegment small = arena.allocate(128, 8);
-    final Where where = new Where();
-    final Where where2 = new Where();
     private MemorySegment dents;
     private MemorySegment xattrList;
 
@@ -58,11 +53,6 @@ final class Scratch {
         return PER_THREAD.get();
     }
 
-    /** {@code buffer} (one of the path buffers) without its first byte, the leading slash; no new segment for those two. */
-    MemorySegment relative(MemorySegment buffer) {
-        return buffer == path ? pathRelative : buffer == path2 ? path2Relative : buffer.asSlice(1);
-    }
-
     MemorySegment dents() {
         if (dents == null) {
             dents = arena.allocate(DENTS, 8);
@@ -75,13 +65,5 @@ final class Scratch {
             xattrList = arena.allocate(XATTR_LIST_MAX);
         }
         return xattrList;
-    }
-
-    /** Where a path's last component lives: a directory descriptor and the name in it. */
-    static final class Where {
-        int dirfd;
-        MemorySegment name;
-        /** Whether {@link #dirfd} was opened for this request and must be closed after it. */
-        boolean owned;
     }
 }

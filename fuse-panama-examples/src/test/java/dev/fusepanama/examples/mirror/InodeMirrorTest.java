@@ -133,7 +133,7 @@ class InodeMirrorTest {
                 Thread.sleep(100);
             }
             assertEquals(0, fs.nodes(), "every node forgotten");
-            assertEquals(1, MirrorFileSystemTest.descriptorsOf(source), "only the source's own descriptor is left");
+            assertEquals(1, descriptorsOf(source), "only the source's own descriptor is left");
         }
     }
 
@@ -148,16 +148,16 @@ class InodeMirrorTest {
             long connection = (long) Files.getAttribute(m.root(), "unix:dev");
             int file = Os.open(m.path("d/f"), Posix.O_RDONLY);
             int dir = Os.open(Os.bytes(m.path("d")), Posix.O_RDONLY | Posix.O_DIRECTORY, 0);
-            assertTrue(MirrorFileSystemTest.descriptorsOf(source) >= 5, "the source, two nodes, the file and the directory");
+            assertTrue(descriptorsOf(source) >= 5, "the source, two nodes, the file and the directory");
             Files.writeString(Path.of("/sys/fs/fuse/connections", Long.toString(connection), "abort"), "1");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (MirrorFileSystemTest.descriptorsOf(source) > 0 && System.nanoTime() < deadline) {
+            while (descriptorsOf(source) > 0 && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
             Os.close(file);
             Os.close(dir);
         }
-        assertEquals(0, MirrorFileSystemTest.descriptorsOf(source), "no descriptor into the source left after the connection ended");
+        assertEquals(0, descriptorsOf(source), "no descriptor into the source left after the connection ended");
     }
 
     /** With passthrough, where this mount can have it, open files' data is the kernel's to move. */
@@ -450,6 +450,33 @@ class InodeMirrorTest {
             assertEquals(-dev.fusepanama.Errno.ENODATA, Os.getxattr(f, "user.a", 10).rc());
             assertEquals(0, Os.setxattr(Os.bytes(m.root()), "user.top", "t".getBytes(), 0), "the top directory");
             assertArrayEquals("t".getBytes(), Os.getxattr(source.toString().getBytes(), "user.top", 10).data());
+        }
+    }
+
+    /**
+     * This process's descriptors into {@code dir}: those whose path lies in it, and those on
+     * {@code dir}'s filesystem through a mount no namespace shows (whose paths start at that
+     * mount's own root).
+     */
+    private static long descriptorsOf(Path dir) throws IOException {
+        java.util.Set<String> attached = new java.util.HashSet<>();
+        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+            attached.add(line.substring(0, line.indexOf(' ')));
+        }
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.filter(fd -> {
+                try {
+                    if (Files.readSymbolicLink(fd).startsWith(dir)) {
+                        return true;
+                    }
+                    String mount = Files.readAllLines(Path.of("/proc/self/fdinfo").resolve(fd.getFileName())).stream()
+                            .filter(l -> l.startsWith("mnt_id:")).map(l -> l.substring(7).trim()).findFirst().orElse(null);
+                    return mount != null && !attached.contains(mount)
+                            && Files.getAttribute(fd, "unix:dev").equals(Files.getAttribute(dir, "unix:dev"));
+                } catch (IOException e) {
+                    return false; // closed while listing
+                }
+            }).count();
         }
     }
 }
