@@ -345,7 +345,7 @@ public final class MountOptions {
         /**
          * Requests travel over io_uring instead of {@code read}/{@code write} on /dev/fuse
          * (FUSE-over-io_uring: one queue per CPU, served by threads libfuse starts). Needs libfuse
-         * 3.18+, a kernel with {@code CONFIG_FUSE_IO_URING} and the fuse module parameter
+         * 3.18.2+ (3.18.0 and 3.18.1 free their queues twice when one fails to start), a kernel with {@code CONFIG_FUSE_IO_URING} and the fuse module parameter
          * {@code enable_uring} on (root: {@code echo 1 > /sys/module/fuse/parameters/enable_uring}),
          * and a process allowed to create an io_uring (the {@code kernel.io_uring_disabled} sysctl
          * and a container's seccomp filter may forbid it: the mount tries one before it asks

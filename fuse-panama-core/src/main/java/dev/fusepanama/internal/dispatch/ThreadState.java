@@ -32,7 +32,11 @@ final class ThreadState {
     private static final long BOUNCE_SIZE = 64 * 1024;
     private static final long STAT_SIZE = dev.fusepanama.internal.bind.stat.SIZE;
 
-    private static final ThreadLocal<ThreadState> STATE = ThreadLocal.withInitial(ThreadState::new);
+    /** Cancellation off before anything else on the thread: see {@link Workers#adopt}. */
+    private static final ThreadLocal<ThreadState> STATE = ThreadLocal.withInitial(() -> {
+        dev.fusepanama.internal.bind.Cancellation.disableForLife();
+        return new ThreadState();
+    });
 
     final NativeStat stat = new NativeStat();
     final NativeStatVfs statvfs = new NativeStatVfs();

@@ -11,7 +11,9 @@ public final class Workers {
 
     /**
      * Called on a thread's first request: makes it uncancellable (libfuse 3.18's io_uring queue
-     * threads are cancelled at teardown, see {@link Cancellation}), and names it. A libfuse worker
+     * threads are cancelled at teardown, see {@link Cancellation}; the per-thread state's
+     * initialisers do that even before, and nothing can from Java while the JVM attaches the
+     * thread for its first upcall), and names it. A libfuse worker
      * is a native thread the JVM attached on its first upcall and named "Thread-N"; it gets a name
      * that says what it is in logs and thread dumps. A thread the application named (the
      * single-threaded loop runs on ours) keeps its name.

@@ -18,7 +18,14 @@ import java.nio.ByteBuffer;
  * object itself is the only allocation per request: it must outlive the call when deferred.
  */
 final class InodeThread {
-    private static final ThreadLocal<InodeThread> STATE = ThreadLocal.withInitial(InodeThread::new);
+    /**
+     * Cancellation off before anything else on the thread (see Workers.adopt); harmless on an
+     * application thread that only asks {@link #serving}.
+     */
+    private static final ThreadLocal<InodeThread> STATE = ThreadLocal.withInitial(() -> {
+        dev.fusepanama.internal.bind.Cancellation.disableForLife();
+        return new InodeThread();
+    });
 
     final NativeRequest request;
     final NativeName name = new NativeName();

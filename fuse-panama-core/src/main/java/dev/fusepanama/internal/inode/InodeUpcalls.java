@@ -400,6 +400,8 @@ public final class InodeUpcalls {
 
     /** The kernel's answer to {@link InodeMount#retrieve}: complete its future with a copy of the data. */
     void retrieve_reply(long req, long cookie, long ino, long offset, long bufv) throws Throwable {
+        // Over io_uring this arrives on a queue thread like any request (Workers.adopt).
+        dev.fusepanama.internal.bind.Cancellation.disableForLife();
         try {
             CompletableFuture<byte[]> result = replies.retrieved(cookie);
             if (result != null) {

@@ -99,6 +99,11 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
         if (!lib.version.atLeast(3, 18, 0)) {
             return "libfuse " + lib.packageVersion + " has none (3.18+)";
         }
+        if (!lib.version.atLeast(3, 18, 2)) {
+            // fuse_uring_start kept its freed queues when one failed to start, and freed them again at the end.
+            return "libfuse " + lib.packageVersion + " frees its io_uring queues twice when one fails to start "
+                    + "(CVE-2026-33150, fixed in 3.18.2)";
+        }
         Path parameter = Path.of("/sys/module/fuse/parameters/enable_uring");
         try {
             String value = java.nio.file.Files.readString(parameter).trim();

@@ -53,6 +53,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * (libfuse 3.17+, CAP_SYS_ADMIN); otherwise the mirror reads and writes them.
  */
 public final class InodeMirror implements InodeFileSystem, AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(InodeMirror.class);
     /** Flags of a client's open that the source's open must not get (see {@link #open}). */
     private static final int NOT_FORWARDED = Posix.O_CREAT | Posix.O_EXCL | Posix.O_NOCTTY | Posix.O_DIRECT | Posix.O_NOFOLLOW;
     private static final byte[] PROC_FD = "/proc/self/fd/".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -131,6 +132,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     private final boolean passthrough;
     private final boolean root = Libc.geteuid() == 0;
     private final Node rootNode;
+    private volatile boolean mountInsideWarned;
     private final Map<Key, Node> byKey = new HashMap<>();
     private final ConcurrentHashMap<Long, Node> byId = new ConcurrentHashMap<>();
     private final AtomicLong nextId = new AtomicLong(ROOT + 1);
@@ -235,30 +237,65 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
      */
     private long lookupNode(Scratch s, Node parent, MemorySegment name, Stat attributes) {
         int fd = Libc.openat(s.errno, parent.fd, name, Posix.O_PATH | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, 0);
-        if (fd < 0) {
-            return fd;
-        }
+        return fd < 0 ? fd : nodeOf(s, fd, true, attributes);
+    }
+
+    /**
+     * The node of the file open at {@code fd}, with its attributes in {@code attributes}, its
+     * lookup count raised by one; or a negative errno. With {@code takeOver}, {@code fd} is an
+     * {@code O_PATH} descriptor that becomes the node's (or is closed); otherwise the node gets
+     * its own. A file on another device than the source's (a filesystem mounted inside it) is
+     * refused, as passthrough_hp does: its inode numbers could equal the source's, and tools that
+     * find hard links by them ({@code cp -a}, {@code tar}, {@code du}) would take two files for one.
+     */
+    private long nodeOf(Scratch s, int fd, boolean takeOver, Stat attributes) {
         int rc = Libc.fstatat(s.errno, fd, EMPTY, attributes.segment(), Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+        long dev = attributes.segment().get(JAVA_LONG, 0);
+        if (rc == 0 && dev != rootNode.dev) {
+            if (!mountInsideWarned) {
+                mountInsideWarned = true;
+                LOG.warn("a filesystem is mounted inside the mirrored directory: the mirror hides what is mounted there");
+            }
+            rc = -Errno.EOPNOTSUPP;
+        }
         if (rc < 0) {
-            Libc.close(s.errno, fd);
+            if (takeOver) {
+                Libc.close(s.errno, fd);
+            }
             return rc;
         }
-        Key key = new Key(attributes.segment().get(JAVA_LONG, 0), attributes.ino());
+        Key key = new Key(dev, attributes.ino());
         Node n;
-        boolean known;
         synchronized (byKey) {
             n = byKey.get(key);
-            known = n != null;
-            if (!known) {
-                n = new Node(nextId.getAndIncrement(), key.dev(), key.ino(), fd,
+            if (n != null) {
+                n.lookups++;
+            }
+        }
+        if (n != null) {
+            if (takeOver) {
+                Libc.close(s.errno, fd);
+            }
+            return n.id;
+        }
+        int pathFd = takeOver ? fd : Libc.openat(s.errno, Libc.AT_FDCWD, procPath(s, fd), Posix.O_PATH | Posix.O_CLOEXEC, 0);
+        if (pathFd < 0) {
+            return pathFd;
+        }
+        boolean raced;
+        synchronized (byKey) {
+            n = byKey.get(key);
+            raced = n != null;
+            if (!raced) {
+                n = new Node(nextId.getAndIncrement(), key.dev(), key.ino(), pathFd,
                         (attributes.mode() & Posix.S_IFMT) == Posix.S_IFLNK);
                 byKey.put(key, n);
                 byId.put(n.id, n);
             }
             n.lookups++;
         }
-        if (known) {
-            Libc.close(s.errno, fd);
+        if (raced) {
+            Libc.close(s.errno, pathFd);
         }
         return n.id;
     }
@@ -380,7 +417,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             times.set(JAVA_LONG, 16, attributes.mtimeSeconds());
             times.set(JAVA_LONG, 24, (toSet & SET_MTIME) == 0 ? UTIME_OMIT
                     : (toSet & SET_MTIME_NOW) != 0 ? UTIME_NOW : attributes.mtimeNanos());
-            rc = open ? Libc.utimensat(s.errno, fd, MemorySegment.NULL, times, 0)
+            rc = open ? Libc.utimensat(s.errno, Libc.AT_FDCWD, procPath(s, fd), times, 0)
                     : n.symlink ? Libc.utimensat(s.errno, n.fd, EMPTY, times, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW)
                     : Libc.utimensat(s.errno, Libc.AT_FDCWD, procPath(s, n.fd), times, 0);
         }
@@ -424,7 +461,8 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     /**
      * When the mirror runs as root for another user, a new file must belong to its creator: it
      * is made with the caller's fsgid (so a set-group-ID directory still passes its group on, as
-     * the source's filesystem decides) and given to the caller's uid after.
+     * the source's filesystem decides) and given to the caller's uid after, through a descriptor
+     * of what was made.
      *
      * @return the uid to give the new file to, or -1 when nothing is to be done
      */
@@ -436,18 +474,10 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         return request.uid();
     }
 
-    /** Restores root's fsgid and gives the new file ({@code name} in {@code dirfd}, or the open {@code fd}) to {@code uid}. */
-    private static int leaveCaller(Scratch s, int uid, int rc, int dirfd, MemorySegment name, int fd) {
-        if (uid < 0) {
-            return rc;
+    private static void leaveCaller(int caller) {
+        if (caller >= 0) {
+            Libc.setfsgid(0);
         }
-        Libc.setfsgid(0);
-        if (rc < 0 || uid == 0) {
-            return rc;
-        }
-        int owned = fd >= 0 ? Libc.fchown(s.errno, fd, uid, -1)
-                : Libc.fchownat(s.errno, dirfd, name, uid, -1, Libc.AT_SYMLINK_NOFOLLOW);
-        return owned < 0 ? owned : rc;
     }
 
     @Override
@@ -456,8 +486,9 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         Node p = node(parent);
         MemorySegment n = nativeName(name, s.path);
         int caller = enterCaller(request);
-        int rc = leaveCaller(s, caller, Libc.mknodat(s.errno, p.fd, n, mode, rdev), p.fd, n, -1);
-        made(s, p, n, rc, reply);
+        int rc = Libc.mknodat(s.errno, p.fd, n, mode, rdev);
+        leaveCaller(caller);
+        made(s, p, n, rc, mode & Posix.S_IFMT, caller, reply);
     }
 
     @Override
@@ -466,8 +497,9 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         Node p = node(parent);
         MemorySegment n = nativeName(name, s.path);
         int caller = enterCaller(request);
-        int rc = leaveCaller(s, caller, Libc.mkdirat(s.errno, p.fd, n, mode), p.fd, n, -1);
-        made(s, p, n, rc, reply);
+        int rc = Libc.mkdirat(s.errno, p.fd, n, mode);
+        leaveCaller(caller);
+        made(s, p, n, rc, Posix.S_IFDIR, caller, reply);
     }
 
     @Override
@@ -482,28 +514,72 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         s.path2.set(JAVA_BYTE, target.length, (byte) 0);
         MemorySegment n = nativeName(name, s.path);
         int caller = enterCaller(request);
-        int rc = leaveCaller(s, caller, Libc.symlinkat(s.errno, s.path2, p.fd, n), p.fd, n, -1);
-        made(s, p, n, rc, reply);
+        int rc = Libc.symlinkat(s.errno, s.path2, p.fd, n);
+        leaveCaller(caller);
+        made(s, p, n, rc, Posix.S_IFLNK, caller, reply);
     }
 
-    private void made(Scratch s, Node parent, MemorySegment name, int rc, EntryReply reply) {
+    /**
+     * After {@code name} was made in {@code parent} ({@code rc}): opens it and, for another user,
+     * checks that it is still a file of the {@code type} made, by root (another program could have
+     * put something else there meanwhile, which must not be given away), and gives it to
+     * {@code caller}; then answers its entry from that descriptor.
+     */
+    private void made(Scratch s, Node parent, MemorySegment name, int rc, int type, int caller, EntryReply reply) {
         if (rc < 0) {
             reply.error(-rc);
-        } else {
-            entry(s, parent, name, reply);
+            return;
+        }
+        int fd = Libc.openat(s.errno, parent.fd, name, Posix.O_PATH | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, 0);
+        if (fd < 0) {
+            reply.error(-fd);
+            return;
+        }
+        if (caller > 0) {
+            Stat st = reply.attributes();
+            rc = Libc.fstatat(s.errno, fd, EMPTY, st.segment(), Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+            if (rc == 0 && ((st.mode() & Posix.S_IFMT) != type || st.uid() != 0)) {
+                LOG.warn("a new file in the source was replaced before it could be given to its creator");
+                rc = -Errno.EIO;
+            }
+            if (rc == 0) {
+                rc = Libc.fchownat(s.errno, fd, EMPTY, caller, -1, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+            }
+            if (rc < 0) {
+                Libc.close(s.errno, fd);
+                reply.error(-rc);
+                return;
+            }
+        }
+        long id = nodeOf(s, fd, true, reply.attributes());
+        if (id < 0) {
+            reply.error((int) -id);
+        } else if (!reply.entry(id, 0, timeout, timeout)) {
+            forget(id, 1);
         }
     }
 
+    /** A new name for the node's file, by its /proc/self/fd name (AT_EMPTY_PATH would need CAP_DAC_READ_SEARCH); the entry is the node's. */
     @Override
     public void link(Request request, long ino, long newParent, Name newName, EntryReply reply) throws IOException {
         Scratch s = Scratch.get();
         Node n = node(ino);
         Node p = node(newParent);
         MemorySegment name = nativeName(newName, s.path);
-        // By the descriptor: AT_EMPTY_PATH would need CAP_DAC_READ_SEARCH, the /proc name does not.
-        int rc = n.symlink ? Libc.linkat(s.errno, n.fd, EMPTY, p.fd, name, Libc.AT_EMPTY_PATH)
-                : Libc.linkat(s.errno, Libc.AT_FDCWD, procPath(s, n.fd), p.fd, name, AT_SYMLINK_FOLLOW);
-        made(s, p, name, rc, reply);
+        int rc = Libc.linkat(s.errno, Libc.AT_FDCWD, procPath(s, n.fd), p.fd, name, AT_SYMLINK_FOLLOW);
+        if (rc == 0) {
+            rc = Libc.fstatat(s.errno, n.fd, EMPTY, reply.attributes().segment(), Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+        }
+        if (rc < 0) {
+            reply.error(-rc);
+            return;
+        }
+        synchronized (byKey) {
+            n.lookups++;
+        }
+        if (!reply.entry(n.id, 0, timeout, timeout)) {
+            forget(n.id, 1);
+        }
     }
 
     @Override
@@ -565,19 +641,40 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         }
     }
 
+    /**
+     * Creates with {@code O_NOFOLLOW} (a link put at the name meanwhile is not followed) and, when
+     * the caller did not ask for {@code O_EXCL}, opens a file that appeared at the name meanwhile
+     * instead; as root for another user, only a file it made is given to the caller, and one it
+     * found is opened only if its permission bits allow the caller (the kernel checked the
+     * directory only, believing the name free). The node comes from the open descriptor.
+     */
     @Override
     public void create(Request request, long parent, Name name, int mode, int flags, CreateReply reply) throws IOException {
         Scratch s = Scratch.get();
         Node p = node(parent);
         MemorySegment n = nativeName(name, s.path);
+        int open = (flags & ~(Posix.O_DIRECT | Posix.O_NOCTTY | Posix.O_EXCL | Posix.O_CREAT)) | Posix.O_NOFOLLOW | Posix.O_CLOEXEC;
         int caller = enterCaller(request);
-        int fd = Libc.openat(s.errno, p.fd, n, (flags & ~(Posix.O_DIRECT | Posix.O_NOCTTY)) | Posix.O_CREAT | Posix.O_CLOEXEC, mode);
-        int rc = leaveCaller(s, caller, fd, p.fd, n, fd);
-        if (rc >= 0 && caller > 0 && (mode & (Posix.S_ISUID | Posix.S_ISGID)) != 0) {
-            // chown clears the set-ID bits, even root's chown; the creator asked for them.
-            rc = Libc.fchmod(s.errno, fd, mode & 07777);
+        boolean made = true;
+        int fd = Libc.openat(s.errno, p.fd, n, open | Posix.O_CREAT | Posix.O_EXCL, mode);
+        if (fd == -Errno.EEXIST && (flags & Posix.O_EXCL) == 0) {
+            made = false;
+            fd = Libc.openat(s.errno, p.fd, n, open, 0);
         }
-        long id = rc < 0 ? rc : lookupNode(s, p, n, reply.attributes());
+        leaveCaller(caller);
+        int rc = fd;
+        if (fd >= 0 && caller > 0) {
+            if (made) {
+                rc = Libc.fchown(s.errno, fd, caller, -1);
+                if (rc == 0 && (mode & (Posix.S_ISUID | Posix.S_ISGID)) != 0) {
+                    // chown clears the set-ID bits, even root's chown; the creator asked for them.
+                    rc = Libc.fchmod(s.errno, fd, mode & 07777);
+                }
+            } else if (!mayOpen(s, fd, request, flags)) {
+                rc = -Errno.EACCES;
+            }
+        }
+        long id = rc < 0 ? rc : nodeOf(s, fd, false, reply.attributes());
         if (id < 0) {
             if (fd >= 0) {
                 Libc.close(s.errno, fd);
@@ -594,6 +691,25 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             Libc.close(s.errno, fd);
             forget(id, 1);
         }
+    }
+
+    /** Whether the permission bits of the file open at {@code fd} let the caller open it with {@code flags}. */
+    private static boolean mayOpen(Scratch s, int fd, Request request, int flags) {
+        Stat st = Stat.over(s.stat());
+        if (Libc.fstat(s.errno, fd, st.segment()) < 0) {
+            return false;
+        }
+        int access = flags & Posix.O_ACCMODE;
+        int need = (access == Posix.O_RDONLY ? 4 : access == Posix.O_WRONLY ? 2 : 6) | ((flags & Posix.O_TRUNC) != 0 ? 2 : 0);
+        int bits;
+        if (st.uid() == request.uid()) {
+            bits = st.mode() >> 6;
+        } else if (st.gid() == request.gid() || java.util.Arrays.stream(request.groups()).anyMatch(g -> g == st.gid())) {
+            bits = st.mode() >> 3;
+        } else {
+            bits = st.mode();
+        }
+        return (bits & need) == need;
     }
 
     private static final ThreadLocal<ByteBuffer[]> READ_BUFFER = ThreadLocal.withInitial(() -> new ByteBuffer[1]);
@@ -768,9 +884,8 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     // ---- extended attributes ------------------------------------------------------------------
 
     /*
-     * By the node's /proc/self/fd name, which reaches the file itself. Not for a symbolic link,
-     * whose own attributes are then out of reach, as in passthrough_hp: the name would reach the
-     * link's target, and the *xattrat calls take no O_PATH descriptor (EBADF).
+     * By the node's /proc/self/fd name, which reaches the file itself, a symbolic link's too (the
+     * *xattrat calls take no O_PATH descriptor: EBADF).
      */
 
     private static MemorySegment attributeName(Name name, Scratch s) throws IOException {
@@ -783,8 +898,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         Node n = node(ino);
         MemorySegment a = attributeName(name, s);
         MemorySegment v = MemorySegment.ofBuffer(value);
-        int rc = n.symlink ? -Errno.EPERM
-                : Libc.setxattr(s.errno, procPath(s, n.fd), a, v, value.remaining(), flags);
+        int rc = Libc.setxattr(s.errno, procPath(s, n.fd), a, v, value.remaining(), flags);
         answer(rc, reply);
     }
 
@@ -794,8 +908,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         Node n = node(ino);
         MemorySegment a = attributeName(name, s);
         MemorySegment into = size == 0 ? MemorySegment.NULL : s.xattrList().asSlice(0, Math.min(size, Scratch.XATTR_LIST_MAX));
-        long rc = n.symlink ? -Errno.ENODATA
-                : Libc.getxattr(s.errno, procPath(s, n.fd), a, into, into.byteSize());
+        long rc = Libc.getxattr(s.errno, procPath(s, n.fd), a, into, into.byteSize());
         xattrAnswer(rc, size, into, reply);
     }
 
@@ -804,8 +917,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         Scratch s = Scratch.get();
         Node n = node(ino);
         MemorySegment into = size == 0 ? MemorySegment.NULL : s.xattrList().asSlice(0, Math.min(size, Scratch.XATTR_LIST_MAX));
-        long rc = n.symlink ? 0
-                : Libc.listxattr(s.errno, procPath(s, n.fd), into, into.byteSize());
+        long rc = Libc.listxattr(s.errno, procPath(s, n.fd), into, into.byteSize());
         xattrAnswer(rc, size, into, reply);
     }
 
@@ -824,8 +936,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         Scratch s = Scratch.get();
         Node n = node(ino);
         MemorySegment a = attributeName(name, s);
-        int rc = n.symlink ? -Errno.EPERM
-                : Libc.removexattr(s.errno, procPath(s, n.fd), a);
+        int rc = Libc.removexattr(s.errno, procPath(s, n.fd), a);
         answer(rc, reply);
     }
 }

@@ -35,6 +35,7 @@ final class Scratch {
     /** Two timespecs, two loff_t, or a {@code struct statvfs} (112 bytes). */
     final MemorySegment small = arena.allocate(128, 8);
     private MemorySegment dents;
+    private MemorySegment stat;
     private MemorySegment xattrList;
 
     private Scratch() {
@@ -51,6 +52,14 @@ final class Scratch {
 
     static Scratch get() {
         return PER_THREAD.get();
+    }
+
+    /** Room for one {@code struct stat}. */
+    MemorySegment stat() {
+        if (stat == null) {
+            stat = arena.allocate(dev.fusepanama.Stat.SIZE, 8);
+        }
+        return stat;
     }
 
     MemorySegment dents() {

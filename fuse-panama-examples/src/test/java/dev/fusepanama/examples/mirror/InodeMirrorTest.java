@@ -479,4 +479,45 @@ class InodeMirrorTest {
             }).count();
         }
     }
+
+    /** A symbolic link's own extended attributes (trusted.*, as root) reach the link in the source, not its target. */
+    @Test
+    void aLinksOwnExtendedAttributesReachTheLinkInTheSource() throws Exception {
+        InodeMirror fs = mirror();
+        Files.writeString(source.resolve("target"), "t");
+        Files.createSymbolicLink(source.resolve("link"), Path.of("target"));
+        try (TestMount m = mount(fs); java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment e = Libc.errno();
+            java.lang.foreign.MemorySegment link = a.allocateFrom(m.path("link").toString());
+            java.lang.foreign.MemorySegment name = a.allocateFrom("trusted.own");
+            java.lang.foreign.MemorySegment v = a.allocate(16);
+            assertEquals(0, Libc.lsetxattr(e, link, name, a.allocateFrom("v"), 1, 0));
+            assertEquals(1, Libc.lgetxattr(e, a.allocateFrom(source.resolve("link").toString()), name, v, 16), "on the link in the source");
+            assertEquals(-dev.fusepanama.Errno.ENODATA, Libc.lgetxattr(e, a.allocateFrom(source.resolve("target").toString()), name, v, 16),
+                    "not on its target");
+            assertEquals(1, Libc.lgetxattr(e, link, name, v, 16));
+            assertEquals(0, Libc.lremovexattr(e, link, name));
+            assertEquals(-dev.fusepanama.Errno.ENODATA, Libc.lgetxattr(e, link, name, v, 16));
+        }
+    }
+
+    /**
+     * A filesystem mounted inside the source is hidden, as passthrough_hp hides it: its inode
+     * numbers could equal the source's, and {@code cp -a} or {@code tar} would take two files for
+     * hard links of one. Its name is listed; looking it up answers EOPNOTSUPP.
+     */
+    @Test
+    void aFilesystemMountedInsideTheSourceIsHidden() throws Exception {
+        InodeMirror fs = mirror();
+        Path inner = Files.createDirectory(source.resolve("inner"));
+        run(List.of(), "mount", "-t", "tmpfs", "mirror-inner", inner.toString());
+        try (TestMount m = mount(fs)) {
+            Files.writeString(inner.resolve("f"), "inside the inner mount");
+            assertTrue(Os.listBytes(m.root()).stream().anyMatch(n -> Arrays.equals(n, "inner".getBytes())), "listed");
+            assertEquals(-dev.fusepanama.Errno.EOPNOTSUPP, errnoOf(() -> Os.lstat(Os.bytes(m.path("inner")))));
+            assertEquals(0, fs.nodes(), "no node for it");
+        } finally {
+            run(List.of(), "umount", inner.toString());
+        }
+    }
 }
