@@ -43,23 +43,15 @@ final class MirrorSuite implements Suite {
      */
     static MirrorSuite open(Cleanup cleanup) throws Exception {
         Path src = tmpfsSource(cleanup);
-        Path repo = Compare.repo();
-        String[] sid = PassthroughSuite.newestLibfuse(repo);
-        Path hp = repo.resolve("native/build/passthrough_hp");
-        if (!Files.isExecutable(hp)) {
-            throw new IllegalStateException(hp + " is missing: run native/build-libfuse318.sh");
-        }
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> mirror = List.of("env", "FUSE_PANAMA_LIBFUSE=" + sid[1], java, "--enable-native-access=ALL-UNNAMED",
-                "-XX:+UseSerialGC", "-Xmx32m", Compare.FIXED_COMPILER_THREADS, "-cp", System.getProperty("java.class.path"),
-                "dev.fusepanama.examples.Main", "mirror", "--no-passthrough");
+        PassthroughSuite.Mirrors m = PassthroughSuite.Mirrors.onNewestLibfuse(Compare.repo());
+        List<String> mirror = m.java("--no-passthrough");
         // Caches off as in the mirror (timeouts 0).
-        List<String> c = List.of(hp.toString(), "--foreground", "--nocache", "--nopassthrough");
+        List<String> c = m.passthroughHp("--foreground", "--nocache", "--nopassthrough");
         List<List<Filesystem>> groups = List.of(List.of(
                 new Filesystem(JAVA, command(mirror, "", src), scratch(src, 0)),
                 new Filesystem(HP, command(c, "", src), scratch(src, 1)),
                 new Filesystem(HP_NO_SPLICE, command(c, "--nosplice", src), scratch(src, 2))));
-        return new MirrorSuite(groups, sid[0]);
+        return new MirrorSuite(groups, m.version());
     }
 
     /**

@@ -31,22 +31,46 @@ final class PassthroughSuite implements Suite {
     static PassthroughSuite open(Cleanup cleanup) throws Exception {
         Path src = MirrorSuite.tmpfsSource(cleanup);
         Path repo = Compare.repo();
-        String[] sid = newestLibfuse(repo);
-        Path hp = repo.resolve("native/build/passthrough_hp");
-        if (!Files.isExecutable(hp)) {
-            throw new IllegalStateException(hp + " is missing: run native/build-libfuse318.sh");
-        }
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> mirror = List.of("env", "FUSE_PANAMA_LIBFUSE=" + sid[1], java, "--enable-native-access=ALL-UNNAMED",
-                "-XX:+UseSerialGC", "-Xmx32m", Compare.FIXED_COMPILER_THREADS, "-cp", System.getProperty("java.class.path"),
-                "dev.fusepanama.examples.Main", "mirror", src.toString());
+        Mirrors m = Mirrors.onNewestLibfuse(repo);
+        List<String> mirror = m.java(src.toString());
         // Caches off as in the mirror (timeouts 0); passthrough is passthrough_hp's default.
-        List<String> c = List.of(hp.toString(), "--foreground", "--nocache", src.toString());
+        List<String> c = m.passthroughHp("--foreground", "--nocache", src.toString());
         List<String> kernel = List.of(repo.resolve("fuse-panama-bench/hold-bind").toString(), src.toString());
         return new PassthroughSuite(List.of(
                 new Filesystem(TMPFS, kernel, MirrorSuite.scratch(src, 0), true),
                 new Filesystem(MIRROR, mirror, MirrorSuite.scratch(src, 1)),
-                new Filesystem(HP, c, MirrorSuite.scratch(src, 2))), sid[0]);
+                new Filesystem(HP, c, MirrorSuite.scratch(src, 2))), m.version());
+    }
+
+    /**
+     * The Java mirror and libfuse's passthrough_hp on the newest libfuse of the version matrix:
+     * the commands the mirror and passthrough suites start, before their own options.
+     */
+    record Mirrors(String version, String library, Path passthroughHp) {
+        static Mirrors onNewestLibfuse(Path repo) throws IOException, InterruptedException {
+            String[] sid = newestLibfuse(repo);
+            Path hp = repo.resolve("native/build/passthrough_hp");
+            if (!Files.isExecutable(hp)) {
+                throw new IllegalStateException(hp + " is missing: run native/build-libfuse318.sh");
+            }
+            return new Mirrors(sid[0], sid[1], hp);
+        }
+
+        /** {@code Main mirror} with {@code options}, on this libfuse, in a JVM of the bench's settings. */
+        List<String> java(String... options) {
+            List<String> cmd = new ArrayList<>(List.of("env", "FUSE_PANAMA_LIBFUSE=" + library,
+                    ProcessHandle.current().info().command().orElseThrow(), "--enable-native-access=ALL-UNNAMED",
+                    "-XX:+UseSerialGC", "-Xmx32m", Compare.FIXED_COMPILER_THREADS, "-cp", System.getProperty("java.class.path"),
+                    "dev.fusepanama.examples.Main", "mirror"));
+            cmd.addAll(List.of(options));
+            return cmd;
+        }
+
+        List<String> passthroughHp(String... options) {
+            List<String> cmd = new ArrayList<>(List.of(passthroughHp.toString()));
+            cmd.addAll(List.of(options));
+            return cmd;
+        }
     }
 
     /** {version, library} of the newest libfuse of the version matrix (the sid build). */

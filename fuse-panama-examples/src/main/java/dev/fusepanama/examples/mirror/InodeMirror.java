@@ -712,21 +712,16 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         return (bits & need) == need;
     }
 
-    private static final ThreadLocal<ByteBuffer[]> READ_BUFFER = ThreadLocal.withInitial(() -> new ByteBuffer[1]);
-
     @Override
     public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws IOException {
-        ByteBuffer[] held = READ_BUFFER.get();
-        ByteBuffer b = held[0];
-        if (b == null || b.capacity() < size) {
-            b = held[0] = ByteBuffer.allocateDirect((int) Math.max(size, 128 * 1024));
-        }
-        long n = Libc.pread(Scratch.get().errno, (int) fh, MemorySegment.ofBuffer(b), size, offset);
+        Scratch s = Scratch.get();
+        ByteBuffer b = s.readBuffer(size);
+        long n = Libc.pread(s.errno, (int) fh, s.readMemory(), size, offset);
         if (n < 0) {
             reply.error((int) -n);
             return;
         }
-        reply.data(b.clear().limit((int) n));
+        reply.data(b.limit((int) n));
     }
 
     @Override

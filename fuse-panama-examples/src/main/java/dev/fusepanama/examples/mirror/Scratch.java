@@ -35,6 +35,9 @@ final class Scratch {
     /** Two timespecs, two loff_t, or a {@code struct statvfs} (112 bytes). */
     final MemorySegment small = arena.allocate(128, 8);
     private MemorySegment dents;
+    /** A read's answer: a direct buffer, kept and grown, and the same memory as a segment for pread. */
+    private java.nio.ByteBuffer readBuffer;
+    private MemorySegment readMemory;
     private MemorySegment stat;
     private MemorySegment xattrList;
 
@@ -52,6 +55,20 @@ final class Scratch {
 
     static Scratch get() {
         return PER_THREAD.get();
+    }
+
+    /** The read buffer, at least {@code size} bytes (at least 128 KiB, the kernel's usual read), cleared. */
+    java.nio.ByteBuffer readBuffer(long size) {
+        if (readBuffer == null || readBuffer.capacity() < size) {
+            readMemory = arena.allocate(Math.max(size, 128 * 1024), 16);
+            readBuffer = readMemory.asByteBuffer();
+        }
+        return readBuffer.clear();
+    }
+
+    /** The memory of {@link #readBuffer}. */
+    MemorySegment readMemory() {
+        return readMemory;
     }
 
     /** Room for one {@code struct stat}. */
