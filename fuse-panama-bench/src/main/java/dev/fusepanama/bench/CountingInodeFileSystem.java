@@ -9,7 +9,9 @@ import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.Inode;
 import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.Reply;
@@ -56,8 +58,8 @@ final class CountingInodeFileSystem implements InodeFileSystem {
         @Override public boolean add(byte[] name, long ino, int type, long nextOffset) { return counted(plain.add(name, ino, type, nextOffset)); }
 
         @Override
-        public boolean add(byte[] name, long ino, long generation, double attrTimeout, double entryTimeout, long nextOffset) {
-            return counted(plus.add(name, ino, generation, attrTimeout, entryTimeout, nextOffset));
+        public boolean add(byte[] name, Inode inode, Timeouts timeouts, long nextOffset) {
+            return counted(plus.add(name, inode, timeouts, nextOffset));
         }
 
         @Override public Stat attributes() { return plus.attributes(); }
@@ -66,9 +68,9 @@ final class CountingInodeFileSystem implements InodeFileSystem {
         @Override public Reply defer() { target().defer(); return this; }
         @Override public boolean isAnswered() { return target().isAnswered(); }
 
-        private boolean counted(boolean taken) {
-            if (taken) added++;
-            return taken;
+        private boolean counted(boolean full) {
+            if (!full) added++;
+            return full;
         }
     }
 

@@ -24,7 +24,9 @@ import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.Inode;
 import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
@@ -76,6 +78,15 @@ public final class PanamaInodeBenchFs implements InodeFileSystem {
     private final ThreadLocal<ByteBuffer> patternViews = ThreadLocal.withInitial(PATTERN::duplicate);
     private final Scratch scratch = new Scratch();
 
+    /** The fixed tree's inodes, by number (generation 0: never reused). */
+    private static final Inode[] TREE = new Inode[(int) FIRST_SCRATCH];
+
+    static {
+        for (int i = 1; i < TREE.length; i++) TREE[i] = Inode.of(i);
+    }
+
+    private record SlotInode(long nodeId, long generation) implements Inode {}
+
     private static byte[][] ascii(String[] names) {
         byte[][] b = new byte[names.length][];
         for (int i = 0; i < names.length; i++) b[i] = names[i].getBytes(StandardCharsets.US_ASCII);
@@ -92,6 +103,8 @@ public final class PanamaInodeBenchFs implements InodeFileSystem {
         final byte[][] name = new byte[MAX][];
         final long[] size = new long[MAX];
         final long[] generation = new long[MAX];
+        /** The slot's inode as the kernel knows it: its number and the generation it has now. */
+        final Inode[] inode = new Inode[MAX];
         /** Entries the kernel was sent, less what it forgot. */
         final long[] lookups = new long[MAX];
         /** Its name is in /w. */
@@ -117,6 +130,7 @@ public final class PanamaInodeBenchFs implements InodeFileSystem {
                 size[s] = 0;
                 lookups[s] = 0;
                 generation[s]++;
+                inode[s] = new SlotInode(FIRST_SCRATCH + s, generation[s]);
                 name[s] = n.bytes();
                 if (s >= end) end = s + 1;
                 return s;
@@ -213,20 +227,20 @@ public final class PanamaInodeBenchFs implements InodeFileSystem {
             if ((i = treeIndex(name, 5, BenchTree.BIG)) >= 0) ino = FIRST_BIG + i;
         } else if (parent == SCRATCH_DIR) {
             int s;
-            long generation = 0;
+            Inode scratchInode = null;
             synchronized (scratch) {
                 s = scratch.find(name);
                 if (s >= 0) {
                     scratch.lookups[s]++;
                     scratch.fill(s, reply.attributes());
-                    generation = scratch.generation[s];
+                    scratchInode = scratch.inode[s];
                 }
             }
             if (s < 0) {
                 reply.error(ENOENT);
                 return;
             }
-            if (!reply.entry(FIRST_SCRATCH + s, generation, 0, 0)) { // the caller gave up: the kernel never counted it
+            if (!reply.entry(scratchInode, Timeouts.NONE)) { // the caller gave up: the kernel never counted it
                 synchronized (scratch) {
                     scratch.forget(s, 1);
                 }
@@ -238,7 +252,7 @@ public final class PanamaInodeBenchFs implements InodeFileSystem {
             return;
         }
         fill(ino, reply.attributes());
-        reply.entry(ino, 0, 0, 0);
+        reply.entry(TREE[(int) ino], Timeouts.NONE);
     }
 
     @Override
@@ -253,7 +267,7 @@ public final class PanamaInodeBenchFs implements InodeFileSystem {
 
     @Override
     public void getattr(Request request, long ino, long fh, AttrReply reply) {
-        if (fill(ino, reply.attributes())) reply.attributes(0);
+        if (fill(ino, reply.attributes())) reply.send(Timeouts.NONE);
         else reply.error(ENOENT);
     }
 
@@ -288,7 +302,7 @@ public final class PanamaInodeBenchFs implements InodeFileSystem {
                 return;
             }
         }
-        reply.attributes(0);
+        reply.send(Timeouts.NONE);
     }
 
     // ---- files -------------------------------------------------------------------------------
@@ -360,7 +374,7 @@ public final class PanamaInodeBenchFs implements InodeFileSystem {
         }
         int errno = 0;
         int s;
-        long generation = 0;
+        Inode scratchInode = null;
         synchronized (scratch) {
             s = scratch.find(name);
             if (s >= 0 && (flags & Posix.O_EXCL) != 0) {
@@ -373,14 +387,14 @@ public final class PanamaInodeBenchFs implements InodeFileSystem {
             if (errno == 0) {
                 scratch.lookups[s]++;
                 scratch.fill(s, reply.attributes());
-                generation = scratch.generation[s];
+                scratchInode = scratch.inode[s];
             }
         }
         if (errno != 0) {
             reply.error(errno);
             return;
         }
-        if (!reply.created(FIRST_SCRATCH + s, generation, 0, 0, 0, 0)) {
+        if (!reply.created(scratchInode, Timeouts.NONE, 0, 0)) {
             synchronized (scratch) {
                 scratch.forget(s, 1);
             }
@@ -470,23 +484,23 @@ public final class PanamaInodeBenchFs implements InodeFileSystem {
         }
         if (addDots(ino, offset, plain, plus)) {
             for (long k = Math.max(0, offset - 2); k < names.length; k++) {
-                if (!addTree(plain, plus, names[(int) k], first + k, k + 3)) break;
+                if (addTree(plain, plus, names[(int) k], first + k, k + 3)) break;
             }
         }
         send(plain, plus);
     }
 
-    /** An entry of the fixed tree: with all its attributes for readdirplus, its type for readdir. */
+    /** An entry of the fixed tree: with all its attributes for readdirplus, its type for readdir. True if the batch is full. */
     private boolean addTree(DirReply plain, DirPlusReply plus, byte[] name, long ino, long next) {
         if (plus == null) return plain.add(name, ino, typeOf(ino), next);
         fill(ino, plus.attributes());
-        return plus.add(name, ino, 0, 0, 0, next);
+        return plus.add(name, TREE[(int) ino], Timeouts.NONE, next);
     }
 
-    /** Entry k of a directory ("." 0, ".." 1, then its names) has the offset k + 1 of the entry after it. */
+    /** Entry k of a directory ("." 0, ".." 1, then its names) has the offset k + 1 of the entry after it. False if the batch is full. */
     private boolean addDots(long ino, long offset, DirReply plain, DirPlusReply plus) {
-        if (offset < 1 && !addTree(plain, plus, DOT, ino, 1)) return false;
-        return offset >= 2 || addTree(plain, plus, DOT_DOT, ROOT, 2);
+        if (offset < 1 && addTree(plain, plus, DOT, ino, 1)) return false;
+        return offset >= 2 || !addTree(plain, plus, DOT_DOT, ROOT, 2);
     }
 
     private static boolean send(DirReply plain, DirPlusReply plus) {
@@ -505,14 +519,14 @@ public final class PanamaInodeBenchFs implements InodeFileSystem {
                 for (int s = first; s < scratch.end; s++) {
                     if (!scratch.linked[s]) continue;
                     long ino = FIRST_SCRATCH + s;
-                    boolean added;
+                    boolean full;
                     if (plus == null) {
-                        added = plain.add(scratch.name[s], ino, S_IFREG, s + 3);
+                        full = plain.add(scratch.name[s], ino, S_IFREG, s + 3);
                     } else {
                         scratch.fill(s, plus.attributes());
-                        added = plus.add(scratch.name[s], ino, scratch.generation[s], 0, 0, s + 3);
+                        full = plus.add(scratch.name[s], scratch.inode[s], Timeouts.NONE, s + 3);
                     }
-                    if (!added) break;
+                    if (full) break;
                     if (plus != null) {
                         scratch.lookups[s]++;
                         taken++;

@@ -22,7 +22,7 @@ class AllocationStatsTest {
         InodeFileSystem getattrOnly = new InodeFileSystem() {
             @Override
             public void getattr(Request request, long ino, long fh, AttrReply reply) {
-                reply.attributes(0);
+                reply.send(dev.fusepanama.inode.Timeouts.NONE);
             }
         };
         var e = assertThrows(IllegalArgumentException.class, () -> new CountingInodeFileSystem(getattrOnly, new AllocationStats()));

@@ -7,6 +7,6 @@ public interface AttrReply extends Reply {
     /** The attributes to send; zeroed for each request. */
     Stat attributes();
 
-    /** Sends {@link #attributes()}, which the kernel may trust for {@code timeout} seconds. */
-    void attributes(double timeout);
+    /** Sends {@link #attributes()}, which the kernel may trust for {@link Timeouts#attributes()} seconds. */
+    void send(Timeouts timeouts);
 }

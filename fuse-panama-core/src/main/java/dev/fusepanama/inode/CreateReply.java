@@ -13,13 +13,15 @@ public interface CreateReply extends Reply {
     /**
      * Sends the entry with {@link #attributes()} and the open file.
      *
+     * @param inode the new file
+     * @param timeouts how long the kernel may trust its attributes and its name
      * @param fh the handle that comes back with every later operation on this open file
      * @param flags {@link OpenReply#KEEP_CACHE}, {@link OpenReply#DIRECT_IO}, ... or 0
      * @return false if the caller no longer waits (its system call was interrupted) or the mount
      *         has ended: the kernel did not take the answer, so undo what it would have counted
      *         (libfuse's own path layer forgets the lookup, or releases the handle, in that case)
      */
-    boolean created(long ino, long generation, double attrTimeout, double entryTimeout, long fh, int flags);
+    boolean created(Inode inode, Timeouts timeouts, long fh, int flags);
 
     /** Before {@link #created}: the new open file is passed through to {@code fd}, as {@link OpenReply#passthrough}. */
     boolean passthrough(int fd);

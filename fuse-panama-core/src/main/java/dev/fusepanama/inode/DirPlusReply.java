@@ -11,17 +11,19 @@ import dev.fusepanama.Stat;
 public interface DirPlusReply extends Reply {
     /**
      * The attributes of the next entry to add; zeroed after each {@link #add}. As for
-     * {@link EntryReply#attributes()}, an {@code st_ino} left 0 is the entry's {@code ino}.
+     * {@link EntryReply#attributes()}, an {@code st_ino} left 0 is the entry's node id.
      */
     Stat attributes();
 
     /**
      * Adds one entry with {@link #attributes()}.
      *
+     * @param inode the file the entry leads to
+     * @param timeouts how long the kernel may trust its attributes and its name
      * @param nextOffset the offset a later readdirplus passes to continue after this entry (never 0)
-     * @return false if the batch has no room for it (the lookup count is then unchanged)
+     * @return true if the batch is full: the entry was not added (the lookup count is unchanged), send the batch
      */
-    boolean add(byte[] name, long ino, long generation, double attrTimeout, double entryTimeout, long nextOffset);
+    boolean add(byte[] name, Inode inode, Timeouts timeouts, long nextOffset);
 
     /**
      * Sends the batch.

@@ -2,7 +2,8 @@ package dev.fusepanama.inode;
 
 /**
  * A batch of directory entries: the answer of readdir. Add entries until {@link #add} returns
- * false (the batch is full; that entry is not in it) or the directory ends, then {@link #send}.
+ * true (the batch is full; that entry is not in it, as with libfuse's {@code fuse_add_direntry})
+ * or the directory ends, then {@link #send}.
  * An empty batch means the end of the listing. A name has 1 to 255 bytes, none of them NUL or '/'.
  */
 public interface DirReply extends Reply {
@@ -12,7 +13,7 @@ public interface DirReply extends Reply {
      * @param ino the entry's inode number, shown by readdir(3) (the kernel does not otherwise use it)
      * @param type the {@code S_IFMT} bits of the entry's mode, or 0 if unknown
      * @param nextOffset the offset a later readdir passes to continue after this entry (never 0)
-     * @return false if the batch has no room for it
+     * @return true if the batch is full: the entry was not added, send the batch
      */
     boolean add(byte[] name, long ino, int type, long nextOffset);
 

@@ -10,23 +10,21 @@ import dev.fusepanama.Stat;
 public interface EntryReply extends Reply {
     /**
      * The attributes to send with the entry; zeroed for each request. Their {@code st_ino} is the
-     * number programs see (stat, readdir's {@code d_ino}); left 0, it is the entry's {@code ino}.
-     * The two may differ: the kernel knows the file by {@code ino}, programs by {@code st_ino}.
+     * number programs see (stat, readdir's {@code d_ino}); left 0, it is the entry's node id.
+     * The two may differ: the kernel knows the file by its node id, programs by {@code st_ino}.
      */
     Stat attributes();
 
     /**
      * Sends the entry with {@link #attributes()}.
      *
-     * @param ino the inode number (not 0; {@link InodeFileSystem#ROOT} is the root)
-     * @param generation with {@code ino}, unique for the life of the filesystem: a new one when a number is reused
-     * @param attrTimeout seconds the kernel may trust the attributes
-     * @param entryTimeout seconds the kernel may trust the name
+     * @param inode the file the name leads to
+     * @param timeouts how long the kernel may trust the attributes and the name
      * @return false if the caller no longer waits (its system call was interrupted) or the mount
      *         has ended: the kernel did not take the answer, so undo what it would have counted
      *         (libfuse's own path layer forgets the lookup, or releases the handle, in that case)
      */
-    boolean entry(long ino, long generation, double attrTimeout, double entryTimeout);
+    boolean entry(Inode inode, Timeouts timeouts);
 
     /**
      * Answers that the name does not exist, and lets the kernel remember that for

@@ -24,6 +24,7 @@ import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.ReadlinkReply;
 import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.SetId;
 import dev.fusepanama.inode.StatfsReply;
 import dev.fusepanama.inode.WriteReply;
@@ -222,6 +223,7 @@ public final class NioFileSystem implements InodeFileSystem {
     private final boolean realOwners;
     private final NodeTable<NioNode> table;
     private final double timeout;
+    private final Timeouts timeouts;
     private final long timeoutNanos;
     private final int owner = Libc.geteuid();
     private final int group = Libc.getegid();
@@ -250,6 +252,7 @@ public final class NioFileSystem implements InodeFileSystem {
         this.realOwners = defaultProvider && view == Attributes.View.UNIX;
         this.table = NodeTable.caching(new NioNode(Posix.S_IFDIR));
         this.timeout = cacheTimeout.toNanos() / 1e9;
+        this.timeouts = Timeouts.NONE.withAttributes(timeout).withEntries(timeout);
         this.timeoutNanos = cacheTimeout.toNanos();
     }
 
@@ -582,7 +585,7 @@ public final class NioFileSystem implements InodeFileSystem {
     private void entry(NioNode dir, String name, Attributes a, EntryReply reply) {
         NioNode n = remember(dir, name, a);
         fill(n, a, reply.attributes());
-        table.entry(reply, n, timeout, timeout);
+        table.entry(reply, n, timeouts);
     }
 
     // ---- lookups and attributes ---------------------------------------------------------------
@@ -644,7 +647,7 @@ public final class NioFileSystem implements InodeFileSystem {
         } else {
             fill(n, attributes(n, path(n)), reply.attributes());
         }
-        reply.attributes(timeout);
+        reply.send(timeouts);
     }
 
     /**
@@ -703,7 +706,7 @@ public final class NioFileSystem implements InodeFileSystem {
         }
         changed(n);
         fill(n, attributes(n, p), reply.attributes());
-        reply.attributes(timeout);
+        reply.send(timeouts);
     }
 
     /** Truncates or extends through {@code c}: a FileChannel only shrinks, so a longer size writes its last byte. */
@@ -1162,7 +1165,7 @@ public final class NioFileSystem implements InodeFileSystem {
             NioNode n = remember(dir, s, a);
             fill(n, a, reply.attributes());
             long fh = register(n, o, c);
-            if (!table.created(reply, n, timeout, timeout, fh, keepData ? OpenReply.KEEP_CACHE : 0)) close(fh);
+            if (!table.created(reply, n, timeouts, fh, keepData ? OpenReply.KEEP_CACHE : 0)) close(fh);
         } catch (IOException | RuntimeException e) {
             c.close();
             throw e;
@@ -1284,11 +1287,11 @@ public final class NioFileSystem implements InodeFileSystem {
     @Override
     public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
         OpenDir d = dir(fh, offset);
-        if (offset < 1 && !reply.add(new byte[] {'.'}, d.node().nodeId(), Posix.S_IFDIR, 1)) {
+        if (offset < 1 && reply.add(new byte[] {'.'}, d.node().nodeId(), Posix.S_IFDIR, 1)) {
             reply.send();
             return;
         }
-        if (offset < 2 && !reply.add(new byte[] {'.', '.'}, d.node().nodeId(), Posix.S_IFDIR, 2)) {
+        if (offset < 2 && reply.add(new byte[] {'.', '.'}, d.node().nodeId(), Posix.S_IFDIR, 2)) {
             reply.send();
             return;
         }
@@ -1297,7 +1300,7 @@ public final class NioFileSystem implements InodeFileSystem {
         reply.send();
     }
 
-    /** What a listing does with an entry: false when the reply is full. */
+    /** What a listing does with an entry: true when the reply is full (as the replies' add). */
     private interface Listed {
         boolean add(long cookie, String name, Attributes a) throws IOException;
     }
@@ -1317,7 +1320,7 @@ public final class NioFileSystem implements InodeFileSystem {
             } catch (ErrnoException gone) {
                 continue;
             }
-            if (!listed.add(i + 3L, s, a)) return;
+            if (listed.add(i + 3L, s, a)) return;
         }
     }
 
@@ -1328,7 +1331,7 @@ public final class NioFileSystem implements InodeFileSystem {
         Path dirPath = path(dir);
         if (offset < 1) {
             fill(dir, attributes(dir, dirPath), reply.attributes());
-            if (!reply.add(new byte[] {'.'}, dir.nodeId(), 0, timeout, timeout, 1)) {
+            if (reply.add(new byte[] {'.'}, dir, timeouts, 1)) {
                 reply.send();
                 return;
             }
@@ -1336,7 +1339,7 @@ public final class NioFileSystem implements InodeFileSystem {
         if (offset < 2) {
             NioNode parent = dir == table.root() ? dir : (NioNode) table.name(dir).parent();
             fill(parent, attributes(parent, path(parent)), reply.attributes());
-            if (!reply.add(new byte[] {'.', '.'}, parent.nodeId(), 0, timeout, timeout, 2)) {
+            if (reply.add(new byte[] {'.', '.'}, parent, timeouts, 2)) {
                 reply.send();
                 return;
             }
@@ -1345,12 +1348,12 @@ public final class NioFileSystem implements InodeFileSystem {
         eachListed(d, offset, (cookie, s, a) -> {
             NioNode n = remember(dir, s, a);
             fill(n, a, reply.attributes());
-            if (!reply.add(s.getBytes(StandardCharsets.UTF_8), n.nodeId(), 0, timeout, timeout, cookie)) {
+            if (reply.add(s.getBytes(StandardCharsets.UTF_8), n, timeouts, cookie)) {
                 table.forget(n.nodeId(), 1);
-                return false;
+                return true;
             }
             counted.add(n);
-            return true;
+            return false;
         });
         if (!reply.send()) {
             for (NioNode n : counted) table.forget(n.nodeId(), 1);
@@ -1378,7 +1381,7 @@ public final class NioFileSystem implements InodeFileSystem {
         long avail = call(store::getUsableSpace) / bs;
         reply.statvfs().setBlockSize(bs).setFragmentSize(bs).setBlocks(total).setBlocksFree(free).setBlocksAvailable(avail)
                 .setNameMax(255);
-        reply.statfs();
+        reply.send();
     }
 
     // ---- extended attributes ------------------------------------------------------------------

@@ -6,6 +6,8 @@ import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.DataReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.Inode;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
@@ -24,6 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public class FlatInodeFileSystem implements InodeFileSystem {
     public static final double HOUR = 3600;
+    private static final Timeouts CACHE = Timeouts.NONE.withAttributes(HOUR).withEntries(HOUR);
 
     private record File(long ino, byte[] data) {}
 
@@ -65,7 +68,7 @@ public class FlatInodeFileSystem implements InodeFileSystem {
             return;
         }
         reply.attributes().setMode(Posix.S_IFREG | 0644).setNlink(1).setSize(f.data().length);
-        reply.entry(f.ino(), 0, HOUR, HOUR);
+        reply.entry(Inode.of(f.ino()), CACHE);
     }
 
     @Override
@@ -81,7 +84,7 @@ public class FlatInodeFileSystem implements InodeFileSystem {
             }
             reply.attributes().setIno(ino).setMode(Posix.S_IFREG | 0644).setNlink(1).setSize(f.data().length);
         }
-        reply.attributes(HOUR);
+        reply.send(CACHE);
     }
 
     @Override
@@ -108,7 +111,7 @@ public class FlatInodeFileSystem implements InodeFileSystem {
         long i = 0;
         for (Map.Entry<String, File> e : files.entrySet()) {
             if (++i <= offset) continue;
-            if (!reply.add(e.getKey().getBytes(StandardCharsets.UTF_8), e.getValue().ino(), Posix.S_IFREG, i)) break;
+            if (reply.add(e.getKey().getBytes(StandardCharsets.UTF_8), e.getValue().ino(), Posix.S_IFREG, i)) break;
         }
         reply.send();
     }

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class HelloInodeTest {
     static final byte[] HELLO = "hello".getBytes(StandardCharsets.UTF_8);
+    static final Inode HELLO_INODE = Inode.of(2);
+    static final Timeouts ONE_SECOND = Timeouts.NONE.withAttributes(1).withEntries(1);
     static final byte[] TEXT = "Hello, inodes!\n".getBytes(StandardCharsets.UTF_8);
 
     static final class Hello implements InodeFileSystem {
@@ -27,7 +29,7 @@ class HelloInodeTest {
                 return;
             }
             reply.attributes().setMode(Posix.S_IFREG | 0444).setNlink(1).setSize(TEXT.length);
-            reply.entry(2, 0, 1, 1);
+            reply.entry(HELLO_INODE, ONE_SECOND);
         }
 
         @Override
@@ -40,7 +42,7 @@ class HelloInodeTest {
                 reply.error(Errno.ENOENT);
                 return;
             }
-            reply.attributes(1);
+            reply.send(ONE_SECOND);
         }
 
         @Override
@@ -56,8 +58,8 @@ class HelloInodeTest {
 
         @Override
         public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) {
-            if (offset < 1 && !reply.add(".".getBytes(), 1, Posix.S_IFDIR, 1)) { reply.send(); return; }
-            if (offset < 2 && !reply.add("..".getBytes(), 1, Posix.S_IFDIR, 2)) { reply.send(); return; }
+            if (offset < 1 && reply.add(".".getBytes(), 1, Posix.S_IFDIR, 1)) { reply.send(); return; }
+            if (offset < 2 && reply.add("..".getBytes(), 1, Posix.S_IFDIR, 2)) { reply.send(); return; }
             if (offset < 3) reply.add(HELLO, 2, Posix.S_IFREG, 3);
             reply.send();
         }

@@ -13,7 +13,9 @@ import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.Inode;
 import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.Request;
@@ -77,7 +79,7 @@ class InodePassthroughThroughMountTest {
                 reply.error(Errno.ENOENT);
                 return;
             }
-            reply.entry((Long) Files.getAttribute(p, "unix:ino"), 0, 0, 0);
+            reply.entry(Inode.of((Long) Files.getAttribute(p, "unix:ino")), Timeouts.NONE);
         }
 
         @Override
@@ -88,7 +90,7 @@ class InodePassthroughThroughMountTest {
                 reply.error(Errno.ENOENT);
                 return;
             }
-            reply.attributes(0);
+            reply.send(Timeouts.NONE);
         }
 
         @Override
@@ -114,7 +116,7 @@ class InodePassthroughThroughMountTest {
             open.add((long) fd);
             fill(reply.attributes(), p);
             if (reply.passthrough(fd)) passedThrough.incrementAndGet();
-            reply.created((Long) Files.getAttribute(p, "unix:ino"), 0, 0, 0, fd, 0);
+            reply.created(Inode.of((Long) Files.getAttribute(p, "unix:ino")), Timeouts.NONE, fd, 0);
         }
 
         @Override

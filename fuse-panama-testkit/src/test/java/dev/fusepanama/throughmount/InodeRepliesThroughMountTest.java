@@ -12,7 +12,9 @@ import dev.fusepanama.Posix;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.DataReply;
 import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.Inode;
 import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.Reply;
 import dev.fusepanama.inode.Request;
@@ -72,7 +74,7 @@ class InodeRepliesThroughMountTest {
                     byte[] bytes = name.bytes();
                     later.schedule(() -> {
                         deferred.attributes().setMode(Posix.S_IFREG | 0600).setNlink(1).setSize(bytes.length * 1000L);
-                        deferred.entry(77, 0, 0, 0);
+                        deferred.entry(Inode.of(77), Timeouts.NONE);
                     }, 200, TimeUnit.MILLISECONDS);
                 }
                 case "never" -> {
@@ -91,7 +93,7 @@ class InodeRepliesThroughMountTest {
         public void getattr(Request request, long ino, long fh, AttrReply reply) {
             if (ino == 77) {
                 reply.attributes().setIno(77).setMode(Posix.S_IFREG | 0600).setNlink(1).setSize(5000);
-                reply.attributes(0);
+                reply.send(Timeouts.NONE);
                 return;
             }
             super.getattr(request, ino, fh, reply);
@@ -206,7 +208,7 @@ class InodeRepliesThroughMountTest {
         int errno = waiting.get(10, TimeUnit.SECONDS);
         assertTrue(errno == Errno.ECONNABORTED || errno == Errno.ENOTCONN, "the caller got an error: " + Errno.name(errno));
         assertTrue(fs.parked.get().isAnswered(), "answered by the session");
-        ((EntryReply) fs.parked.get()).entry(5, 0, 0, 0); // dropped: no crash, no exception
+        ((EntryReply) fs.parked.get()).entry(Inode.of(5), Timeouts.NONE); // dropped: no crash, no exception
         fs.later.shutdownNow();
     }
 
@@ -219,7 +221,7 @@ class InodeRepliesThroughMountTest {
             public void lookup(Request request, long parent, Name name, EntryReply reply) {
                 long ino = ino(name.toString());
                 reply.attributes().setIno(ino + 1_000_000).setMode(Posix.S_IFREG | 0644).setNlink(1);
-                reply.entry(ino, 0, 0, 0);
+                reply.entry(Inode.of(ino), Timeouts.NONE);
             }
 
             @Override
@@ -230,7 +232,7 @@ class InodeRepliesThroughMountTest {
                 } else {
                     reply.attributes().setIno(ino + 1_000_000).setMode(Posix.S_IFREG | 0644).setNlink(1);
                 }
-                reply.attributes(0);
+                reply.send(Timeouts.NONE);
             }
         };
         long ino = fs.put("f", "x");

@@ -15,6 +15,8 @@ import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.DataReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.Inode;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.Name;
@@ -55,6 +57,7 @@ class KernelCachingThroughMountTest {
      */
     static class Files1 implements InodeFileSystem {
         static final double HOUR = 3600;
+        static final Timeouts CACHE = Timeouts.NONE.withAttributes(HOUR).withEntries(HOUR);
 
         static final class File {
             final long ino;
@@ -104,7 +107,7 @@ class KernelCachingThroughMountTest {
                 return;
             }
             fill(f, reply.attributes());
-            reply.entry(f.ino, 0, HOUR, HOUR);
+            reply.entry(Inode.of(f.ino), CACHE);
         }
 
         @Override
@@ -119,7 +122,7 @@ class KernelCachingThroughMountTest {
                 }
                 fill(f, reply.attributes());
             }
-            reply.attributes(HOUR);
+            reply.send(CACHE);
         }
 
         @Override
@@ -132,7 +135,7 @@ class KernelCachingThroughMountTest {
             if ((toSet & SET_MODE) != 0) f.mode = Posix.S_IFREG | (in.mode() & 07777);
             if ((toSet & SET_SIZE) != 0) f.data = java.util.Arrays.copyOf(f.data, (int) in.size());
             fill(f, reply.attributes());
-            reply.attributes(HOUR);
+            reply.send(CACHE);
         }
 
         @Override
@@ -171,7 +174,7 @@ class KernelCachingThroughMountTest {
             long i = 0;
             for (Map.Entry<String, File> e : files.entrySet()) {
                 if (++i <= offset) continue;
-                if (!reply.add(e.getKey().getBytes(StandardCharsets.UTF_8), e.getValue().ino, Posix.S_IFREG, i)) break;
+                if (reply.add(e.getKey().getBytes(StandardCharsets.UTF_8), e.getValue().ino, Posix.S_IFREG, i)) break;
             }
             reply.send();
         }

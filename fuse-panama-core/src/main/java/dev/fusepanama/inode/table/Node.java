@@ -19,7 +19,7 @@ import java.util.List;
  * <p>The bookkeeping costs a node about 40 bytes: counters are plain fields updated through
  * VarHandles, and the first name is kept inline (a list only for a file's further hard links).
  */
-public abstract class Node {
+public abstract class Node implements dev.fusepanama.inode.Inode {
     private static final VarHandle LOOKUPS;
     private static final VarHandle HOLDS;
 

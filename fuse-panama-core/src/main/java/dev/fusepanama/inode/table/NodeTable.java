@@ -3,6 +3,7 @@ package dev.fusepanama.inode.table;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.Name;
 import java.io.IOException;
@@ -674,10 +675,10 @@ public final class NodeTable<N extends Node> {
      * {@link #count}) as an entry with the attributes the caller filled; takes the lookup back if
      * the kernel did not take the answer.
      */
-    public boolean entry(EntryReply reply, N counted, double attrTimeout, double entryTimeout) {
+    public boolean entry(EntryReply reply, N counted, Timeouts timeouts) {
         boolean taken = false;
         try {
-            taken = reply.entry(counted.nodeId, 0, attrTimeout, entryTimeout);
+            taken = reply.entry(counted, timeouts);
             return taken;
         } finally {
             if (!taken) forget(counted.nodeId, 1);
@@ -685,10 +686,10 @@ public final class NodeTable<N extends Node> {
     }
 
     /** As {@link #entry} for a created and opened file. */
-    public boolean created(CreateReply reply, N counted, double attrTimeout, double entryTimeout, long fh, int flags) {
+    public boolean created(CreateReply reply, N counted, Timeouts timeouts, long fh, int flags) {
         boolean taken = false;
         try {
-            taken = reply.created(counted.nodeId, 0, attrTimeout, entryTimeout, fh, flags);
+            taken = reply.created(counted, timeouts, fh, flags);
             return taken;
         } finally {
             if (!taken) forget(counted.nodeId, 1);
@@ -697,27 +698,27 @@ public final class NodeTable<N extends Node> {
 
     /**
      * Adds {@code e} to a readdirplus batch with the attributes the caller filled, counting the
-     * lookup the kernel will hold and remembering it in {@code counted}; false if the batch is full
-     * (nothing counted). If the batch's {@link DirPlusReply#send} then fails, {@link #forgetAll}
-     * those. "." and ".." are added with {@link DirPlusReply#add} directly: the kernel counts no
-     * lookup for them.
+     * lookup the kernel will hold and remembering it in {@code counted}; true if the batch is full
+     * (nothing added, nothing counted), as {@link DirPlusReply#add}. If the batch's
+     * {@link DirPlusReply#send} then fails, {@link #forgetAll} those. "." and ".." are added with
+     * {@link DirPlusReply#add} directly: the kernel counts no lookup for them.
      */
-    public boolean add(DirPlusReply reply, Entry<N> e, double attrTimeout, double entryTimeout, List<N> counted) {
-        return add(reply, e, e.cookie(), attrTimeout, entryTimeout, counted);
+    public boolean add(DirPlusReply reply, Entry<N> e, Timeouts timeouts, List<N> counted) {
+        return add(reply, e, e.cookie(), timeouts, counted);
     }
 
     /**
-     * As {@link #add(DirPlusReply, Entry, double, double, List)}, listed at {@code offset} instead of
+     * As {@link #add(DirPlusReply, Entry, Timeouts, List)}, listed at {@code offset} instead of
      * the entry's cookie (a filesystem whose offsets carry more than the cookie).
      */
-    public boolean add(DirPlusReply reply, Entry<N> e, long offset, double attrTimeout, double entryTimeout, List<N> counted) {
+    public boolean add(DirPlusReply reply, Entry<N> e, long offset, Timeouts timeouts, List<N> counted) {
         count(e.node());
-        if (!reply.add(e.bytes(), e.node().nodeId, 0, attrTimeout, entryTimeout, offset)) {
+        if (reply.add(e.bytes(), e.node(), timeouts, offset)) {
             forget(e.node().nodeId, 1);
-            return false;
+            return true;
         }
         counted.add(e.node());
-        return true;
+        return false;
     }
 
     /** Takes back one lookup of each of {@code counted}: entries of a batch the kernel did not take. */

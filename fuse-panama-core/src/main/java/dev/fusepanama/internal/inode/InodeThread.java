@@ -66,24 +66,32 @@ final class InodeThread {
         return r != null && r.replies == replies;
     }
 
-    /** The reply of {@code req}, remembered as the one this thread serves. */
-    NativeReply reply(Replies replies, long req) {
+    /** Where this thread builds answers (see {@link NativeReply#area}). */
+    long area() {
         if (area == MemorySegment.NULL) { // this thread's first request: it is a libfuse worker
             dev.fusepanama.internal.dispatch.Workers.adopt(Thread.currentThread());
             area = Arena.ofAuto().allocate(NativeReply.AREA_SIZE, 16);
         }
-        NativeReply r = new NativeReply(replies, req, area.address());
+        return area.address();
+    }
+
+    /** Remembers {@code r} as the reply of the request this thread serves, and returns it. */
+    <R extends NativeReply> R serve(R r) {
         current = r;
         return r;
     }
 
-    /** The reply of a readdir of at most {@code size} bytes, its batch built in this thread's buffer. */
-    NativeReply dirReply(Replies replies, long req, long size) {
-        int limit = (int) Math.min(size, 1 << 20);
+    /** This thread's buffer for a directory batch of {@code limit} bytes. */
+    long dir(int limit) {
         if (dir.byteSize() < limit) {
             dir = Arena.ofAuto().allocate(Math.max(limit, 4096), 16);
         }
-        return reply(replies, req).directory(dir.address(), limit);
+        return dir.address();
+    }
+
+    /** A directory batch's limit: what the kernel asked for, at most 1 MiB. */
+    static int batchLimit(long size) {
+        return (int) Math.min(size, 1 << 20);
     }
 
     /** Native memory of at least {@code size} bytes, this thread's, for copying heap data into a reply. */

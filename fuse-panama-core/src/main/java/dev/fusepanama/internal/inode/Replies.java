@@ -4,7 +4,7 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseLowLevel;
 import dev.fusepanama.internal.bind.fuse_file_info;
-import java.util.Set;
+import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,17 +33,18 @@ public final class Replies {
     /** The mount's passthrough registrations; null where files are not passed through. */
     volatile BackingFiles backing;
     private final ReentrantReadWriteLock live;
-    private final Set<NativeReply> deferred = ConcurrentHashMap.newKeySet();
+    /** Deferred replies not yet answered, with the memory each is built in (kept alive here until sent). */
+    private final ConcurrentHashMap<NativeReply, MemorySegment> deferred = new ConcurrentHashMap<>();
     /** Retrievals of the kernel's cached data not yet answered, by the cookie sent with each. */
     private final ConcurrentHashMap<Long, CompletableFuture<byte[]>> retrievals = new ConcurrentHashMap<>();
     private final AtomicLong nextCookie = new AtomicLong(1);
 
-    /** @param session the mount these replies belong to (to tell its requests from another mount's) */
     /** Files of this mount may be passed through, registered in {@code backing}. */
     public void passthrough(BackingFiles backing) {
         this.backing = backing;
     }
 
+    /** @param session the mount these replies belong to (to tell its requests from another mount's) */
     public Replies(LibFuse lib, ReentrantReadWriteLock live, Object session) {
         this.ll = lib.lowLevel;
         this.fileInfoBits = fuse_file_info.bits(lib.version);
@@ -87,8 +88,8 @@ public final class Replies {
         return deferralRefused.get();
     }
 
-    void deferred(NativeReply reply) {
-        deferred.add(reply);
+    void deferred(NativeReply reply, MemorySegment memory) {
+        deferred.put(reply, memory);
     }
 
     void answered(NativeReply reply) {
@@ -132,7 +133,7 @@ public final class Replies {
      */
     public void dropAll() {
         int dropped = 0;
-        for (NativeReply r : deferred) {
+        for (NativeReply r : deferred.keySet()) {
             if (r.drop(Errno.EIO)) {
                 dropped++;
             }

@@ -59,12 +59,14 @@ class NodeTableTest {
         return n;
     }
 
+    private static final dev.fusepanama.inode.Timeouts ONE = dev.fusepanama.inode.Timeouts.NONE.withAttributes(1).withEntries(1);
+
     /** An entry reply that records what was sent and says whether the kernel took it. */
     static EntryReply entryReply(boolean taken, List<Long> sent) {
         return (EntryReply) Proxy.newProxyInstance(EntryReply.class.getClassLoader(), new Class<?>[] {EntryReply.class},
                 (proxy, method, args) -> {
                     if (method.getName().equals("entry")) {
-                        sent.add((Long) args[0]);
+                        sent.add(((dev.fusepanama.inode.Inode) args[0]).nodeId());
                         return taken;
                     }
                     throw new UnsupportedOperationException(method.getName());
@@ -256,16 +258,16 @@ class NodeTableTest {
     void anEntryTheKernelDidNotTakeIsNotCounted() throws Exception {
         TestNode f = named(root, "f", file());
         List<Long> sent = new ArrayList<>();
-        assertTrue(table.entry(entryReply(true, sent), table.lookup(root, "f"), 1, 1));
+        assertTrue(table.entry(entryReply(true, sent), table.lookup(root, "f"), ONE));
         assertEquals(1, f.lookups());
-        assertFalse(table.entry(entryReply(false, sent), table.lookup(root, "f"), 1, 1));
+        assertFalse(table.entry(entryReply(false, sent), table.lookup(root, "f"), ONE));
         assertEquals(1, f.lookups(), "the interrupted one was taken back");
         assertEquals(List.of(f.nodeId(), f.nodeId()), sent);
 
         TestNode g = named(root, "g", file());
         table.count(g);
         table.write(() -> table.remove(root, "g"));
-        assertFalse(table.entry(entryReply(false, sent), g, 1, 1));
+        assertFalse(table.entry(entryReply(false, sent), g, ONE));
         assertTrue(g.isDropped(), "nothing held it once the kernel did not take it");
     }
 
@@ -279,7 +281,7 @@ class NodeTableTest {
             table.count(f);
             table.letGo(f);
             assertFalse(f.isDropped(), "the count keeps it");
-            assertFalse(table.entry(entryReply(false, sent), f, 1, 1), "a lookup whose caller gave up, answered under the lock");
+            assertFalse(table.entry(entryReply(false, sent), f, ONE), "a lookup whose caller gave up, answered under the lock");
             assertFalse(f.isDropped(), "not under the shared lock, which cannot become the exclusive one");
             return null;
         });
@@ -293,7 +295,7 @@ class NodeTableTest {
         AtomicInteger room = new AtomicInteger(1);
         DirPlusReply batch = (DirPlusReply) Proxy.newProxyInstance(DirPlusReply.class.getClassLoader(),
                 new Class<?>[] {DirPlusReply.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("add")) return room.getAndDecrement() > 0;
+                    if (method.getName().equals("add")) return room.getAndDecrement() <= 0; // true: full
                     throw new UnsupportedOperationException(method.getName());
                 });
         List<TestNode> counted = new ArrayList<>();
@@ -302,8 +304,8 @@ class NodeTableTest {
             entries.addAll(table.entries(root, 0, Long.MAX_VALUE).values());
             return null;
         });
-        assertTrue(table.add(batch, entries.get(0), 1, 1, counted));
-        assertFalse(table.add(batch, entries.get(1), 1, 1, counted), "full");
+        assertFalse(table.add(batch, entries.get(0), ONE, counted));
+        assertTrue(table.add(batch, entries.get(1), ONE, counted), "full");
         assertEquals(1, a.lookups());
         assertEquals(0, b.lookups());
         assertEquals(List.of(a), counted);

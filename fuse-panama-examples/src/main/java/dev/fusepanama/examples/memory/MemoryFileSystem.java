@@ -39,6 +39,7 @@ import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.ReadlinkReply;
 import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.SetId;
 import dev.fusepanama.inode.StatfsReply;
 import dev.fusepanama.inode.WriteReply;
@@ -77,6 +78,8 @@ public final class MemoryFileSystem implements InodeFileSystem {
     static final int PAGE = 4096;
     /** Seconds the kernel may trust a name or attributes: memfs changes nothing behind its back. */
     public static final double TIMEOUT = 3600;
+    /** {@link #TIMEOUT} for names and attributes alike. */
+    private static final Timeouts CACHE = Timeouts.NONE.withAttributes(TIMEOUT).withEntries(TIMEOUT);
     private static final int NAME_MAX = 255;
     private static final int XATTR_NAME_MAX = 255;
     private static final int XATTR_SIZE_MAX = 65536;
@@ -168,7 +171,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
      */
     private void entry(Node counted, EntryReply reply) {
         fill(counted, reply.attributes());
-        table.entry(reply, counted, TIMEOUT, TIMEOUT);
+        table.entry(reply, counted, CACHE);
     }
 
     /** Names the new {@code node} in {@code dir}, counting the lookup its entry will carry. Inside {@link #modify}. */
@@ -250,7 +253,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
     @Override
     public void getattr(Request request, long ino, long fh, AttrReply reply) throws ErrnoException {
         fill(node(ino), reply.attributes());
-        reply.attributes(TIMEOUT);
+        reply.send(CACHE);
     }
 
     @Override
@@ -285,7 +288,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
             n.ctime = (toSet & SET_CTIME) != 0 ? in.ctimeSeconds() * 1_000_000_000L + in.ctimeNanos() : now;
             n.fill(reply.attributes(), nlink);
         }
-        reply.attributes(TIMEOUT);
+        reply.send(CACHE);
     }
 
     @Override
@@ -295,7 +298,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
         reply.statvfs().setBlockSize(PAGE).setFragmentSize(PAGE).setBlocks(space.maxPages).setBlocksFree(freePages)
                 .setBlocksAvailable(freePages).setFiles(space.maxInodes).setFilesFree(freeInodes)
                 .setFilesAvailable(freeInodes).setNameMax(NAME_MAX);
-        reply.statfs();
+        reply.send();
     }
 
     // ---- namespace ----------------------------------------------------------------------------
@@ -491,14 +494,14 @@ public final class MemoryFileSystem implements InodeFileSystem {
                     bound = Long.MAX_VALUE;
                     after = offset;
                 }
-                if (after < 1 && !addDot(plain, plus, DOT, offset(bound, 1), d)) return null;
+                if (after < 1 && addDot(plain, plus, DOT, offset(bound, 1), d)) return null;
                 Node parent = table.parent(d);
-                if (after < 2 && !addDot(plain, plus, DOT_DOT, offset(bound, 2), parent == null ? d : parent)) return null;
+                if (after < 2 && addDot(plain, plus, DOT_DOT, offset(bound, 2), parent == null ? d : parent)) return null;
                 for (NodeTable.Entry<Node> e : table.entries(d, Math.max(after, 2), bound).values()) {
                     Node n = e.node();
                     long at = offset(bound, e.cookie());
-                    if (plain != null ? !plain.add(e.bytes(), n.nodeId(), n.type(), at)
-                            : !addPlus(plus, e, at, counted)) break;
+                    if (plain != null ? plain.add(e.bytes(), n.nodeId(), n.type(), at)
+                            : addPlus(plus, e, at, counted)) break; // full
                 }
                 return null;
             });
@@ -513,19 +516,19 @@ public final class MemoryFileSystem implements InodeFileSystem {
         }
     }
 
-    /** Adds "." or "..": the kernel counts no lookup for them. */
+    /** Adds "." or "..": the kernel counts no lookup for them. True if the batch is full. */
     private boolean addDot(DirReply plain, DirPlusReply plus, byte[] name, long cookie, Node n) {
         if (plain != null) {
             return plain.add(name, n.nodeId(), n.type(), cookie);
         }
         fill(n, plus.attributes());
-        return plus.add(name, n.nodeId(), 0, TIMEOUT, TIMEOUT, cookie);
+        return plus.add(name, n, CACHE, cookie);
     }
 
-    /** Adds an entry at offset {@code at} to a readdirplus batch: one more lookup of its node when the batch takes it. */
+    /** Adds an entry at offset {@code at} to a readdirplus batch: one more lookup of its node when the batch takes it. True if the batch is full. */
     private boolean addPlus(DirPlusReply plus, NodeTable.Entry<Node> e, long at, java.util.List<Node> counted) {
         fill(e.node(), plus.attributes());
-        return table.add(plus, e, at, TIMEOUT, TIMEOUT, counted);
+        return table.add(plus, e, at, CACHE, counted);
     }
 
     // ---- files --------------------------------------------------------------------------------
@@ -539,7 +542,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
             Handle h = openHandle(f, flags);
             fill(f, reply.attributes());
             long fh = handleNumber(h);
-            if (!table.created(reply, f, TIMEOUT, TIMEOUT, fh, OpenReply.KEEP_CACHE)) {
+            if (!table.created(reply, f, CACHE, fh, OpenReply.KEEP_CACHE)) {
                 closeHandle(fh); // the caller gave up: the kernel holds neither the handle nor the entry
             }
         });

@@ -15,12 +15,14 @@ import dev.fusepanama.inode.DataReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.Inode;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.LseekReply;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.ReadlinkReply;
 import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.StatfsReply;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
@@ -65,7 +67,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     private static final int AT_SYMLINK_FOLLOW = 0x400;
 
     /** A source inode the kernel holds entries of. */
-    private static final class Node {
+    private static final class Node implements Inode {
         final long id;
         final long dev;
         final long ino;
@@ -81,6 +83,11 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             this.ino = ino;
             this.fd = fd;
             this.symlink = symlink;
+        }
+
+        @Override
+        public long nodeId() {
+            return id;
         }
     }
 
@@ -128,7 +135,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         return builder(source).passthrough(true).build();
     }
 
-    private final double timeout;
+    private final Timeouts timeouts;
     private final boolean passthrough;
     private final boolean root = Libc.geteuid() == 0;
     private final Node rootNode;
@@ -146,7 +153,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
      * gives that thread a umask of 0 (the workers', see {@link Scratch}).
      */
     private InodeMirror(Builder b) throws IOException {
-        this.timeout = b.timeout;
+        this.timeouts = Timeouts.NONE.withAttributes(b.timeout).withEntries(b.timeout);
         this.passthrough = b.passthrough;
         byte[] path = b.source.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
         try (Arena arena = Arena.ofConfined()) {
@@ -304,7 +311,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         long id = lookupNode(s, parent, name, reply.attributes());
         if (id < 0) {
             reply.error((int) -id);
-        } else if (!reply.entry(id, 0, timeout, timeout)) {
+        } else if (!reply.entry(Inode.of(id), timeouts)) {
             forget(id, 1);
         }
     }
@@ -384,7 +391,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         if (rc < 0) {
             reply.error(-rc);
         } else {
-            reply.attributes(timeout);
+            reply.send(timeouts);
         }
     }
 
@@ -453,7 +460,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
                 .setBlocksAvailable(v.get(JAVA_LONG, 32)).setFiles(v.get(JAVA_LONG, 40))
                 .setFilesFree(v.get(JAVA_LONG, 48)).setFilesAvailable(v.get(JAVA_LONG, 56))
                 .setFsid(v.get(JAVA_LONG, 64)).setFlags(v.get(JAVA_LONG, 72)).setNameMax(v.get(JAVA_LONG, 80));
-        reply.statfs();
+        reply.send();
     }
 
     // ---- names ------------------------------------------------------------------------------
@@ -554,7 +561,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         long id = nodeOf(s, fd, true, reply.attributes());
         if (id < 0) {
             reply.error((int) -id);
-        } else if (!reply.entry(id, 0, timeout, timeout)) {
+        } else if (!reply.entry(Inode.of(id), timeouts)) {
             forget(id, 1);
         }
     }
@@ -577,7 +584,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         synchronized (byKey) {
             n.lookups++;
         }
-        if (!reply.entry(n.id, 0, timeout, timeout)) {
+        if (!reply.entry(n, timeouts)) {
             forget(n.id, 1);
         }
     }
@@ -686,7 +693,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         if (passthrough) {
             reply.passthrough(fd);
         }
-        if (!reply.created(id, 0, timeout, timeout, fd, 0)) {
+        if (!reply.created(Inode.of(id), timeouts, fd, 0)) {
             files.remove(fd);
             Libc.close(s.errno, fd);
             forget(id, 1);
@@ -852,7 +859,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
                     }
                     byte[] name = dents.asSlice(nameAt, end - nameAt).toArray(JAVA_BYTE);
                     int type = dents.get(JAVA_BYTE, p + Libc.DIRENT64_TYPE) & 0xff;
-                    if (!reply.add(name, dents.get(JAVA_LONG, p + Libc.DIRENT64_INO), type, next)) {
+                    if (reply.add(name, dents.get(JAVA_LONG, p + Libc.DIRENT64_INO), type, next)) { // full
                         d.position = -1;
                         reply.send();
                         return;

@@ -55,6 +55,7 @@ import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.ReadlinkReply;
 import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.SetId;
 import dev.fusepanama.inode.StatfsReply;
 import dev.fusepanama.inode.WriteReply;
@@ -109,6 +110,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      * is for the rare change the watcher cannot see (a directory it could not watch).
      */
     static final double TIMEOUT = 60.0;
+    /** {@link #TIMEOUT} for names and attributes alike. */
+    static final Timeouts CACHE = Timeouts.NONE.withAttributes(TIMEOUT).withEntries(TIMEOUT);
     /**
      * What the kernel may do on top of caching names and attributes: on libfuse 3.17.1+, skip the
      * {@code security.capability} lookup before each write, since the vault clears set-ID bits
@@ -558,7 +561,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             table.forget(n.nodeId(), 1);
             throw e;
         }
-        table.entry(reply, n, TIMEOUT, TIMEOUT);
+        table.entry(reply, n, CACHE);
     }
 
     /** The open handle {@code fh} if it is one of {@code n}'s (the kernel holds it for the whole request), else null. */
@@ -841,7 +844,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             Stat st = reply.attributes();
             stat(s, p, NO_HANDLE, st);
             table.count(p);
-            table.entry(reply, p, TIMEOUT, TIMEOUT);
+            table.entry(reply, p, CACHE);
             return;
         }
         int dfd = openDir(s, p);
@@ -945,7 +948,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 Node n = remember(p, stored, plain, st);
                 n.dirIv = iv;
                 n.seenCtime = ctime(st);
-                table.entry(reply, n, TIMEOUT, TIMEOUT);
+                table.entry(reply, n, CACHE);
             } finally {
                 if (fd >= 0) Libc.close(s.errno, fd);
             }
@@ -994,7 +997,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             n.target = target.clone();
             n.seenCtime = ctime(st);
             st.setSize(target.length);
-            table.entry(reply, n, TIMEOUT, TIMEOUT);
+            table.entry(reply, n, CACHE);
         } finally {
             closeDir(s, dfd);
         }
@@ -1212,7 +1215,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Scratch s = scratch();
         Node n = node(ino);
         stat(s, n, fh, reply.attributes());
-        reply.attributes(TIMEOUT);
+        reply.send(CACHE);
     }
 
     @Override
@@ -1237,7 +1240,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         } finally {
             if (at != null) closeDir(s, at.dfd());
         }
-        reply.attributes(TIMEOUT);
+        reply.send(CACHE);
     }
 
     /** The changes of setattr to {@code n}, named {@code at} (null: the root, or no name left). */
@@ -1308,7 +1311,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 .setBlocksAvailable(v.get(JAVA_LONG, 32)).setFiles(v.get(JAVA_LONG, 40))
                 .setFilesFree(v.get(JAVA_LONG, 48)).setFilesAvailable(v.get(JAVA_LONG, 56))
                 .setFsid(v.get(JAVA_LONG, 64)).setFlags(v.get(JAVA_LONG, 72)).setNameMax(NAME_MAX);
-        reply.statfs();
+        reply.send();
     }
 
     // ---- open files ----------------------------------------------------------------------------
@@ -1430,7 +1433,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 throw e;
             }
             long fh = register(h);
-            if (!table.created(reply, n, TIMEOUT, TIMEOUT, fh, OpenReply.KEEP_CACHE)) closeHandle(fh);
+            if (!table.created(reply, n, CACHE, fh, OpenReply.KEEP_CACHE)) closeHandle(fh);
         } finally {
             closeDir(s, dfd);
         }
@@ -2028,18 +2031,18 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         OpenFile h = handle(fh);
         List<Listing.Entry> entries = entries(h, offset);
         for (long i = offset; i < entries.size() + 2; i++) {
-            boolean added;
+            boolean full;
             // d_ino is the ciphertext inode number, as st_ino is (".." of a removed directory: its own).
-            if (i == 0) added = reply.add(DOT, h.node.backingIno, S_IFDIR, 1);
+            if (i == 0) full = reply.add(DOT, h.node.backingIno, S_IFDIR, 1);
             else if (i == 1) {
                 Node parent = table.parent(h.node);
-                added = reply.add(DOT_DOT, (parent != null ? parent : h.node).backingIno, S_IFDIR, 2);
+                full = reply.add(DOT_DOT, (parent != null ? parent : h.node).backingIno, S_IFDIR, 2);
             }
             else {
                 Listing.Entry e = entries.get((int) i - 2);
-                added = reply.add(e.plain(), e.backingIno(), e.type(), i + 1);
+                full = reply.add(e.plain(), e.backingIno(), e.type(), i + 1);
             }
-            if (!added) break;
+            if (full) break;
         }
         reply.send();
     }
@@ -2054,7 +2057,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             Stat st = reply.attributes();
             if (i < 2) {
                 stat(s, h.node, NO_HANDLE, st);
-                if (!reply.add(i == 0 ? DOT : DOT_DOT, h.node.nodeId(), 0, TIMEOUT, TIMEOUT, i + 1)) break;
+                if (reply.add(i == 0 ? DOT : DOT_DOT, h.node, CACHE, i + 1)) break;
                 continue;
             }
             Listing.Entry e = entries.get((int) i - 2);
@@ -2071,7 +2074,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 st.clear();
                 continue;
             }
-            if (!reply.add(e.plain(), n.nodeId(), 0, TIMEOUT, TIMEOUT, i + 1)) {
+            if (reply.add(e.plain(), n, CACHE, i + 1)) { // full
                 table.forget(n.nodeId(), 1);
                 break;
             }
