@@ -50,6 +50,8 @@ class InodeRepliesThroughMountTest {
         final ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
         final AtomicReference<Reply> parked = new AtomicReference<>();
         final CountDownLatch parkedNow = new CountDownLatch(1);
+        final AtomicReference<java.util.List<String>> kinds = new AtomicReference<>();
+        final AtomicReference<java.util.List<String>> attrKinds = new AtomicReference<>();
 
         @Override
         public void lookup(Request request, long parent, Name name, EntryReply reply) throws java.io.IOException {
@@ -81,6 +83,10 @@ class InodeRepliesThroughMountTest {
                     parked.set(reply.defer());
                     parkedNow.countDown();
                 }
+                case "kind" -> {
+                    kinds.set(kindsOf(reply));
+                    reply.error(Errno.ENOENT);
+                }
                 case "who" -> {
                     caller.set(new int[] {request.uid(), request.gid(), request.pid()});
                     reply.error(Errno.ENOENT);
@@ -91,6 +97,9 @@ class InodeRepliesThroughMountTest {
 
         @Override
         public void getattr(Request request, long ino, long fh, AttrReply reply) {
+            if (ino == ROOT) {
+                attrKinds.compareAndSet(null, kindsOf(reply));
+            }
             if (ino == 77) {
                 reply.attributes().setIno(77).setMode(Posix.S_IFREG | 0600).setNlink(1).setSize(5000);
                 reply.send(Timeouts.NONE);
@@ -102,6 +111,33 @@ class InodeRepliesThroughMountTest {
         @Override
         public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) {
             super.read(request, ino, fh, size, offset, reply);
+        }
+    }
+
+    /** The public reply interfaces {@code reply} implements (and so can be cast to). */
+    static java.util.List<String> kindsOf(Reply reply) {
+        java.util.List<String> kinds = new java.util.ArrayList<>();
+        for (Class<?> kind : java.util.List.of(dev.fusepanama.inode.AttrReply.class, dev.fusepanama.inode.BmapReply.class,
+                dev.fusepanama.inode.CreateReply.class, DataReply.class, dev.fusepanama.inode.DirPlusReply.class,
+                dev.fusepanama.inode.DirReply.class, dev.fusepanama.inode.EmptyReply.class, EntryReply.class,
+                dev.fusepanama.inode.IoctlReply.class, dev.fusepanama.inode.LockReply.class, dev.fusepanama.inode.LseekReply.class,
+                dev.fusepanama.inode.OpenReply.class, dev.fusepanama.inode.PollReply.class, dev.fusepanama.inode.ReadlinkReply.class,
+                dev.fusepanama.inode.StatfsReply.class, dev.fusepanama.inode.WriteReply.class, dev.fusepanama.inode.XattrReply.class)) {
+            if (kind.isInstance(reply)) kinds.add(kind.getSimpleName());
+        }
+        return kinds;
+    }
+
+    @Test
+    void aReplyIsOnlyItsOwnKind() throws Exception {
+        Misbehaving fs = new Misbehaving();
+        try (TestMount m = TestMount.mount(fs)) {
+            assertEquals(Errno.ENOENT, lstatErrno(m.path("kind")));
+            Os.lstat(Os.bytes(m.path("")));
+            assertEquals(java.util.List.of("EntryReply"), fs.kinds.get(), "a lookup's reply answers as an entry only");
+            assertEquals(java.util.List.of("AttrReply"), fs.attrKinds.get(), "a getattr's reply answers as attributes only");
+        } finally {
+            fs.later.shutdownNow();
         }
     }
 
