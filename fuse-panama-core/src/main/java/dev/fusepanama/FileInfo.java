@@ -27,7 +27,7 @@ public interface FileInfo {
      * from {@code fd}, a regular file, itself, without a request to the filesystem; the FUSE
      * mount keeps no page cache of its own for it (the backing file's is used). Returns true if
      * the open is passed through; false if this mount cannot
-     * ({@link MountOptions.Builder#passthrough}, {@link FuseMount#describe()} says why: it needs
+     * ({@link MountOptions.Builder#passthrough}, {@link Mount#describe()} says why: it needs
      * libfuse 3.17+, a kernel with passthrough, CAP_SYS_ADMIN, and no writeback cache) or this
      * file cannot, and then the filesystem serves read and write as usual.
      *

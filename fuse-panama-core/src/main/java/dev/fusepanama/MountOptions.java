@@ -333,7 +333,7 @@ public final class MountOptions {
          * the kernel to the backing file without a request (measured in RESULTS.md: about 24x
          * the 4 KiB random-read IOPS of a round trip). Needs libfuse 3.17+, a kernel with
          * {@code CONFIG_FUSE_PASSTHROUGH} (6.9+) and CAP_SYS_ADMIN; where any is missing the
-         * mount still succeeds, files are served by the filesystem and {@link FuseMount#describe()}
+         * mount still succeeds, files are served by the filesystem and {@link Mount#describe()}
          * says why. Backing files must not be on a stacked filesystem (overlayfs, another
          * passthrough FUSE mount); such a file is served by the filesystem. Off by default: it
          * turns the writeback cache off, and files are only passed through when the filesystem
@@ -349,7 +349,7 @@ public final class MountOptions {
          * {@code enable_uring} on (root: {@code echo 1 > /sys/module/fuse/parameters/enable_uring}),
          * and a process allowed to create an io_uring (the {@code kernel.io_uring_disabled} sysctl
          * and a container's seccomp filter may forbid it: the mount tries one before it asks
-         * libfuse); where any is missing the mount uses /dev/fuse, and {@link FuseMount#describe()} says
+         * libfuse); where any is missing the mount uses /dev/fuse, and {@link Mount#describe()} says
          * which transport it got (also when libfuse fails to start its queues and falls back).
          * It trades latency for throughput: see RESULTS.md. On the inode API with libfuse up to
          * 3.18, a reply may only be sent from the thread that received its request (libfuse's

@@ -46,10 +46,39 @@
  * anything else EIO. Unexpected exceptions are logged through SLF4J (once per burst per
  * operation); none can crash the JVM or hang the caller.
  *
+ * <h2>Conventions, in both APIs</h2>
+ * <ul>
+ *   <li><b>An errno is a positive constant</b> of {@link dev.fusepanama.Errno}, wherever one is
+ *       passed as such: {@code Reply.error(Errno.ENOENT)}, {@code new ErrnoException(Errno.ENOENT)},
+ *       {@link dev.fusepanama.Errno#name}. Where an {@code int} result carries either a value or a
+ *       failure (a path method's return, a {@link dev.fusepanama.libc.Libc} call), the failure is
+ *       the errno negated, {@code -Errno.ENOENT}, as in libfuse and the kernel.</li>
+ *   <li><b>A batch's {@code add} returns true when the batch is full</b>: the entry was not
+ *       added, stop and answer with what is in it ({@link dev.fusepanama.DirFiller#add},
+ *       {@code DirReply.add}, {@code DirPlusReply.add}), as libfuse's filler and
+ *       {@code fuse_add_direntry} do.</li>
+ *   <li><b>Views are the call's</b>: {@link dev.fusepanama.Stat}, {@link dev.fusepanama.FileInfo},
+ *       names, fillers and the buffers of read and write look into libfuse's memory for this
+ *       request and are pointed at the next request's once the method returns; copy what you
+ *       keep. An inode reply's own views ({@code attributes()}, {@code statvfs()}) are the
+ *       reply's, and move with it when it is deferred.</li>
+ *   <li><b>Cache times are values</b>: the path API's are settings of the mount
+ *       ({@link dev.fusepanama.MountOptions}), the inode API's a {@code Timeouts} per answer,
+ *       usually one constant per filesystem; an inode answer names its file by an {@code Inode}
+ *       (its node id and generation), never by two loose numbers.</li>
+ *   <li><b>Each mount has what works for it</b>: {@link dev.fusepanama.Fuse#mount} returns a
+ *       {@link dev.fusepanama.FuseMount} for a path filesystem (invalidation by path) and an
+ *       {@code InodeMount} for an inode filesystem (invalidation by inode and name, store,
+ *       retrieve); both are a {@link dev.fusepanama.Mount}.</li>
+ * </ul>
+ *
  * <h2>Only what you implement</h2>
  * Methods you do not override are not registered, and libfuse answers them itself: without
  * {@code lock} and {@code flock} the kernel keeps locks locally, without {@code access} it uses
- * the modes, and so on. There is nothing to list besides the methods themselves.
+ * the modes, and so on. There is nothing to list besides the methods themselves. A decorator
+ * (counting, logging, checking) extends {@link dev.fusepanama.ForwardingFileSystem} or
+ * {@code ForwardingInodeFileSystem}, which forward every method: what is registered is then
+ * what the wrapped filesystem implements, whatever the decorator overrides.
  *
  * <h2>Threads and memory</h2>
  * Requests arrive concurrently on up to {@code maxThreads} libfuse threads (libfuse 3.12+; 3.10

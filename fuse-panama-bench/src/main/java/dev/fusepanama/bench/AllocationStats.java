@@ -2,8 +2,6 @@ package dev.fusepanama.bench;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -22,8 +20,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Heap bytes allocated per upcall, by operation, measured inside the filesystem process while the
  * kernel drives it. A wrapper of the bench filesystem ({@link CountingFileSystem} on the path
- * API, {@link CountingInodeFileSystem} on the inode API) overrides exactly its operations, so the
- * same ones are registered ({@link #requireSameOperations}), and on each libfuse worker thread
+ * API, {@link CountingInodeFileSystem} on the inode API) is a forwarding filesystem, so the
+ * wrapped one's operations are registered whatever it overrides, and on each libfuse worker thread
  * charges to an operation every byte that thread allocated since the end of its previous upcall:
  * the binding's work for this request (decoding the path or making the reply, the views) plus
  * the filesystem method's own. Worker threads run nothing but upcalls, so nothing else is
@@ -94,31 +92,6 @@ final class AllocationStats {
         for (Op op : Op.values()) m.put(op.name().toLowerCase(Locale.ROOT), new long[] {calls[op.ordinal()].sum(), bytes[op.ordinal()].sum()});
         m.put("readdir-entries", new long[] {entries.sum(), 0});
         return m;
-    }
-
-    /**
-     * Fails unless {@code wrapper} overrides exactly the operations of {@code api} that
-     * {@code wrapped} overrides: the binding registers what the mounted class overrides, so a
-     * wrapper that differs would change what the kernel asks, and so what is counted.
-     */
-    static void requireSameOperations(Class<?> api, Class<?> wrapper, Class<?> wrapped) {
-        List<String> differ = new ArrayList<>();
-        for (Method m : api.getMethods()) {
-            if (Modifier.isStatic(m.getModifiers()) || m.getName().equals("kernelCaching")) continue; // a setting, always delegated
-            if (overrides(wrapper, m) != overrides(wrapped, m)) differ.add(m.getName());
-        }
-        if (!differ.isEmpty()) {
-            throw new IllegalArgumentException(wrapper.getSimpleName() + " and " + wrapped.getSimpleName()
-                    + " must implement the same operations; they differ in " + differ);
-        }
-    }
-
-    private static boolean overrides(Class<?> type, Method m) {
-        try {
-            return type.getMethod(m.getName(), m.getParameterTypes()).getDeclaringClass() != m.getDeclaringClass();
-        } catch (NoSuchMethodException e) {
-            throw new AssertionError(e);
-        }
     }
 
     /** Answers each connection to {@code socket} with a snapshot, on a daemon thread. */

@@ -2,6 +2,7 @@ package dev.fusepanama.bench;
 
 import dev.fusepanama.DirFiller;
 import dev.fusepanama.FileInfo;
+import dev.fusepanama.ForwardingFileSystem;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.Stat;
 import dev.fusepanama.Timespec;
@@ -11,16 +12,15 @@ import java.nio.ByteBuffer;
 
 /**
  * {@link PanamaBenchFs} with its heap allocation per upcall counted ({@link AllocationStats}):
- * exactly its operations, each passed through, charged while counting is on.
+ * what it implements is what is registered (a forwarding filesystem), each call passed through and
+ * charged while counting is on.
  */
-final class CountingFileSystem implements FuseFileSystem {
-    private final FuseFileSystem fs;
+final class CountingFileSystem extends ForwardingFileSystem {
     private final AllocationStats stats;
     private final ThreadLocal<CountingFiller> fillers = ThreadLocal.withInitial(CountingFiller::new);
 
     CountingFileSystem(FuseFileSystem fs, AllocationStats stats) {
-        AllocationStats.requireSameOperations(FuseFileSystem.class, CountingFileSystem.class, fs.getClass());
-        this.fs = fs;
+        super(fs);
         this.stats = stats;
     }
 
@@ -41,20 +41,20 @@ final class CountingFileSystem implements FuseFileSystem {
 
     @Override
     public int getattr(String path, Stat st, FileInfo fi) throws IOException {
-        if (!stats.counting()) return fs.getattr(path, st, fi);
+        if (!stats.counting()) return delegate.getattr(path, st, fi);
         long t = AllocationStats.allocated();
-        try { return fs.getattr(path, st, fi); } finally { stats.charge(Op.GETATTR, t); }
+        try { return delegate.getattr(path, st, fi); } finally { stats.charge(Op.GETATTR, t); }
     }
 
     @Override
     public int readdir(String path, DirFiller filler, long offset, FileInfo fi, int flags) throws IOException {
-        if (!stats.counting()) return fs.readdir(path, filler, offset, fi, flags);
+        if (!stats.counting()) return delegate.readdir(path, filler, offset, fi, flags);
         long t = AllocationStats.allocated();
         CountingFiller cf = fillers.get();
         cf.target = filler;
         cf.added = 0;
         try {
-            return fs.readdir(path, cf, offset, fi, flags);
+            return delegate.readdir(path, cf, offset, fi, flags);
         } finally {
             stats.listed(cf.added);
             cf.target = null;
@@ -64,57 +64,57 @@ final class CountingFileSystem implements FuseFileSystem {
 
     @Override
     public int open(String path, FileInfo fi) throws IOException {
-        if (!stats.counting()) return fs.open(path, fi);
+        if (!stats.counting()) return delegate.open(path, fi);
         long t = AllocationStats.allocated();
-        try { return fs.open(path, fi); } finally { stats.charge(Op.OPEN, t); }
+        try { return delegate.open(path, fi); } finally { stats.charge(Op.OPEN, t); }
     }
 
     @Override
     public int read(String path, ByteBuffer buf, long offset, FileInfo fi) throws IOException {
-        if (!stats.counting()) return fs.read(path, buf, offset, fi);
+        if (!stats.counting()) return delegate.read(path, buf, offset, fi);
         long t = AllocationStats.allocated();
-        try { return fs.read(path, buf, offset, fi); } finally { stats.charge(Op.READ, t); }
+        try { return delegate.read(path, buf, offset, fi); } finally { stats.charge(Op.READ, t); }
     }
 
     @Override
     public int create(String path, int mode, FileInfo fi) throws IOException {
-        if (!stats.counting()) return fs.create(path, mode, fi);
+        if (!stats.counting()) return delegate.create(path, mode, fi);
         long t = AllocationStats.allocated();
-        try { return fs.create(path, mode, fi); } finally { stats.charge(Op.CREATE, t); }
+        try { return delegate.create(path, mode, fi); } finally { stats.charge(Op.CREATE, t); }
     }
 
     @Override
     public int write(String path, ByteBuffer buf, long offset, FileInfo fi) throws IOException {
-        if (!stats.counting()) return fs.write(path, buf, offset, fi);
+        if (!stats.counting()) return delegate.write(path, buf, offset, fi);
         long t = AllocationStats.allocated();
-        try { return fs.write(path, buf, offset, fi); } finally { stats.charge(Op.WRITE, t); }
+        try { return delegate.write(path, buf, offset, fi); } finally { stats.charge(Op.WRITE, t); }
     }
 
     @Override
     public int truncate(String path, long size, FileInfo fi) throws IOException {
-        if (!stats.counting()) return fs.truncate(path, size, fi);
+        if (!stats.counting()) return delegate.truncate(path, size, fi);
         long t = AllocationStats.allocated();
-        try { return fs.truncate(path, size, fi); } finally { stats.charge(Op.TRUNCATE, t); }
+        try { return delegate.truncate(path, size, fi); } finally { stats.charge(Op.TRUNCATE, t); }
     }
 
     @Override
     public int unlink(String path) throws IOException {
-        if (!stats.counting()) return fs.unlink(path);
+        if (!stats.counting()) return delegate.unlink(path);
         long t = AllocationStats.allocated();
-        try { return fs.unlink(path); } finally { stats.charge(Op.UNLINK, t); }
+        try { return delegate.unlink(path); } finally { stats.charge(Op.UNLINK, t); }
     }
 
     @Override
     public int rename(String from, String to, int flags) throws IOException {
-        if (!stats.counting()) return fs.rename(from, to, flags);
+        if (!stats.counting()) return delegate.rename(from, to, flags);
         long t = AllocationStats.allocated();
-        try { return fs.rename(from, to, flags); } finally { stats.charge(Op.RENAME, t); }
+        try { return delegate.rename(from, to, flags); } finally { stats.charge(Op.RENAME, t); }
     }
 
     @Override
     public int utimens(String path, Timespec atime, Timespec mtime, FileInfo fi) throws IOException {
-        if (!stats.counting()) return fs.utimens(path, atime, mtime, fi);
+        if (!stats.counting()) return delegate.utimens(path, atime, mtime, fi);
         long t = AllocationStats.allocated();
-        try { return fs.utimens(path, atime, mtime, fi); } finally { stats.charge(Op.UTIMENS, t); }
+        try { return delegate.utimens(path, atime, mtime, fi); } finally { stats.charge(Op.UTIMENS, t); }
     }
 }

@@ -10,6 +10,7 @@ import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.Inode;
+import dev.fusepanama.inode.ForwardingInodeFileSystem;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.Name;
@@ -22,24 +23,18 @@ import java.nio.ByteBuffer;
 
 /**
  * {@link PanamaInodeBenchFs} with its heap allocation per upcall counted ({@link AllocationStats}):
- * exactly its operations, each passed through, charged while counting is on. What the binding
+ * what it implements is what is registered (a forwarding filesystem), each call passed through and
+ * charged while counting is on. What the binding
  * allocates for a request before calling the filesystem (its reply object) is charged to that
  * request, being allocated after the thread's previous upcall ended.
  */
-final class CountingInodeFileSystem implements InodeFileSystem {
-    private final InodeFileSystem fs;
+final class CountingInodeFileSystem extends ForwardingInodeFileSystem {
     private final AllocationStats stats;
     private final ThreadLocal<CountingListing> listings = ThreadLocal.withInitial(CountingListing::new);
 
     CountingInodeFileSystem(InodeFileSystem fs, AllocationStats stats) {
-        AllocationStats.requireSameOperations(InodeFileSystem.class, CountingInodeFileSystem.class, fs.getClass());
-        this.fs = fs;
+        super(fs);
         this.stats = stats;
-    }
-
-    @Override
-    public dev.fusepanama.inode.KernelCaching kernelCaching() {
-        return fs.kernelCaching();
     }
 
     /**
@@ -76,84 +71,84 @@ final class CountingInodeFileSystem implements InodeFileSystem {
 
     @Override
     public void lookup(Request request, long parent, Name name, EntryReply reply) throws IOException {
-        if (!stats.counting()) { fs.lookup(request, parent, name, reply); return; }
+        if (!stats.counting()) { delegate.lookup(request, parent, name, reply); return; }
         long t = AllocationStats.allocated();
-        try { fs.lookup(request, parent, name, reply); } finally { stats.charge(Op.LOOKUP, t); }
+        try { delegate.lookup(request, parent, name, reply); } finally { stats.charge(Op.LOOKUP, t); }
     }
 
     @Override
     public void forget(long ino, long lookups) {
-        if (!stats.counting()) { fs.forget(ino, lookups); return; }
+        if (!stats.counting()) { delegate.forget(ino, lookups); return; }
         long t = AllocationStats.allocated();
-        try { fs.forget(ino, lookups); } finally { stats.charge(Op.FORGET, t); }
+        try { delegate.forget(ino, lookups); } finally { stats.charge(Op.FORGET, t); }
     }
 
     @Override
     public void getattr(Request request, long ino, long fh, AttrReply reply) throws IOException {
-        if (!stats.counting()) { fs.getattr(request, ino, fh, reply); return; }
+        if (!stats.counting()) { delegate.getattr(request, ino, fh, reply); return; }
         long t = AllocationStats.allocated();
-        try { fs.getattr(request, ino, fh, reply); } finally { stats.charge(Op.GETATTR, t); }
+        try { delegate.getattr(request, ino, fh, reply); } finally { stats.charge(Op.GETATTR, t); }
     }
 
     @Override
     public void setattr(Request request, long ino, Stat attributes, int toSet, long fh, AttrReply reply) throws IOException {
-        if (!stats.counting()) { fs.setattr(request, ino, attributes, toSet, fh, reply); return; }
+        if (!stats.counting()) { delegate.setattr(request, ino, attributes, toSet, fh, reply); return; }
         long t = AllocationStats.allocated();
-        try { fs.setattr(request, ino, attributes, toSet, fh, reply); } finally { stats.charge(Op.SETATTR, t); }
+        try { delegate.setattr(request, ino, attributes, toSet, fh, reply); } finally { stats.charge(Op.SETATTR, t); }
     }
 
     @Override
     public void open(Request request, long ino, int flags, OpenReply reply) throws IOException {
-        if (!stats.counting()) { fs.open(request, ino, flags, reply); return; }
+        if (!stats.counting()) { delegate.open(request, ino, flags, reply); return; }
         long t = AllocationStats.allocated();
-        try { fs.open(request, ino, flags, reply); } finally { stats.charge(Op.OPEN, t); }
+        try { delegate.open(request, ino, flags, reply); } finally { stats.charge(Op.OPEN, t); }
     }
 
     @Override
     public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws IOException {
-        if (!stats.counting()) { fs.read(request, ino, fh, size, offset, reply); return; }
+        if (!stats.counting()) { delegate.read(request, ino, fh, size, offset, reply); return; }
         long t = AllocationStats.allocated();
-        try { fs.read(request, ino, fh, size, offset, reply); } finally { stats.charge(Op.READ, t); }
+        try { delegate.read(request, ino, fh, size, offset, reply); } finally { stats.charge(Op.READ, t); }
     }
 
     @Override
     public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws IOException {
-        if (!stats.counting()) { fs.write(request, ino, fh, data, offset, reply); return; }
+        if (!stats.counting()) { delegate.write(request, ino, fh, data, offset, reply); return; }
         long t = AllocationStats.allocated();
-        try { fs.write(request, ino, fh, data, offset, reply); } finally { stats.charge(Op.WRITE, t); }
+        try { delegate.write(request, ino, fh, data, offset, reply); } finally { stats.charge(Op.WRITE, t); }
     }
 
     @Override
     public void create(Request request, long parent, Name name, int mode, int flags, CreateReply reply) throws IOException {
-        if (!stats.counting()) { fs.create(request, parent, name, mode, flags, reply); return; }
+        if (!stats.counting()) { delegate.create(request, parent, name, mode, flags, reply); return; }
         long t = AllocationStats.allocated();
-        try { fs.create(request, parent, name, mode, flags, reply); } finally { stats.charge(Op.CREATE, t); }
+        try { delegate.create(request, parent, name, mode, flags, reply); } finally { stats.charge(Op.CREATE, t); }
     }
 
     @Override
     public void unlink(Request request, long parent, Name name, EmptyReply reply) throws IOException {
-        if (!stats.counting()) { fs.unlink(request, parent, name, reply); return; }
+        if (!stats.counting()) { delegate.unlink(request, parent, name, reply); return; }
         long t = AllocationStats.allocated();
-        try { fs.unlink(request, parent, name, reply); } finally { stats.charge(Op.UNLINK, t); }
+        try { delegate.unlink(request, parent, name, reply); } finally { stats.charge(Op.UNLINK, t); }
     }
 
     @Override
     public void rename(Request request, long parent, Name name, long newParent, Name newName, int flags, EmptyReply reply)
             throws IOException {
-        if (!stats.counting()) { fs.rename(request, parent, name, newParent, newName, flags, reply); return; }
+        if (!stats.counting()) { delegate.rename(request, parent, name, newParent, newName, flags, reply); return; }
         long t = AllocationStats.allocated();
-        try { fs.rename(request, parent, name, newParent, newName, flags, reply); } finally { stats.charge(Op.RENAME, t); }
+        try { delegate.rename(request, parent, name, newParent, newName, flags, reply); } finally { stats.charge(Op.RENAME, t); }
     }
 
     @Override
     public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
-        if (!stats.counting()) { fs.readdir(request, ino, fh, size, offset, reply); return; }
+        if (!stats.counting()) { delegate.readdir(request, ino, fh, size, offset, reply); return; }
         long t = AllocationStats.allocated();
         CountingListing l = listings.get();
         l.plain = reply;
         l.added = 0;
         try {
-            fs.readdir(request, ino, fh, size, offset, l);
+            delegate.readdir(request, ino, fh, size, offset, l);
         } finally {
             stats.listed(l.added);
             l.plain = null;
@@ -163,13 +158,13 @@ final class CountingInodeFileSystem implements InodeFileSystem {
 
     @Override
     public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws IOException {
-        if (!stats.counting()) { fs.readdirplus(request, ino, fh, size, offset, reply); return; }
+        if (!stats.counting()) { delegate.readdirplus(request, ino, fh, size, offset, reply); return; }
         long t = AllocationStats.allocated();
         CountingListing l = listings.get();
         l.plus = reply;
         l.added = 0;
         try {
-            fs.readdirplus(request, ino, fh, size, offset, l);
+            delegate.readdirplus(request, ino, fh, size, offset, l);
         } finally {
             stats.listed(l.added);
             l.plus = null;

@@ -71,15 +71,15 @@ public class UpcallBench {
     @Setup(Level.Trial)
     public void setUp() {
         arena = Arena.ofShared();
-        Upcalls upcalls = new Upcalls(new Minimal(), new ErrorMapper("/bench"), new Upcalls.InitListener() {
+        Upcalls upcalls = new Upcalls(new Minimal(), new ErrorMapper("/bench"), new dev.fusepanama.internal.dispatch.InitListener() {
             @Override
             public void configure(NativeConnectionInfo connection, NativeFuseConfig config) {}
 
             @Override
             public void initialized(Throwable failure) {}
-        }, NativePollHandle.Guard.NONE, Set.of(Operation.named("getattr"), Operation.named("read")), null);
-        getattr = Native.LINKER.downcallHandle(upcalls.stub(Operation.named("getattr"), arena), Operation.named("getattr").descriptor());
-        read = Native.LINKER.downcallHandle(upcalls.stub(Operation.named("read"), arena), Operation.named("read").descriptor());
+        }, NativePollHandle.Guard.NONE, null);
+        getattr = Native.LINKER.downcallHandle(upcalls.stub(Upcalls.OPERATIONS.named("getattr"), arena), Upcalls.OPERATIONS.named("getattr").descriptor());
+        read = Native.LINKER.downcallHandle(upcalls.stub(Upcalls.OPERATIONS.named("read"), arena), Upcalls.OPERATIONS.named("read").descriptor());
         path = arena.allocateFrom("/big/file-01234").address();
         statBuf = arena.allocate(stat.LAYOUT).address();
         readBuf = arena.allocate(128 * 1024, 4096).address();

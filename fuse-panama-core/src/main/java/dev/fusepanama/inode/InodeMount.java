@@ -1,6 +1,6 @@
 package dev.fusepanama.inode;
 
-import dev.fusepanama.FuseMount;
+import dev.fusepanama.Mount;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
@@ -17,10 +17,9 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Each method throws {@link IllegalStateException} if the mount has ended or when called from
  * inside one of its operations, and {@link IOException} if the kernel refused the notification
- * (its errno in the message). {@link #invalidate(String)} of the path API does not apply: files
- * here are named by inode.
+ * (its errno in the message).
  */
-public interface InodeMount extends FuseMount {
+public interface InodeMount extends Mount {
     /**
      * Drops the kernel's cached attributes of {@code ino} and, unless {@code offset} is negative,
      * its cached data from {@code offset} for {@code length} bytes (0: to the end of the file).
@@ -61,8 +60,4 @@ public interface InodeMount extends FuseMount {
      * nothing for the inode, and exceptionally if the mount ends before the kernel answers.
      */
     CompletableFuture<byte[]> retrieve(long ino, long offset, int size) throws IOException;
-
-    /** Not available on an inode mount: use {@link #invalidateInode} and {@link #invalidateEntry}. */
-    @Override
-    boolean invalidate(String path);
 }

@@ -8,7 +8,7 @@ import java.util.List;
  * attributes each reply lets it cache for its timeouts. Each lever is a promise the filesystem
  * makes about its own behaviour, so the filesystem states them ({@link InodeFileSystem#kernelCaching}).
  * A lever the libfuse or kernel in use cannot give is left off, never failing the mount:
- * {@link dev.fusepanama.FuseMount#describe()} lists what the mount got and why not the rest.
+ * {@link dev.fusepanama.Mount#describe()} lists what the mount got and why not the rest.
  *
  * <p>The measurements behind them are memfs's, unpacking and walking a tar of /usr/include on
  * this project's bench machine (fuse-panama-bench {@code --suite memfs}); counts are FUSE requests

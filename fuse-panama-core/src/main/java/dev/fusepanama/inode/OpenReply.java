@@ -33,7 +33,7 @@ public interface OpenReply extends Reply {
      * Before {@link #open}: asks that the kernel read, write and map this open file from
      * {@code fd} (a regular file) itself, without requests to the filesystem (kernel passthrough,
      * {@link dev.fusepanama.MountOptions.Builder#passthrough}). Returns false, changing nothing,
-     * where this mount cannot pass files through (see {@link dev.fusepanama.FuseMount#describe()});
+     * where this mount cannot pass files through (see {@link dev.fusepanama.Mount#describe()});
      * the filesystem then serves read and write as usual. The library registers {@code fd} once
      * per inode while the inode has files open and closes the registration with the last of them
      * (the kernel allows one backing file per inode while it is open, so later opens of the inode

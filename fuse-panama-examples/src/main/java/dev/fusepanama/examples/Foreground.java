@@ -1,6 +1,6 @@
 package dev.fusepanama.examples;
 
-import dev.fusepanama.FuseMount;
+import dev.fusepanama.Mount;
 import dev.fusepanama.MountException;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -14,7 +14,7 @@ public final class Foreground {
     private Foreground() {}
 
     /** Blocks until the mount should end, ends it, and returns the exit status (0). */
-    public static int serve(FuseMount mount, Logger log) throws InterruptedException, MountException {
+    public static int serve(Mount mount, Logger log) throws InterruptedException, MountException {
         CountDownLatch stop = new CountDownLatch(1);
         Signal.handle(new Signal("INT"), s -> stop.countDown());
         Signal.handle(new Signal("TERM"), s -> stop.countDown());

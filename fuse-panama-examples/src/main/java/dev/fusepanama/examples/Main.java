@@ -4,7 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.fusepanama.Fuse;
 import dev.fusepanama.FuseFileSystem;
-import dev.fusepanama.FuseMount;
+import dev.fusepanama.Mount;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.examples.memory.MemoryFileSystem;
@@ -242,7 +242,7 @@ public final class Main {
     }
 
     interface Mounter {
-        FuseMount mount(Path at) throws java.io.IOException;
+        Mount mount(Path at) throws java.io.IOException;
     }
 
     static int serve(String name, Mounter mounter, Common common) throws Exception {
@@ -255,7 +255,7 @@ public final class Main {
             LOG.info("created the mountpoint {}; it is removed again at the end", mountpoint);
         }
         try {
-            FuseMount mount;
+            Mount mount;
             try {
                 mount = mounter.mount(mountpoint);
             } catch (MountException e) {

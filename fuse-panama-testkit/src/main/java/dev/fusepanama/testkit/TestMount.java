@@ -3,6 +3,7 @@ package dev.fusepanama.testkit;
 import dev.fusepanama.Fuse;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.FuseMount;
+import dev.fusepanama.Mount;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
@@ -20,9 +21,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class TestMount implements AutoCloseable {
     private final Path dir;
-    private final FuseMount mount;
+    private final Mount mount;
 
-    private TestMount(Path dir, FuseMount mount) {
+    private TestMount(Path dir, Mount mount) {
         this.dir = dir;
         this.mount = mount;
     }
@@ -38,7 +39,7 @@ public final class TestMount implements AutoCloseable {
     /** Mounts a filesystem at the directory it is given. */
     @FunctionalInterface
     public interface Mounter {
-        FuseMount mount(Path dir) throws IOException;
+        Mount mount(Path dir) throws IOException;
     }
 
     /**
@@ -95,7 +96,15 @@ public final class TestMount implements AutoCloseable {
 
     public Path path(String relative) { return dir.resolve(relative); }
 
-    public FuseMount handle() { return mount; }
+    public Mount handle() { return mount; }
+
+    /** The mount of a path filesystem, with its notification. */
+    public FuseMount pathHandle() {
+        if (!(mount instanceof FuseMount m)) {
+            throw new IllegalStateException("not a path filesystem's mount: " + mount.describe());
+        }
+        return m;
+    }
 
     /** The mount of an inode-based filesystem, with its notifications. */
     public InodeMount inodeHandle() {

@@ -40,7 +40,7 @@ class InvalidateThroughMountTest {
             assertEquals(3, Files.size(m.path("f")), "the kernel still has the cached size");
             assertEquals("one", Files.readString(m.path("f")), "and the cached data");
 
-            assertTrue(m.handle().invalidate("/f"));
+            assertTrue(m.pathHandle().invalidate("/f"));
             assertEquals("two, longer", Files.readString(m.path("f")), "data and size asked again");
             assertEquals(11, Files.size(m.path("f")));
         }
@@ -49,8 +49,8 @@ class InvalidateThroughMountTest {
     @Test
     void aPathTheKernelNeverSawHasNothingToInvalidate() throws Exception {
         try (TestMount m = TestMount.mount(new ScratchFileSystem(), cachedForAnHour())) {
-            assertFalse(m.handle().invalidate("/never-looked-up"));
-            assertThrows(IllegalArgumentException.class, () -> m.handle().invalidate("relative"));
+            assertFalse(m.pathHandle().invalidate("/never-looked-up"));
+            assertThrows(IllegalArgumentException.class, () -> m.pathHandle().invalidate("relative"));
         }
     }
 
@@ -63,7 +63,7 @@ class InvalidateThroughMountTest {
             public synchronized int getattr(String path, Stat st, FileInfo fi) {
                 if (path.equals("/probe") && inside.get() == null) {
                     try {
-                        self.get().handle().invalidate("/");
+                        self.get().pathHandle().invalidate("/");
                         inside.set(new AssertionError("accepted"));
                     } catch (Throwable t) {
                         inside.set(t);
@@ -78,6 +78,6 @@ class InvalidateThroughMountTest {
             Files.exists(m.path("probe"));
             assertTrue(inside.get() instanceof IllegalStateException, String.valueOf(inside.get()));
         }
-        assertThrows(IllegalStateException.class, () -> m.handle().invalidate("/"), "after close");
+        assertThrows(IllegalStateException.class, () -> m.pathHandle().invalidate("/"), "after close");
     }
 }

@@ -11,6 +11,7 @@ import dev.fusepanama.FileInfo;
 import dev.fusepanama.Fuse;
 import dev.fusepanama.FuseConfig;
 import dev.fusepanama.FuseMount;
+import dev.fusepanama.Mount;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.Posix;
@@ -236,7 +237,7 @@ class LifecycleTest {
 
     @Test
     void closingFromInsideAFilesystemCallIsRefusedNotADeadlock() throws Exception {
-        AtomicReference<FuseMount> self = new AtomicReference<>();
+        AtomicReference<Mount> self = new AtomicReference<>();
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         ScratchFileSystem fs = new ScratchFileSystem() {
             @Override

@@ -94,7 +94,7 @@ public final class LibFuse {
             case FUSE_NEW_31, FUSE_NEW -> downcall(lookup, version.newSymbol().symbol,
                     FunctionDescriptor.of(C_POINTER, ADDRESS, ADDRESS, C_LONG, C_POINTER));
         };
-        this.mount = downcall(lookup, "fuse_mount", FunctionDescriptor.of(C_INT, C_POINTER, ADDRESS));
+        this.mount = downcall(lookup, "fuse_mount", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
         this.unmount = downcall(lookup, "fuse_unmount", FunctionDescriptor.ofVoid(C_POINTER));
         this.destroy = downcall(lookup, "fuse_destroy", FunctionDescriptor.ofVoid(C_POINTER));
         this.loop = downcall(lookup, "fuse_loop", FunctionDescriptor.of(C_INT, C_POINTER));

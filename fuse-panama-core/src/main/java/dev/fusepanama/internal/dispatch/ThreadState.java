@@ -3,6 +3,7 @@ package dev.fusepanama.internal.dispatch;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.codec.NameCodec;
+import dev.fusepanama.internal.view.BufferView;
 import dev.fusepanama.internal.view.FillerHandles;
 import dev.fusepanama.internal.view.NativeDirFiller;
 import dev.fusepanama.internal.view.NativeFileInfo;
@@ -62,8 +63,8 @@ final class ThreadState {
      */
     private final MemorySegment scratch;
 
-    private final CachedBuffer readBuffer = new CachedBuffer(false);
-    private final CachedBuffer writeData = new CachedBuffer(true);
+    private final BufferView readBuffer = new BufferView(false);
+    private final BufferView writeData = new BufferView(true);
 
     private ThreadState() {
         Workers.adopt(Thread.currentThread());
@@ -109,26 +110,5 @@ final class ThreadState {
     /** A read-only ByteBuffer over a write request's data. */
     ByteBuffer writeData(long address, long size) {
         return writeData.over(address, size);
-    }
-
-    private static final class CachedBuffer {
-        private final boolean readOnly;
-        private long address;
-        private long size = -1;
-        private ByteBuffer buffer;
-
-        CachedBuffer(boolean readOnly) {
-            this.readOnly = readOnly;
-        }
-
-        ByteBuffer over(long at, long length) {
-            if (at != address || length != size) {
-                MemorySegment s = Native.segment(at, length);
-                buffer = (readOnly ? s.asReadOnly() : s).asByteBuffer();
-                address = at;
-                size = length;
-            }
-            return buffer.clear();
-        }
     }
 }

@@ -5,6 +5,7 @@ import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.fuse_file_info;
+import dev.fusepanama.internal.bind.fuse_operations;
 import dev.fusepanama.internal.bind.timespec;
 import dev.fusepanama.internal.passthrough.BackingFiles;
 import dev.fusepanama.internal.codec.NameCodec;
@@ -20,6 +21,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -38,33 +40,26 @@ import java.util.Set;
  */
 public final class Upcalls {
 
-    /** What the mount needs to know about init, which runs on a libfuse thread. */
-    public interface InitListener {
-        /** Before the filesystem's init: apply mount options to the connection and config. */
-        void configure(NativeConnectionInfo connection, NativeFuseConfig config);
-
-        /** After it: {@code failure} is what it threw, or null. */
-        void initialized(Throwable failure);
-    }
+    /** The path API's operations: {@code struct fuse_operations}, these methods, {@link FuseFileSystem}. */
+    public static final Operation.Table OPERATIONS = Operation.Table.derive(fuse_operations.LAYOUT_310, Upcalls.class,
+            FuseFileSystem.class, Map.of(), Set.of(), Set.of("init"));
 
     private final FuseFileSystem fs;
     private final ErrorMapper errors;
     private final InitListener initListener;
     private final NativePollHandle.Guard guard;
-    private final boolean userInit;
     private final boolean extendedFlags;
     private final StructLayout configLayout;
     /** The mount's passthrough registrations; null where files cannot be passed through (then release is not wrapped). */
     private final BackingFiles backing;
 
     public Upcalls(FuseFileSystem fs, ErrorMapper errors, InitListener initListener, NativePollHandle.Guard guard,
-            Set<Operation> implemented, BackingFiles backing) {
+            BackingFiles backing) {
         this.fs = fs;
         this.backing = backing;
         this.errors = errors;
         this.initListener = initListener;
         this.guard = guard;
-        this.userInit = implemented.contains(Operation.named("init"));
         LibFuse lib = LibFuse.get();
         this.extendedFlags = lib.version.wantExt();
         this.configLayout = lib.layouts.fuseConfig();
@@ -91,14 +86,7 @@ public final class Upcalls {
 
     /** The upcall stub for {@code op}, valid as long as {@code arena}; nothing it calls can throw into native code. */
     public MemorySegment stub(Operation op, Arena arena) {
-        try {
-            MethodHandle target = LOOKUP.unreflect(op.upcall()).bindTo(this);
-            MethodHandle guarded = MethodHandles.catchException(target, Throwable.class,
-                    MethodHandles.insertArguments(failureHandler(op), 0, this, op.cName()));
-            return Native.LINKER.upcallStub(guarded, op.descriptor(), arena);
-        } catch (IllegalAccessException e) {
-            throw new AssertionError("no upcall method for " + op.cName(), e);
-        }
+        return op.stub(LOOKUP, this, null, MethodHandles.insertArguments(failureHandler(op), 0, this, op.cName()), arena);
     }
 
     /** (Throwable, the path if the operation's first argument is one) → the answer to the kernel. */
@@ -211,16 +199,25 @@ public final class Upcalls {
     }
 
     int open(long path, long fi) throws IOException {
+        return opening(path, false, 0, fi);
+    }
+
+    /**
+     * open, or create with {@code mode}: where files may be passed through, the file
+     * info takes a backing file while the filesystem runs and registers it with the kernel by
+     * the filesystem's result.
+     */
+    private int opening(long path, boolean create, int mode, long fi) throws IOException {
         ThreadState t = ThreadState.get();
-        if (backing == null) {
-            return fs.open(t.path(path), t.fileInfo.at(fi));
-        }
         String p = t.path(path);
         NativeFileInfo info = t.fileInfo.at(fi);
+        if (backing == null) {
+            return create ? fs.create(p, mode, info) : fs.open(p, info);
+        }
         info.opening(backing);
         int rc = -Errno.EIO;
         try {
-            rc = fs.open(p, info);
+            rc = create ? fs.create(p, mode, info) : fs.open(p, info);
             return rc;
         } finally {
             info.settle(rc);
@@ -309,18 +306,8 @@ public final class Upcalls {
 
     /** Always registered: applies the mount options and tells the mount it is live, whatever init does. */
     long init(long conn, long cfg) {
-        Throwable failure = null;
-        try {
-            NativeConnectionInfo connection = new NativeConnectionInfo(conn, extendedFlags);
-            NativeFuseConfig config = new NativeFuseConfig(cfg, configLayout);
-            initListener.configure(connection, config);
-            if (userInit) {
-                fs.init(connection, config);
-            }
-        } catch (Throwable e) {
-            failure = e;
-        }
-        initListener.initialized(failure);
+        InitListener.run(initListener, new NativeConnectionInfo(conn, extendedFlags), new NativeFuseConfig(cfg, configLayout),
+                fs::init); // the interface's default does nothing
         return 0;
     }
 
@@ -334,20 +321,7 @@ public final class Upcalls {
     }
 
     int create(long path, int mode, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
-        if (backing == null) {
-            return fs.create(t.path(path), mode, t.fileInfo.at(fi));
-        }
-        String p = t.path(path);
-        NativeFileInfo info = t.fileInfo.at(fi);
-        info.opening(backing);
-        int rc = -Errno.EIO;
-        try {
-            rc = fs.create(p, mode, info);
-            return rc;
-        } finally {
-            info.settle(rc);
-        }
+        return opening(path, true, mode, fi);
     }
 
     int lock(long path, long fi, int cmd, long lock) throws IOException {

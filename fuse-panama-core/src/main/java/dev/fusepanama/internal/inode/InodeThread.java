@@ -2,6 +2,7 @@ package dev.fusepanama.internal.inode;
 
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.Native;
+import dev.fusepanama.internal.view.BufferView;
 import dev.fusepanama.internal.view.NativeFlock;
 import dev.fusepanama.internal.view.NativePollHandle;
 import dev.fusepanama.internal.view.NativeStat;
@@ -41,14 +42,11 @@ final class InodeThread {
     private MemorySegment dir = MemorySegment.NULL;
     private MemorySegment bounce = MemorySegment.NULL;
     private MemorySegment writeScratch = MemorySegment.NULL;
-    private long dataAddress;
-    private long dataSize = -1;
-    private ByteBuffer data;
+    private final BufferView writeData = new BufferView(true);
     private NativeWriteBuffer writeBuffer;
     /** The direct buffer the last answer came from, and its address at position 0 ({@link #addressOf}). */
     private ByteBuffer answerBuffer;
     private long answerBase;
-    private static final ByteBuffer NO_DATA = ByteBuffer.allocateDirect(0).asReadOnlyBuffer();
 
     private InodeThread() {
         LibFuse lib = LibFuse.get();
@@ -131,14 +129,6 @@ final class InodeThread {
 
     /** A read-only ByteBuffer over a write request's data, reused while libfuse hands out the same memory. */
     ByteBuffer writeData(long address, long size) {
-        if (size == 0) {
-            return NO_DATA;
-        }
-        if (address != dataAddress || size != dataSize) {
-            data = Native.segment(address, size).asReadOnly().asByteBuffer();
-            dataAddress = address;
-            dataSize = size;
-        }
-        return data.clear();
+        return writeData.over(address, size);
     }
 }

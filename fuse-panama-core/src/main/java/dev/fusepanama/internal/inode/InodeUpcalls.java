@@ -9,7 +9,10 @@ import dev.fusepanama.internal.bind.LibFuseLowLevel;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.fuse_file_info;
 import dev.fusepanama.internal.bind.fuse_forget_data;
+import dev.fusepanama.internal.bind.fuse_lowlevel_ops;
 import dev.fusepanama.internal.dispatch.ErrorMapper;
+import dev.fusepanama.internal.dispatch.InitListener;
+import dev.fusepanama.internal.dispatch.Operation;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativePollHandle;
 import java.io.IOException;
@@ -19,6 +22,8 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -26,7 +31,7 @@ import java.util.concurrent.CompletableFuture;
  * through an upcall stub; the method creates the request's reply, points this thread's views at
  * the request's names and structs and calls the filesystem. Each package-private method is one
  * operation, named like its {@code struct fuse_lowlevel_ops} slot, with the C signature in Java
- * types ({@link InodeOperation} derives the rest).
+ * types ({@link Operation} derives the rest, as for the path API).
  *
  * <p>{@link #stub} wraps each method so that nothing escapes into native code and no request
  * goes unanswered: a method that returns leaving its reply open (neither answered nor deferred)
@@ -35,13 +40,19 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class InodeUpcalls {
 
-    /** What the mount needs to know about init, which runs on a libfuse thread. */
-    public interface InitListener {
-        /** Before the filesystem's init: apply the mount options to the connection. */
-        void configure(NativeConnectionInfo connection);
+    /**
+     * The inode API's operations: {@code struct fuse_lowlevel_ops}, these methods,
+     * {@link InodeFileSystem}. {@code forget_multi} serves the kernel's batches with the author's
+     * {@code forget}; {@code retrieve_reply}, the library's own, completes the future of
+     * {@link InodeMount#retrieve}.
+     */
+    public static final Operation.Table OPERATIONS = Operation.Table.derive(fuse_lowlevel_ops.LAYOUT_310, InodeUpcalls.class,
+            InodeFileSystem.class, Map.of("forget_multi", "forget"), Set.of("retrieve_reply"), Set.of("init"));
 
-        /** After it: {@code failure} is what it threw, or null. */
-        void initialized(Throwable failure);
+    /** Whether {@code op} answers through a reply (all but init, destroy, the forgets and the library's own). */
+    static boolean answersThroughReply(Operation op) {
+        String name = op.cName();
+        return op.authorMethod() != null && !name.equals("init") && !name.equals("destroy") && !name.startsWith("forget");
     }
 
     private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
@@ -80,22 +91,12 @@ public final class InodeUpcalls {
     }
 
     /** The upcall stub for {@code op}, valid as long as {@code arena}; nothing it calls can throw into native code. */
-    public MemorySegment stub(InodeOperation op, Arena arena) {
-        try {
-            MethodHandle target = LOOKUP.unreflect(op.upcall()).bindTo(this);
-            MethodHandle guarded;
-            if (op.replies()) {
-                target = MethodHandles.filterReturnValue(target, MethodHandles.insertArguments(FINISHED, 0, this, op.cName()));
-                guarded = MethodHandles.catchException(target, Throwable.class,
-                        MethodHandles.insertArguments(FAILED, 0, this, op.cName()));
-            } else {
-                guarded = MethodHandles.catchException(target, Throwable.class,
-                        MethodHandles.insertArguments(FAILED_QUIETLY, 0, this, op.cName()));
-            }
-            return Native.LINKER.upcallStub(guarded, op.descriptor(), arena);
-        } catch (IllegalAccessException e) {
-            throw new AssertionError("no upcall method for " + op.cName(), e);
+    public MemorySegment stub(Operation op, Arena arena) {
+        if (answersThroughReply(op)) {
+            return op.stub(LOOKUP, this, MethodHandles.insertArguments(FINISHED, 0, this, op.cName()),
+                    MethodHandles.insertArguments(FAILED, 0, this, op.cName()), arena);
         }
+        return op.stub(LOOKUP, this, null, MethodHandles.insertArguments(FAILED_QUIETLY, 0, this, op.cName()), arena);
     }
 
     /** After a method returned: a reply left open is a bug in the filesystem; answer EIO so the caller does not hang. */
@@ -154,15 +155,8 @@ public final class InodeUpcalls {
     // ---- the operations, in struct order ----------------------------------------------------------
 
     void init(long userdata, long conn) {
-        Throwable failure = null;
-        try {
-            NativeConnectionInfo connection = new NativeConnectionInfo(conn, extendedFlags);
-            initListener.configure(connection);
-            fs.init(connection); // the interface's default does nothing
-        } catch (Throwable e) {
-            failure = e;
-        }
-        initListener.initialized(failure);
+        InitListener.run(initListener, new NativeConnectionInfo(conn, extendedFlags), null,
+                (connection, none) -> fs.init(connection)); // the interface's default does nothing
     }
 
     void destroy(long userdata) throws IOException {

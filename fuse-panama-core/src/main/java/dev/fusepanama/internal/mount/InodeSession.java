@@ -5,6 +5,7 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountException.Reason;
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.inode.ForwardingInodeFileSystem;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.inode.KernelCaching;
@@ -14,10 +15,12 @@ import dev.fusepanama.internal.bind.fuse_buf;
 import dev.fusepanama.internal.bind.fuse_bufvec;
 import dev.fusepanama.internal.bind.fuse_lowlevel_ops;
 import dev.fusepanama.internal.dispatch.ErrorMapper;
-import dev.fusepanama.internal.inode.InodeOperation;
+import dev.fusepanama.internal.dispatch.InitListener;
+import dev.fusepanama.internal.dispatch.Operation;
 import dev.fusepanama.internal.inode.InodeUpcalls;
 import dev.fusepanama.internal.inode.Replies;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
+import dev.fusepanama.internal.view.NativeFuseConfig;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -34,17 +37,17 @@ import java.util.concurrent.CompletableFuture;
  * {@code fuse_session_loop_mt}, the notifications. Teardown answers deferred replies still
  * open before the session is freed ({@link Replies#dropAll}).
  */
-public final class InodeSession extends MountSession implements InodeMount, InodeUpcalls.InitListener {
+public final class InodeSession extends MountSession implements InodeMount, InitListener {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(InodeSession.class);
     private final InodeFileSystem fs;
-    private final Set<InodeOperation> operations;
+    private final Set<Operation> operations;
     private final LibFuseLowLevel ll;
     private final Replies replies;
     private final KernelCaching caching;
     /** What of {@link #caching} the mount got, and what not and why; settled in init. */
     private volatile String cachingGranted = "";
 
-    private InodeSession(LibFuse lib, Path mountpoint, MountOptions options, InodeFileSystem fs, Set<InodeOperation> operations,
+    private InodeSession(LibFuse lib, Path mountpoint, MountOptions options, InodeFileSystem fs, Set<Operation> operations,
             KernelCaching caching) {
         super(lib, mountpoint, options);
         this.fs = fs;
@@ -63,9 +66,9 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
                     + "nothing on an inode filesystem, which sends its timeouts and open flags with each reply: " + pathOnly);
         }
         Path at = checkedMountpoint(mountpoint);
-        Set<InodeOperation> ops = InodeOperation.implementedBy(fs.getClass());
+        Set<Operation> ops = InodeUpcalls.OPERATIONS.implementedBy(ForwardingInodeFileSystem.innermost(fs).getClass());
         if (options.passthrough()) {
-            ops.add(InodeOperation.named("release")); // a passed-through file's backing is dropped at release
+            ops.add(InodeUpcalls.OPERATIONS.named("release")); // a passed-through file's backing is dropped at release
         }
         KernelCaching caching = kernelCaching(fs, ops, mountpoint);
         InodeSession session = new InodeSession(lib, at, options, fs, ops, caching);
@@ -74,7 +77,7 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
     }
 
     /** The filesystem's {@link KernelCaching}, checked against the operations it implements; registers what the library answers for it. */
-    private static KernelCaching kernelCaching(InodeFileSystem fs, Set<InodeOperation> ops, Path mountpoint) throws MountException {
+    private static KernelCaching kernelCaching(InodeFileSystem fs, Set<Operation> ops, Path mountpoint) throws MountException {
         KernelCaching caching = fs.kernelCaching();
         if (caching == null) {
             throw new MountException(Reason.INVALID_OPTIONS, mountpoint, fs.getClass().getName()
@@ -82,7 +85,7 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
         }
         if (caching.noOpendir()) {
             for (String own : List.of("opendir", "releasedir")) {
-                if (ops.contains(InodeOperation.named(own))) {
+                if (ops.contains(InodeUpcalls.OPERATIONS.named(own))) {
                     throw new MountException(Reason.INVALID_OPTIONS, mountpoint, fs.getClass().getName()
                             + " asks for KernelCaching.noOpendir but implements " + own + ", which would never be called;"
                             + " drop one or the other");
@@ -90,7 +93,7 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
             }
         }
         if (caching.noOpendir() || caching.keepListings()) {
-            ops.add(InodeOperation.named("opendir")); // answered by the library (noOpendir) or given the flags
+            ops.add(InodeUpcalls.OPERATIONS.named("opendir")); // answered by the library (noOpendir) or given the flags
         }
         return caching;
     }
@@ -111,7 +114,7 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
                 replies.opendir = Replies.Opendir.KEEP_LISTING;
                 not.add("no opendir (the kernel does not offer it, Linux 5.1+; answered by the library instead)");
             }
-        } else if (caching.keepListings() && !InodeOperation.named("opendir").isImplementedBy(fs.getClass())) {
+        } else if (caching.keepListings() && !InodeUpcalls.OPERATIONS.named("opendir").isImplementedBy(ForwardingInodeFileSystem.innermost(fs).getClass())) {
             replies.opendir = Replies.Opendir.KEEP_LISTING;
         }
         if (caching.keepListings()) {
@@ -178,10 +181,7 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
     protected long create(MemorySegment args) throws Throwable {
         InodeUpcalls upcalls = new InodeUpcalls(fs, replies, new ErrorMapper(mountpoint.toString()), this, this);
         var layout = fuse_lowlevel_ops.layout(lib.version);
-        MemorySegment table = arena.allocate(layout);
-        for (InodeOperation op : operations) {
-            table.set(ValueLayout.ADDRESS, fuse_lowlevel_ops.offset(op.cName()), upcalls.stub(op, arena));
-        }
+        MemorySegment table = Operation.table(layout, operations, op -> upcalls.stub(op, arena), arena);
         if (ll.versionedNew) {
             return (long) ll.sessionNew.invokeExact(args.address(), table.address(), layout.byteSize(),
                     compiledVersion().address(), 0L);
@@ -190,29 +190,13 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
     }
 
     @Override
-    protected int mountAt(long se, MemorySegment at) throws Throwable {
-        return (int) ll.sessionMount.invokeExact(se, at.address());
-    }
-
-    @Override
-    protected void destroyUnmounted(long se) throws Throwable {
-        ll.sessionDestroy.invokeExact(se);
-    }
-
-    @Override
-    protected int loop(long se, long config, boolean singleThreaded) throws Throwable {
-        return singleThreaded ? (int) ll.sessionLoop.invokeExact(se) : (int) ll.sessionLoopMt.invokeExact(se, config);
+    protected EntryPoints entryPoints() {
+        return new EntryPoints(ll.sessionMount, ll.sessionUnmount, ll.sessionDestroy, ll.sessionLoop, ll.sessionLoopMt);
     }
 
     @Override
     protected void retire() {
         replies.dropAll();
-    }
-
-    @Override
-    protected void teardown(long se) throws Throwable {
-        ll.sessionUnmount.invokeExact(se);
-        ll.sessionDestroy.invokeExact(se);
     }
 
     @Override
@@ -226,7 +210,7 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
     }
 
     @Override
-    public void configure(NativeConnectionInfo connection) {
+    public void configure(NativeConnectionInfo connection, NativeFuseConfig none) {
         connection.apply(options);
         applyCaching(connection);
         negotiate(connection);
@@ -250,11 +234,6 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
     }
 
     // ---- notifications ------------------------------------------------------------------------------
-
-    @Override
-    public boolean invalidate(String path) {
-        throw new UnsupportedOperationException("an inode mount names files by inode: use invalidateInode or invalidateEntry");
-    }
 
     @Override
     public boolean invalidateInode(long ino, long offset, long length) throws IOException {
@@ -333,24 +312,14 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
         if (name != null && (name.length == 0 || name.length > 255)) {
             throw new IllegalArgumentException("a name has 1 to 255 bytes, not " + name.length);
         }
-        if (insideOwnRequest()) {
-            throw new IllegalStateException(what + " from inside one of the operations of " + mountpoint
-                    + " could wait for itself; call it from another thread");
-        }
-        int rc;
-        live.readLock().lock();
-        try (Arena a1 = Arena.ofConfined()) {
-            long se = handle;
-            if (se == 0 || !isMounted()) {
-                throw new IllegalStateException("the mount at " + mountpoint + " has ended");
-            }
+        int rc = whileLive(what, (se, a1) -> {
             long cName = 0;
             if (name != null) {
                 MemorySegment n = a1.allocate(name.length + 1L);
                 MemorySegment.copy(name, 0, n, ValueLayout.JAVA_BYTE, 0, name.length);
                 cName = n.address();
             }
-            rc = switch (kind) {
+            return switch (kind) {
                 case INVAL_INODE -> (int) ll.notifyInvalInode.invokeExact(se, ino, a, b);
                 case INVAL_ENTRY -> (int) ll.notifyInvalEntry.invokeExact(se, ino, cName, (long) name.length);
                 case EXPIRE_ENTRY -> ll.expireTakesFlags
@@ -360,13 +329,7 @@ public final class InodeSession extends MountSession implements InodeMount, Inod
                 case STORE -> store(se, ino, a, data, a1);
                 case RETRIEVE -> (int) ll.notifyRetrieve.invokeExact(se, ino, b, a, cookie);
             };
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        } finally {
-            live.readLock().unlock();
-        }
+        });
         if (rc == -Errno.ENOENT) {
             return false;
         }

@@ -3,7 +3,7 @@ package dev.fusepanama.internal.mount;
 import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.FuseFileSystem;
-import dev.fusepanama.FuseMount;
+import dev.fusepanama.Mount;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountException.Reason;
 import dev.fusepanama.MountOptions;
@@ -28,6 +28,7 @@ import dev.fusepanama.libc.Libc;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * differ only in the libfuse calls that create, run and free a session: {@link PathSession}
  * ({@code fuse_new}) and {@link InodeSession} ({@code fuse_session_new}).
  */
-public abstract class MountSession implements FuseMount, NativePollHandle.Guard {
+public abstract class MountSession implements Mount, NativePollHandle.Guard {
     private static final Logger LOG = LoggerFactory.getLogger(MountSession.class);
 
     protected final LibFuse lib;
@@ -246,20 +247,31 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
     /** Creates the session from the command line {@code args} (its upcall stubs in {@link #arena}); 0 if libfuse rejected the options. */
     protected abstract long create(MemorySegment args) throws Throwable;
 
-    /** Mounts the created session at {@code mountpoint}: 0 or libfuse's failure. */
-    protected abstract int mountAt(long handle, MemorySegment mountpoint) throws Throwable;
+    /**
+     * libfuse's entry points for one API's handle (a {@code struct fuse} for paths, a
+     * {@code struct fuse_session} for inodes), all taking the handle first: mount (handle,
+     * mountpoint) → 0 or failure; unmount and destroy (handle); loop (handle) and the
+     * multi-threaded loop (handle, config: a config object or a v1 struct) → the loop's result.
+     */
+    protected record EntryPoints(MethodHandle mount, MethodHandle unmount, MethodHandle destroy, MethodHandle loop,
+            MethodHandle loopMt) {}
 
-    /** Frees a session that was created but never mounted. */
-    protected abstract void destroyUnmounted(long handle) throws Throwable;
+    /** This API's {@link EntryPoints}. */
+    protected abstract EntryPoints entryPoints();
 
-    /** The loop: single-threaded, or multi-threaded with {@code config} (a config object or a v1 struct). */
-    protected abstract int loop(long handle, long config, boolean singleThreaded) throws Throwable;
+    private int loop(long handle, long config, boolean singleThreaded) throws Throwable {
+        EntryPoints e = entryPoints();
+        return singleThreaded ? (int) e.loop().invokeExact(handle) : (int) e.loopMt().invokeExact(handle, config);
+    }
 
     /** After the loop, under the write lock: whatever must be settled before the session is freed. */
     protected void retire() {}
 
     /** After the loop: unmount and free the session (the filesystem's destroy runs here). */
-    protected abstract void teardown(long handle) throws Throwable;
+    private void teardown(long handle) throws Throwable {
+        entryPoints().unmount().invokeExact(handle);
+        entryPoints().destroy().invokeExact(handle);
+    }
 
     /** Whether the current thread is a libfuse worker serving a request of this mount. */
     protected abstract boolean insideOwnRequest();
@@ -278,10 +290,10 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
                     throw new MountException(Reason.INVALID_OPTIONS, mountpoint, "libfuse rejected the options "
                             + sessionOptions() + ": " + orUnknown(FuseLog.captured()));
                 }
-                int rc = mountAt(handle, arena.allocateFrom(mountpoint.toString()));
+                int rc = (int) entryPoints().mount().invokeExact(handle, arena.allocateFrom(mountpoint.toString()).address());
                 if (rc != 0) {
                     String why = FuseLog.captured();
-                    destroyUnmounted(handle);
+                    entryPoints().destroy().invokeExact(handle);
                     handle = 0;
                     throw mountFailed(why);
                 }
@@ -495,6 +507,41 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
         return loop(handle, config.address(), false);
     }
 
+    /** A call into libfuse about this mount (a notification), given its handle and an arena for its arguments. */
+    protected interface LiveCall {
+        int call(long handle, Arena arguments) throws Throwable;
+    }
+
+    /**
+     * Makes {@code call} while the mount lives, from outside its own requests (a notification
+     * from inside one could wait for itself): under the read lock that teardown takes to write,
+     * so the handle stays valid throughout.
+     *
+     * @param what what the call does, for the messages ("invalidating /a/b")
+     * @return the call's result: 0 or a negative errno
+     * @throws IllegalStateException from inside one of the mount's requests, or once it has ended
+     */
+    protected final int whileLive(String what, LiveCall call) {
+        if (insideOwnRequest()) {
+            throw new IllegalStateException(what + " from inside one of the filesystem operations of " + mountpoint
+                    + " could wait for itself; call it from another thread");
+        }
+        live.readLock().lock();
+        try (Arena arguments = Arena.ofConfined()) {
+            long h = handle;
+            if (h == 0 || !isMounted()) {
+                throw new IllegalStateException("the mount at " + mountpoint + " has ended");
+            }
+            return call.call(h, arguments);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        } finally {
+            live.readLock().unlock();
+        }
+    }
+
     /** Holds the session alive (for a poll notification): false, holding nothing, once it has ended. */
     @Override
     public final boolean enterLive() {
@@ -634,10 +681,11 @@ public abstract class MountSession implements FuseMount, NativePollHandle.Guard 
      * @return true if it was mounted, false if it had already been unmounted or detached
      */
     private boolean detach(boolean lazy) throws MountException {
-        int errno = Unmount.unmount(mountpoint, lazy);
-        if (errno == 0) {
+        int rc = Unmount.unmount(mountpoint, lazy);
+        if (rc == 0) {
             return true;
         }
+        int errno = -rc;
         if (errno == Errno.EINVAL || errno == Errno.ENOENT) {
             return false; // not mounted any more: unmounted or detached from outside
         }

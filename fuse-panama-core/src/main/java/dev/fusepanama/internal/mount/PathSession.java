@@ -1,7 +1,9 @@
 package dev.fusepanama.internal.mount;
 
 import dev.fusepanama.Errno;
+import dev.fusepanama.ForwardingFileSystem;
 import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.FuseMount;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.internal.bind.LibFuse;
@@ -10,6 +12,7 @@ import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.fuse_operations;
 import dev.fusepanama.internal.codec.NameCodec;
 import dev.fusepanama.internal.dispatch.ErrorMapper;
+import dev.fusepanama.internal.dispatch.InitListener;
 import dev.fusepanama.internal.dispatch.Operation;
 import dev.fusepanama.internal.dispatch.Upcalls;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
@@ -22,7 +25,7 @@ import java.nio.file.Path;
 import java.util.Set;
 
 /** A {@link FuseFileSystem} mounted through libfuse's high-level (path) API: {@code fuse_new}, {@code fuse_loop_mt}. */
-public final class PathSession extends MountSession implements Upcalls.InitListener {
+public final class PathSession extends MountSession implements FuseMount, InitListener {
     private final FuseFileSystem fs;
     private final Set<Operation> operations;
 
@@ -35,10 +38,9 @@ public final class PathSession extends MountSession implements Upcalls.InitListe
     public static PathSession mount(FuseFileSystem fs, Path mountpoint, MountOptions options) throws MountException {
         LibFuse lib = libfuse(mountpoint);
         Path at = checkedMountpoint(mountpoint);
-        Set<Operation> ops = Operation.implementedBy(fs.getClass());
-        ops.add(Operation.named("init"));
+        Set<Operation> ops = Upcalls.OPERATIONS.implementedBy(ForwardingFileSystem.innermost(fs).getClass());
         if (options.passthrough()) {
-            ops.add(Operation.named("release")); // a passed-through file's backing is dropped at release
+            ops.add(Upcalls.OPERATIONS.named("release")); // a passed-through file's backing is dropped at release
         }
         PathSession session = new PathSession(lib, at, options, fs, ops);
         session.start();
@@ -47,11 +49,8 @@ public final class PathSession extends MountSession implements Upcalls.InitListe
 
     @Override
     protected long create(MemorySegment args) throws Throwable {
-        Upcalls upcalls = new Upcalls(fs, new ErrorMapper(mountpoint.toString()), this, this, operations, backing);
-        MemorySegment table = arena.allocate(lib.layouts.operations());
-        for (Operation op : operations) {
-            table.set(ValueLayout.ADDRESS, fuse_operations.offset(op.cName()), upcalls.stub(op, arena));
-        }
+        Upcalls upcalls = new Upcalls(fs, new ErrorMapper(mountpoint.toString()), this, this, backing);
+        MemorySegment table = Operation.table(lib.layouts.operations(), operations, op -> upcalls.stub(op, arena), arena);
         long size = lib.layouts.operations().byteSize();
         if (lib.version.newSymbol() == LibFuseVersion.NewSymbol.FUSE_NEW_317) {
             // struct libfuse_version {major, minor, hotfix, padding}: the release whose layouts we
@@ -62,24 +61,8 @@ public final class PathSession extends MountSession implements Upcalls.InitListe
     }
 
     @Override
-    protected int mountAt(long fuse, MemorySegment at) throws Throwable {
-        return (int) lib.mount.invokeExact(fuse, at);
-    }
-
-    @Override
-    protected void destroyUnmounted(long fuse) throws Throwable {
-        lib.destroy.invokeExact(fuse);
-    }
-
-    @Override
-    protected int loop(long fuse, long config, boolean singleThreaded) throws Throwable {
-        return singleThreaded ? (int) lib.loop.invokeExact(fuse) : (int) lib.loopMt.invokeExact(fuse, config);
-    }
-
-    @Override
-    protected void teardown(long fuse) throws Throwable {
-        lib.unmount.invokeExact(fuse);
-        lib.destroy.invokeExact(fuse);
+    protected EntryPoints entryPoints() {
+        return new EntryPoints(lib.mount, lib.unmount, lib.destroy, lib.loop, lib.loopMt);
     }
 
     @Override
@@ -115,27 +98,12 @@ public final class PathSession extends MountSession implements Upcalls.InitListe
         if (path == null || !path.startsWith("/")) {
             throw new IllegalArgumentException("a path in the mount starts with '/': " + path);
         }
-        if (insideOwnRequest()) {
-            throw new IllegalStateException("invalidating " + path + " from inside one of the filesystem operations of "
-                    + mountpoint + " could wait for itself; call it from another thread");
-        }
-        int rc;
-        live.readLock().lock();
-        try (Arena a = Arena.ofConfined()) {
-            if (handle == 0 || !isMounted()) {
-                throw new IllegalStateException("the mount at " + mountpoint + " has ended");
-            }
-            byte[] bytes = NameCodec.encode(path);
+        byte[] bytes = NameCodec.encode(path);
+        int rc = whileLive("invalidating " + path, (fuse, a) -> {
             MemorySegment cPath = a.allocate(bytes.length + 1L);
             MemorySegment.copy(bytes, 0, cPath, ValueLayout.JAVA_BYTE, 0, bytes.length);
-            rc = (int) lib.invalidatePath.invokeExact(handle, cPath.address());
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        } finally {
-            live.readLock().unlock();
-        }
+            return (int) lib.invalidatePath.invokeExact(fuse, cPath.address());
+        });
         if (rc == -Errno.ENOENT) {
             return false;
         }

@@ -18,11 +18,11 @@ import java.util.concurrent.TimeUnit;
 final class Unmount {
     private Unmount() {}
 
-    /** 0 on success, else a positive errno. */
+    /** 0 on success, else a negative errno (the library's convention for an int result, see the package documentation). */
     static int unmount(Path mountpoint, boolean lazy) {
         if (Libc.geteuid() == 0) {
             try (Arena arena = Arena.ofConfined()) {
-                return -Libc.umount2(Libc.errno(), arena.allocateFrom(mountpoint.toString()), lazy ? Libc.MNT_DETACH : 0);
+                return Libc.umount2(Libc.errno(), arena.allocateFrom(mountpoint.toString()), lazy ? Libc.MNT_DETACH : 0);
             }
         }
         List<String> command = new ArrayList<>(List.of("fusermount3", "-u", "-q"));
@@ -35,19 +35,19 @@ final class Unmount {
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(30, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
-                return Errno.ETIMEDOUT;
+                return -Errno.ETIMEDOUT;
             }
             if (p.exitValue() == 0) {
                 return 0;
             }
-            if (out.contains("busy")) return Errno.EBUSY;
-            if (out.contains("not mounted") || out.contains("not found in")) return Errno.EINVAL;
-            return Errno.EIO;
+            if (out.contains("busy")) return -Errno.EBUSY;
+            if (out.contains("not mounted") || out.contains("not found in")) return -Errno.EINVAL;
+            return -Errno.EIO;
         } catch (IOException e) {
-            return Errno.ENOENT;
+            return -Errno.ENOENT;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Errno.EINTR;
+            return -Errno.EINTR;
         }
     }
 }

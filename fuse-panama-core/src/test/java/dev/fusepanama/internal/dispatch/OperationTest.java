@@ -32,23 +32,23 @@ class OperationTest {
 
     @Test
     void everySlotOfTheStructHasItsUpcallAndAuthorMethod() {
-        assertEquals(42, Operation.ALL.size());
+        assertEquals(42, Upcalls.OPERATIONS.all().size());
         assertEquals(fuse_operations.LAYOUT_310.memberLayouts().stream().map(l -> l.name().orElseThrow()).toList(),
-                Operation.ALL.stream().map(Operation::cName).toList(), "in struct order");
-        assertEquals("writeBuf", Operation.named("write_buf").authorMethod().getName());
-        assertEquals("copyFileRange", Operation.named("copy_file_range").authorMethod().getName());
+                Upcalls.OPERATIONS.all().stream().map(Operation::cName).toList(), "in struct order");
+        assertEquals("writeBuf", Upcalls.OPERATIONS.named("write_buf").authorMethod().getName());
+        assertEquals("copyFileRange", Upcalls.OPERATIONS.named("copy_file_range").authorMethod().getName());
     }
 
     @Test
     void theCSignatureFollowsTheUpcallsJavaSignature() {
         // int (*getattr)(const char *, struct stat *, struct fuse_file_info *)
         assertEquals(FunctionDescriptor.of(Native.C_INT, Native.C_POINTER, Native.C_POINTER, Native.C_POINTER),
-                Operation.named("getattr").descriptor());
+                Upcalls.OPERATIONS.named("getattr").descriptor());
         // off_t (*lseek)(const char *, off_t off, int whence, struct fuse_file_info *)
         assertEquals(FunctionDescriptor.of(Native.C_LONG, Native.C_POINTER, Native.C_LONG, Native.C_INT, Native.C_POINTER),
-                Operation.named("lseek").descriptor());
+                Upcalls.OPERATIONS.named("lseek").descriptor());
         // void (*destroy)(void *private_data)
-        assertEquals(FunctionDescriptor.ofVoid(Native.C_POINTER), Operation.named("destroy").descriptor());
+        assertEquals(FunctionDescriptor.ofVoid(Native.C_POINTER), Upcalls.OPERATIONS.named("destroy").descriptor());
     }
 
     @Test
@@ -62,10 +62,10 @@ class OperationTest {
         }
         class MoreReads extends Reads {}
         Set<String> names = new HashSet<>();
-        Operation.implementedBy(MoreReads.class).forEach(op -> names.add(op.cName()));
-        assertEquals(Set.of("getattr", "write_buf"), names);
-        assertTrue(Operation.named("getattr").takesPath());
-        assertFalse(Operation.named("init").takesPath());
+        Upcalls.OPERATIONS.implementedBy(MoreReads.class).forEach(op -> names.add(op.cName()));
+        assertEquals(Set.of("init", "getattr", "write_buf"), names, "and init, always: the mount applies its settings there");
+        assertTrue(Upcalls.OPERATIONS.named("getattr").takesPath());
+        assertFalse(Upcalls.OPERATIONS.named("init").takesPath());
     }
 
     /**
@@ -80,7 +80,7 @@ class OperationTest {
                     throw new IllegalStateException("bug in " + method.getName());
                 });
         AtomicReference<Throwable> initFailure = new AtomicReference<>();
-        Upcalls upcalls = new Upcalls(throwing, new ErrorMapper("/test"), new Upcalls.InitListener() {
+        Upcalls upcalls = new Upcalls(throwing, new ErrorMapper("/test"), new InitListener() {
             @Override
             public void configure(NativeConnectionInfo connection, NativeFuseConfig config) {}
 
@@ -88,12 +88,12 @@ class OperationTest {
             public void initialized(Throwable failure) {
                 initFailure.set(failure);
             }
-        }, NativePollHandle.Guard.NONE, new HashSet<>(Operation.ALL), null);
+        }, NativePollHandle.Guard.NONE, null);
         try (Arena arena = Arena.ofConfined()) {
             // Every pointer argument points at zeroed scratch memory (an empty path, zeroed
             // structs); a poll handle of NULL means "no notification wanted".
             long scratch = arena.allocate(64 * 1024, 16).address();
-            for (Operation op : Operation.ALL) {
+            for (Operation op : Upcalls.OPERATIONS.all()) {
                 MethodHandle call = Native.LINKER.downcallHandle(upcalls.stub(op, arena), op.descriptor());
                 Class<?>[] types = op.upcall().getParameterTypes();
                 Object[] args = new Object[types.length];

@@ -209,7 +209,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      * Locks the vault now, for an application that must not leave it open a moment longer (the
      * user locked the screen, the session timed out): the key is wiped at once, so calls still
      * running fail with EIO; the kernel drops the plaintext it cached; and the mount is ended with
-     * {@link dev.fusepanama.FuseMount#forceClose}, so programs that still have files open there
+     * {@link dev.fusepanama.Mount#forceClose}, so programs that still have files open there
      * get errors instead of data.
      *
      * @return whether the mount's session ended within {@code timeout}

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.Fuse;
-import dev.fusepanama.FuseMount;
+import dev.fusepanama.Mount;
 import dev.fusepanama.Posix;
 import dev.fusepanama.testkit.ChildJvm;
 import dev.fusepanama.testkit.Os;
@@ -69,7 +69,7 @@ class MemoryFileSystemTest {
     void twentyMountsInOneJvmEachServeAndEndCleanly() throws Exception {
         Path dir = Files.createDirectory(tmp.resolve("again"));
         for (int i = 0; i < 20; i++) {
-            try (FuseMount mount = Fuse.mount(new MemoryFileSystem(1 << 20, 100), dir, MemoryFileSystem.mountOptions().build())) {
+            try (Mount mount = Fuse.mount(new MemoryFileSystem(1 << 20, 100), dir, MemoryFileSystem.mountOptions().build())) {
                 Files.writeString(dir.resolve("f"), "round " + i);
                 int fd = Os.open(dir.resolve("f"), Posix.O_RDWR);
                 Files.delete(dir.resolve("f")); // an unlinked open file: the null-path requests memfs asks for

@@ -9,21 +9,21 @@ import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.fuse_lowlevel_ops;
+import dev.fusepanama.internal.dispatch.Operation;
 import java.lang.foreign.FunctionDescriptor;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The inode operation table is derived from the binding, InodeUpcalls and InodeFileSystem. */
-class InodeOperationTest {
+/** The inode operation table is derived, as the path API's, from the binding, InodeUpcalls and InodeFileSystem. */
+class InodeOperationsTest {
 
     @Test
-    void everySlotIsServedOrListedAsNotYetServed() {
+    void everySlotIsServed() {
         List<String> slots = fuse_lowlevel_ops.LAYOUT_310.memberLayouts().stream().map(l -> l.name().orElseThrow()).toList();
-        List<String> served = InodeOperation.ALL.stream().map(InodeOperation::cName).toList();
+        List<String> served = InodeUpcalls.OPERATIONS.all().stream().map(Operation::cName).toList();
         assertEquals(slots, served, "every slot of libfuse 3.10's table, in struct order");
         assertEquals(44, served.size());
-        assertTrue(InodeOperation.UNSERVED.isEmpty());
     }
 
     @Test
@@ -50,7 +50,7 @@ class InodeOperationTest {
     }
 
     private static FunctionDescriptor descriptor(String slot) {
-        return InodeOperation.ALL.stream().filter(op -> op.cName().equals(slot)).findFirst().orElseThrow().descriptor();
+        return InodeUpcalls.OPERATIONS.all().stream().filter(op -> op.cName().equals(slot)).findFirst().orElseThrow().descriptor();
     }
 
     @Test
@@ -63,17 +63,17 @@ class InodeOperationTest {
             public void forget(long ino, long lookups) {}
         }
         assertEquals(List.of("init", "lookup", "forget", "retrieve_reply", "forget_multi"),
-                InodeOperation.implementedBy(Lookups.class).stream().map(InodeOperation::cName).collect(Collectors.toList()),
+                InodeUpcalls.OPERATIONS.implementedBy(Lookups.class).stream().map(Operation::cName).collect(Collectors.toList()),
                 "the kernel's batched forgets reach forget too; retrieve_reply answers InodeMount.retrieve");
-        assertEquals(List.of("init", "retrieve_reply"), InodeOperation.implementedBy(InodeFileSystem.class.cast(new InodeFileSystem() {}).getClass())
-                .stream().map(InodeOperation::cName).toList());
+        assertEquals(List.of("init", "retrieve_reply"), InodeUpcalls.OPERATIONS.implementedBy(InodeFileSystem.class.cast(new InodeFileSystem() {}).getClass())
+                .stream().map(Operation::cName).toList());
     }
 
     @Test
     void onlyOperationsWithARequestAnswerThroughAReply() {
-        for (InodeOperation op : InodeOperation.ALL) {
+        for (Operation op : InodeUpcalls.OPERATIONS.all()) {
             boolean none = List.of("init", "destroy", "forget", "forget_multi", "retrieve_reply").contains(op.cName());
-            assertEquals(!none, op.replies(), op.cName());
+            assertEquals(!none, InodeUpcalls.answersThroughReply(op), op.cName());
         }
     }
 }
