@@ -61,7 +61,9 @@
  *       names, fillers and the buffers of read and write look into libfuse's memory for this
  *       request and are pointed at the next request's once the method returns; copy what you
  *       keep. An inode reply's own views ({@code attributes()}, {@code statvfs()}) are the
- *       reply's, and move with it when it is deferred.</li>
+ *       reply's, and move with it when it is deferred. To find a view kept by mistake, mount with
+ *       the system property {@code fusepanama.checkViews=true} (or the environment variable
+ *       {@code FUSE_PANAMA_CHECK_VIEWS=1}): each view then throws once its call has returned.</li>
  *   <li><b>Cache times are values</b>: the path API's are settings of the mount
  *       ({@link dev.fusepanama.MountOptions}), the inode API's a {@code Timeouts} per answer,
  *       usually one constant per filesystem; an inode answer names its file by an {@code Inode}

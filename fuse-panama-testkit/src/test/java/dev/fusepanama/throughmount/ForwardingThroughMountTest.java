@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Timeout;
 class ForwardingThroughMountTest {
 
     /** One file, "/f"; no locking, so the kernel keeps locks itself. */
-    static final class OneFile implements FuseFileSystem {
+    static class OneFile implements FuseFileSystem {
         static final byte[] TEXT = "forwarded\n".getBytes(StandardCharsets.UTF_8);
 
         @Override

@@ -16,6 +16,7 @@ import dev.fusepanama.internal.bind.fuse_bufvec;
 import dev.fusepanama.internal.bind.fuse_lowlevel_ops;
 import dev.fusepanama.internal.dispatch.ErrorMapper;
 import dev.fusepanama.internal.dispatch.InitListener;
+import dev.fusepanama.internal.dispatch.ViewCheck;
 import dev.fusepanama.internal.dispatch.Operation;
 import dev.fusepanama.internal.inode.InodeUpcalls;
 import dev.fusepanama.internal.inode.Replies;
@@ -40,6 +41,10 @@ import java.util.concurrent.CompletableFuture;
 public final class InodeSession extends MountSession implements InodeMount, InitListener {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(InodeSession.class);
     private final InodeFileSystem fs;
+    /** What an inode filesystem's methods receive that points into libfuse's memory ({@link ViewCheck}); replies are the request's. */
+    private static final Set<Class<?>> VIEWS = Set.of(dev.fusepanama.inode.Request.class, dev.fusepanama.inode.Name.class,
+            dev.fusepanama.Stat.class, dev.fusepanama.Flock.class, dev.fusepanama.WriteBuffer.class,
+            dev.fusepanama.ConnectionInfo.class);
     private final Set<Operation> operations;
     private final LibFuseLowLevel ll;
     private final Replies replies;
@@ -179,7 +184,8 @@ public final class InodeSession extends MountSession implements InodeMount, Init
 
     @Override
     protected long create(MemorySegment args) throws Throwable {
-        InodeUpcalls upcalls = new InodeUpcalls(fs, replies, new ErrorMapper(mountpoint.toString()), this, this);
+        InodeFileSystem served = checksViews ? ViewCheck.wrap(fs, InodeFileSystem.class, VIEWS) : fs;
+        InodeUpcalls upcalls = new InodeUpcalls(served, replies, new ErrorMapper(mountpoint.toString()), this, this);
         var layout = fuse_lowlevel_ops.layout(lib.version);
         MemorySegment table = Operation.table(layout, operations, op -> upcalls.stub(op, arena), arena);
         if (ll.versionedNew) {

@@ -4,6 +4,7 @@ import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.Mount;
+import dev.fusepanama.internal.dispatch.ViewCheck;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountException.Reason;
 import dev.fusepanama.MountOptions;
@@ -70,6 +71,8 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
      * destroy it, so no notification ever reaches a freed session.
      */
     protected final ReentrantReadWriteLock live = new ReentrantReadWriteLock();
+    /** Whether the filesystem's views expire with their calls ({@link ViewCheck}): read once, at mount. */
+    protected final boolean checksViews = ViewCheck.enabled();
     /** The {@code struct fuse} or {@code struct fuse_session}; 0 before it exists and after it is freed. */
     protected volatile long handle;
     /** The FUSE connection's number (the mount's minor device), for aborting it; null if unknown. */
@@ -714,6 +717,7 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
                 + operationCount() + " operations, " + transport() + ", " + dataPath() + ", "
                 + (readaheadKib > 0 ? "readahead " + readaheadKib + " KiB, " : "")
                 + (kernelCachingDescription().isEmpty() ? "" : "kernel caching: " + kernelCachingDescription() + ", ")
+                + (checksViews ? "views checked (" + ViewCheck.PROPERTY + "), " : "")
                 + (isMounted() ? "mounted" : "ended, loop result " + loopResult) + ")";
     }
 

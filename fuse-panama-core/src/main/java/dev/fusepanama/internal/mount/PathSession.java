@@ -13,6 +13,7 @@ import dev.fusepanama.internal.bind.fuse_operations;
 import dev.fusepanama.internal.codec.NameCodec;
 import dev.fusepanama.internal.dispatch.ErrorMapper;
 import dev.fusepanama.internal.dispatch.InitListener;
+import dev.fusepanama.internal.dispatch.ViewCheck;
 import dev.fusepanama.internal.dispatch.Operation;
 import dev.fusepanama.internal.dispatch.Upcalls;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
@@ -27,6 +28,12 @@ import java.util.Set;
 /** A {@link FuseFileSystem} mounted through libfuse's high-level (path) API: {@code fuse_new}, {@code fuse_loop_mt}. */
 public final class PathSession extends MountSession implements FuseMount, InitListener {
     private final FuseFileSystem fs;
+    /** What a path filesystem's methods receive that points into libfuse's memory ({@link ViewCheck}). */
+    private static final Set<Class<?>> VIEWS = Set.of(dev.fusepanama.Stat.class, dev.fusepanama.FileInfo.class,
+            dev.fusepanama.DirFiller.class, dev.fusepanama.LinkTarget.class, dev.fusepanama.XattrNames.class,
+            dev.fusepanama.StatVfs.class, dev.fusepanama.Timespec.class, dev.fusepanama.Flock.class,
+            dev.fusepanama.WriteBuffer.class, dev.fusepanama.ReadReply.class, dev.fusepanama.ConnectionInfo.class,
+            dev.fusepanama.FuseConfig.class);
     private final Set<Operation> operations;
 
     private PathSession(LibFuse lib, Path mountpoint, MountOptions options, FuseFileSystem fs, Set<Operation> operations) {
@@ -49,7 +56,8 @@ public final class PathSession extends MountSession implements FuseMount, InitLi
 
     @Override
     protected long create(MemorySegment args) throws Throwable {
-        Upcalls upcalls = new Upcalls(fs, new ErrorMapper(mountpoint.toString()), this, this, backing);
+        FuseFileSystem served = checksViews ? ViewCheck.wrap(fs, FuseFileSystem.class, VIEWS) : fs;
+        Upcalls upcalls = new Upcalls(served, new ErrorMapper(mountpoint.toString()), this, this, backing);
         MemorySegment table = Operation.table(lib.layouts.operations(), operations, op -> upcalls.stub(op, arena), arena);
         long size = lib.layouts.operations().byteSize();
         if (lib.version.newSymbol() == LibFuseVersion.NewSymbol.FUSE_NEW_317) {
