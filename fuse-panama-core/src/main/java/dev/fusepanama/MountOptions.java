@@ -110,6 +110,8 @@ public final class MountOptions {
     public int ioUringQueueDepth() { return s.ioUringQueueDepth; }
     public Duration mountTimeout() { return s.mountTimeout; }
     public Duration closeTimeout() { return s.closeTimeout; }
+    /** Seconds after which the kernel aborts the connection over an unanswered request; 0: none asked for. */
+    public int requestTimeoutSeconds() { return s.requestTimeout; }
     public List<String> rawOptions() { return List.copyOf(s.rawOptions); }
 
     /** The {@code -o} options passed to libfuse's {@code fuse_new}, in order. */
@@ -165,6 +167,7 @@ public final class MountOptions {
         private int ioUringQueueDepth;
         private Duration mountTimeout = Duration.ofSeconds(30);
         private Duration closeTimeout = Duration.ofSeconds(30);
+        private int requestTimeout;
         private List<String> rawOptions = new ArrayList<>();
 
         private Builder() {}
@@ -370,6 +373,26 @@ public final class MountOptions {
          * return (and for a lazily detached mount's last user to let go) before it gives up.
          */
         public Builder closeTimeout(Duration timeout) { closeTimeout = Objects.requireNonNull(timeout); return this; }
+
+        /**
+         * A request the filesystem leaves unanswered for {@code timeout} makes the kernel abort
+         * the connection (libfuse 3.18+, Linux 6.14+): every waiting and later system call on the
+         * mount then fails with ENOTCONN, as after {@link Mount#forceClose}, instead of hanging its
+         * callers for as long as the filesystem is stuck. The kernel checks pending requests
+         * every 15 seconds or so, so the abort comes up to that much later; it caps the timeout at
+         * {@code /proc/sys/fs/fuse/max_request_timeout} when that is set, and applies
+         * {@code default_request_timeout} to mounts that ask for none. Whole seconds, 1 to 65535
+         * ({@link Duration#ZERO}: none). Mounting on an earlier libfuse fails, naming the release
+         * that has it; a kernel without it ignores it ({@link Mount#describe()} says what was asked).
+         */
+        public Builder requestTimeout(Duration timeout) {
+            long seconds = Objects.requireNonNull(timeout).toSeconds() + (timeout.toNanosPart() > 0 ? 1 : 0);
+            if (timeout.isNegative() || seconds > 65535) {
+                throw new IllegalArgumentException("requestTimeout is 0 to 65535 seconds: " + timeout);
+            }
+            requestTimeout = (int) seconds;
+            return this;
+        }
 
         /**
          * Any other {@code -o} option libfuse or the kernel understands, e.g. {@code "umask=022"},

@@ -41,6 +41,8 @@ public final class Posix {
     public static final int O_DIRECT = Arch.constants().oDirect;
     public static final int O_DIRECTORY = Arch.constants().oDirectory;
     public static final int O_NOFOLLOW = Arch.constants().oNofollow;
+    /** {@code O_TMPFILE}: a file with no name in the directory opened (the generic {@code __O_TMPFILE} with {@code O_DIRECTORY}). */
+    public static final int O_TMPFILE = 020000000 | O_DIRECTORY;
     public static final int O_NOATIME = 01000000;
     public static final int O_CLOEXEC = 02000000;
     public static final int O_PATH = 010000000;

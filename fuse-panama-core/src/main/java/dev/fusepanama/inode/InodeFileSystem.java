@@ -304,4 +304,16 @@ public interface InodeFileSystem {
     default void lseek(Request request, long ino, long fh, long offset, int whence, LseekReply reply) throws IOException {
         reply.error(Errno.ENOSYS);
     }
+
+    /**
+     * Creates and opens a file with no name in directory {@code parent} (open with
+     * {@code O_TMPFILE}): answer as {@link #create}, with a new inode whose link count is 0 and
+     * one lookup counted. Unless opened with {@code O_EXCL}, linkat(2) may give it a name later
+     * ({@link #link} of its inode). libfuse 3.17 and later; on earlier releases it is not
+     * registered, and the kernel answers {@code O_TMPFILE} with EOPNOTSUPP. An ENOSYS answer
+     * makes the kernel stop asking, for the life of the mount.
+     */
+    default void tmpfile(Request request, long parent, int mode, int flags, CreateReply reply) throws IOException {
+        reply.error(Errno.ENOSYS);
+    }
 }

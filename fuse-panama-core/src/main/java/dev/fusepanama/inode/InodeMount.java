@@ -60,4 +60,16 @@ public interface InodeMount extends Mount {
      * nothing for the inode, and exceptionally if the mount ends before the kernel answers.
      */
     CompletableFuture<byte[]> retrieve(long ino, long offset, int size) throws IOException;
+
+    /**
+     * Makes everything the kernel cached about names and attributes in this mount stale at once
+     * (the connection's epoch moves on): each name and inode is asked about again at its next
+     * use, as if its timeout had run out, without naming them one by one. For a store that
+     * changed wholesale behind the kernel's back (a snapshot restored, a sync caught up).
+     * Cached file data is not touched ({@link #invalidateInode} drops that).
+     *
+     * @throws UnsupportedOperationException if the loaded libfuse (3.18+) or the kernel (Linux
+     *         6.16+) has no epoch; the message says which
+     */
+    void incrementEpoch() throws IOException;
 }

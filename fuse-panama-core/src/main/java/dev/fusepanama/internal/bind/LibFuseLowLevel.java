@@ -70,6 +70,8 @@ public final class LibFuseLowLevel {
     public final MethodHandle notifyDelete;
     public final MethodHandle notifyStore;
     public final MethodHandle notifyRetrieve;
+    /** {@code fuse_lowlevel_notify_increment_epoch}: 3.18+, else null. */
+    public final MethodHandle notifyIncrementEpoch;
 
     LibFuseLowLevel(SymbolLookup lookup, LibFuseVersion version) {
         this.versionedNew = version.atLeast(3, 17, 0);
@@ -125,6 +127,8 @@ public final class LibFuseLowLevel {
                 FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_LONG, C_POINTER, C_INT));
         this.notifyRetrieve = d(lookup, "fuse_lowlevel_notify_retrieve",
                 FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_LONG, C_LONG, C_POINTER));
+        this.notifyIncrementEpoch = lookup.find("fuse_lowlevel_notify_increment_epoch").isEmpty() ? null
+                : d(lookup, "fuse_lowlevel_notify_increment_epoch", FunctionDescriptor.of(C_INT, C_POINTER));
     }
 
     private static MethodHandle d(SymbolLookup lookup, String symbol, FunctionDescriptor fd, Linker.Option... options) {

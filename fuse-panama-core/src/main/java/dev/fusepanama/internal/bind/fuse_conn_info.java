@@ -108,6 +108,11 @@ public final class fuse_conn_info {
 
     public static int max_backing_stack_depth(long c) { return ALL.get(C_INT, c + MAX_BACKING_STACK_DEPTH_317); }
 
+    /** libfuse 3.18+ only: {@code uint16_t request_timeout}, seconds. */
+    public static final long REQUEST_TIMEOUT_318 = LAYOUT_318.byteOffset(groupElement("request_timeout"));
+
+    public static void request_timeout(long c, int seconds) { ALL.set(C_SHORT, c + REQUEST_TIMEOUT_318, (short) seconds); }
+
     public static long capable_ext(long c) { return ALL.get(C_LONG, c + CAPABLE_EXT_317); }
     public static long want_ext(long c) { return ALL.get(C_LONG, c + WANT_EXT_317); }
     public static void want_ext(long c, long v) { ALL.set(C_LONG, c + WANT_EXT_317, v); }

@@ -44,9 +44,10 @@ public final class InodeUpcalls {
      * The inode API's operations: {@code struct fuse_lowlevel_ops}, these methods,
      * {@link InodeFileSystem}. {@code forget_multi} serves the kernel's batches with the author's
      * {@code forget}; {@code retrieve_reply}, the library's own, completes the future of
-     * {@link InodeMount#retrieve}.
+     * {@link InodeMount#retrieve}. Derived from the struct up to 3.17's {@code tmpfile} (3.18's
+     * {@code statx} is not served yet); a mount registers only the slots of the release it loaded.
      */
-    public static final Operation.Table OPERATIONS = Operation.Table.derive(fuse_lowlevel_ops.LAYOUT_310, InodeUpcalls.class,
+    public static final Operation.Table OPERATIONS = Operation.Table.derive(fuse_lowlevel_ops.LAYOUT_317, InodeUpcalls.class,
             InodeFileSystem.class, Map.of("forget_multi", "forget"), Set.of("retrieve_reply"), Set.of("init"));
 
     /** Whether {@code op} answers through a reply (all but init, destroy, the forgets and the library's own). */
@@ -451,6 +452,12 @@ public final class InodeUpcalls {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Write(replies, req, t.area()));
         fs.copyFileRange(t.request.at(req), inoIn, fh(fiIn), offsetIn, inoOut, fh(fiOut), offsetOut, length, flags, r);
+    }
+
+    void tmpfile(long req, long parent, int mode, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Create(replies, req, t.area()));
+        fs.tmpfile(t.request.at(req), parent, mode, fuse_file_info.flags(fi), r);
     }
 
     void lseek(long req, long ino, long offset, int whence, long fi) throws IOException {

@@ -75,6 +75,11 @@ public final class InodeSession extends MountSession implements InodeMount, Init
         if (options.passthrough()) {
             ops.add(InodeUpcalls.OPERATIONS.named("release")); // a passed-through file's backing is dropped at release
         }
+        List<String> absent = withoutAbsentSlots(ops, fuse_lowlevel_ops.layout(lib.version));
+        if (!absent.isEmpty()) {
+            LOG.info("{}: libfuse {} has no {} operation; the filesystem's is not called", mountpoint, lib.packageVersion,
+                    String.join(", ", absent));
+        }
         KernelCaching caching = kernelCaching(fs, ops, mountpoint);
         InodeSession session = new InodeSession(lib, at, options, fs, ops, caching);
         session.start();
@@ -307,7 +312,20 @@ public final class InodeSession extends MountSession implements InodeMount, Init
         return result;
     }
 
-    private enum Kind { INVAL_INODE, INVAL_ENTRY, EXPIRE_ENTRY, DELETE, STORE, RETRIEVE }
+    @Override
+    public void incrementEpoch() throws IOException {
+        if (ll.notifyIncrementEpoch == null) {
+            throw new UnsupportedOperationException("incrementing the epoch needs libfuse 3.18 or later; this is "
+                    + lib.packageVersion);
+        }
+        try {
+            notify("incrementing the epoch", Kind.INC_EPOCH, 0, 0, 0, null, null);
+        } catch (Unsupported e) {
+            throw new UnsupportedOperationException("the kernel has no epoch notification (Linux 6.16+): " + e.getMessage());
+        }
+    }
+
+    private enum Kind { INVAL_INODE, INVAL_ENTRY, EXPIRE_ENTRY, DELETE, STORE, RETRIEVE, INC_EPOCH }
 
     private boolean notify(String what, Kind kind, long ino, long a, long b, byte[] name, ByteBuffer data) throws IOException {
         return notify(what, kind, ino, a, b, name, data, 0);
@@ -334,12 +352,13 @@ public final class InodeSession extends MountSession implements InodeMount, Init
                 case DELETE -> (int) ll.notifyDelete.invokeExact(se, ino, a, cName, (long) name.length);
                 case STORE -> store(se, ino, a, data, a1);
                 case RETRIEVE -> (int) ll.notifyRetrieve.invokeExact(se, ino, b, a, cookie);
+                case INC_EPOCH -> (int) ll.notifyIncrementEpoch.invokeExact(se);
             };
         });
         if (rc == -Errno.ENOENT) {
             return false;
         }
-        if (kind == Kind.EXPIRE_ENTRY && (rc == -Errno.ENOSYS || rc == -Errno.EINVAL)) {
+        if ((kind == Kind.EXPIRE_ENTRY || kind == Kind.INC_EPOCH) && (rc == -Errno.ENOSYS || rc == -Errno.EINVAL)) {
             throw new Unsupported(what + ": " + Errno.name(-rc));
         }
         if (rc < 0) {

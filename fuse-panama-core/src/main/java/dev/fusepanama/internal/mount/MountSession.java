@@ -33,6 +33,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.time.Duration;
+import dev.fusepanama.internal.dispatch.Operation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -163,6 +164,9 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
      * this process may use it, and records what the mount got.
      */
     protected final void negotiate(NativeConnectionInfo connection) {
+        if (options.requestTimeoutSeconds() > 0) {
+            connection.requestTimeout(options.requestTimeoutSeconds()); // checked against the release at start
+        }
         if (backing == null || backing.unavailable() != null) {
             return;
         }
@@ -247,6 +251,22 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
         return at;
     }
 
+    /**
+     * Removes from {@code ops} the operations whose slot the loaded release's struct lacks
+     * (operations libfuse added later), and names them.
+     */
+    static List<String> withoutAbsentSlots(Set<Operation> ops, java.lang.foreign.StructLayout loaded) {
+        Set<String> slots = new java.util.HashSet<>();
+        loaded.memberLayouts().forEach(l -> slots.add(l.name().orElseThrow()));
+        List<String> absent = new java.util.ArrayList<>();
+        ops.removeIf(op -> {
+            boolean missing = !slots.contains(op.cName());
+            if (missing) absent.add(op.cName());
+            return missing;
+        });
+        return absent;
+    }
+
     /** Creates the session from the command line {@code args} (its upcall stubs in {@link #arena}); 0 if libfuse rejected the options. */
     protected abstract long create(MemorySegment args) throws Throwable;
 
@@ -283,6 +303,10 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
     protected abstract int operationCount();
 
     protected final void start() throws MountException {
+        if (options.requestTimeoutSeconds() > 0 && !lib.version.atLeast(3, 18, 0)) {
+            throw new MountException(Reason.INVALID_OPTIONS, mountpoint, "requestTimeout needs libfuse 3.18 or later;"
+                    + " this is " + lib.packageVersion);
+        }
         boolean mounted = false;
         try {
             MemorySegment args = arguments();
@@ -718,6 +742,7 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
                 + (readaheadKib > 0 ? "readahead " + readaheadKib + " KiB, " : "")
                 + (kernelCachingDescription().isEmpty() ? "" : "kernel caching: " + kernelCachingDescription() + ", ")
                 + (checksViews ? "views checked (" + ViewCheck.PROPERTY + "), " : "")
+                + (options.requestTimeoutSeconds() > 0 ? "request timeout " + options.requestTimeoutSeconds() + " s, " : "")
                 + (isMounted() ? "mounted" : "ended, loop result " + loopResult) + ")";
     }
 

@@ -50,6 +50,11 @@ public final class NativeConnectionInfo implements ConnectionInfo {
         setWanted(wanted() | (capable() & capabilities));
     }
 
+    /** The kernel's request timeout in seconds (libfuse 3.18+ only: the caller checks the release). */
+    public void requestTimeout(int seconds) {
+        fuse_conn_info.request_timeout(a, seconds);
+    }
+
     /** Turns {@code capabilities} off. */
     public void unwant(long capabilities) {
         setWanted(wanted() & ~capabilities);
