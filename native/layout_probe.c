@@ -179,6 +179,14 @@ int main(void) {
     OFF(fuse_lowlevel_ops, statx);
 #endif
 
+    SIZE(statx);
+    OFF(statx, stx_mask); OFF(statx, stx_blksize); OFF(statx, stx_attributes); OFF(statx, stx_nlink);
+    OFF(statx, stx_uid); OFF(statx, stx_gid); OFF(statx, stx_mode); OFF(statx, stx_ino); OFF(statx, stx_size);
+    OFF(statx, stx_blocks); OFF(statx, stx_attributes_mask); OFF(statx, stx_atime); OFF(statx, stx_btime);
+    OFF(statx, stx_ctime); OFF(statx, stx_mtime); OFF(statx, stx_rdev_major); OFF(statx, stx_rdev_minor);
+    OFF(statx, stx_dev_major); OFF(statx, stx_dev_minor); OFF(statx, stx_mnt_id); OFF(statx, stx_dio_mem_align);
+    OFF(statx, stx_dio_offset_align);
+
     SIZE(fuse_entry_param);
     OFF(fuse_entry_param, ino); OFF(fuse_entry_param, generation); OFF(fuse_entry_param, attr);
     OFF(fuse_entry_param, attr_timeout); OFF(fuse_entry_param, entry_timeout);

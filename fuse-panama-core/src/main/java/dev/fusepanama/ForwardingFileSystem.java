@@ -247,4 +247,9 @@ public abstract class ForwardingFileSystem implements FuseFileSystem {
     public long lseek(String path, long offset, int whence, FileInfo fi) throws IOException {
         return delegate.lseek(path, offset, whence, fi);
     }
+
+    @Override
+    public int statx(String path, int flags, int mask, Statx statx, FileInfo fi) throws IOException {
+        return delegate.statx(path, flags, mask, statx, fi);
+    }
 }

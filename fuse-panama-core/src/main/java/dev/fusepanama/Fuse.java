@@ -19,8 +19,14 @@ public final class Fuse {
      *         directory, already or stale mounted; /dev/fuse missing or not accessible; libfuse3
      *         missing or too old; options rejected; init failed)
      */
+    public static FuseMount mount(FuseFileSystem fs, Path mountpoint, MountOptions options, PathOptions pathOptions)
+            throws MountException {
+        return PathSession.mount(fs, mountpoint, options, pathOptions);
+    }
+
+    /** As {@link #mount(FuseFileSystem, Path, MountOptions, PathOptions)} with libfuse's path settings. */
     public static FuseMount mount(FuseFileSystem fs, Path mountpoint, MountOptions options) throws MountException {
-        return PathSession.mount(fs, mountpoint, options);
+        return mount(fs, mountpoint, options, PathOptions.defaults());
     }
 
     public static FuseMount mount(FuseFileSystem fs, Path mountpoint) throws MountException {
@@ -29,9 +35,8 @@ public final class Fuse {
 
     /**
      * Mounts an inode-based filesystem at {@code mountpoint} through libfuse's low-level API.
-     * Returns once the kernel has initialised the connection. The path API's settings
-     * (timeouts, {@code directIo}, {@code kernelCache}, ...) are refused: an inode filesystem
-     * sends them with each reply.
+     * Returns once the kernel has initialised the connection. It takes no {@link PathOptions}:
+     * an inode filesystem sends its timeouts and open flags with each reply.
      *
      * @throws MountException as {@link #mount(FuseFileSystem, Path, MountOptions)}
      */

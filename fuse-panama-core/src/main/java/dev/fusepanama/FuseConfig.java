@@ -2,8 +2,9 @@ package dev.fusepanama;
 
 /**
  * The settings of libfuse's path layer in effect for a mount ({@code struct fuse_config}), read
- * during {@link FuseFileSystem#init}. They are set through {@link MountOptions}: the typed
- * settings, or {@link MountOptions.Builder#option} for the few without one ({@code uid=},
+ * during {@link FuseFileSystem#init}. They are set through {@link PathOptions} (timeouts, page
+ * cache, unlinked files) and {@link MountOptions} (the rest, with
+ * {@link MountOptions.Builder#option} for the few without a typed setting: {@code uid=},
  * {@code gid=}, {@code umask=}). Timeouts are seconds the kernel may
  * cache names ({@code entry}), missing names ({@code negative}) and attributes ({@code attr});
  * 0 disables that cache.

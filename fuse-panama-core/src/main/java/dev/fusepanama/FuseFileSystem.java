@@ -199,4 +199,12 @@ public interface FuseFileSystem {
 
     /** {@code lseek(2)} for SEEK_DATA and SEEK_HOLE (the kernel handles the other whences); return the new offset. */
     default long lseek(String path, long offset, int whence, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
+
+    /**
+     * {@code statx(2)} beyond what {@link #getattr} answers ({@code mask} has {@code STATX_BTIME}
+     * or other bits past {@code STATX_BASIC_STATS}): fill what the filesystem knows and set those
+     * bits of {@link Statx#setMask}. libfuse 3.18 and later; without it (or on earlier releases,
+     * where it is not registered) the kernel answers from getattr, without the birth time.
+     */
+    default int statx(String path, int flags, int mask, Statx statx, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 }

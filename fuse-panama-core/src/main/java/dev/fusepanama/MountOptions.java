@@ -5,11 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.OptionalDouble;
 
 /**
- * How to mount, and the one place every setting of a mount is made: typed settings for what
- * fuse-panama knows, and {@link Builder#option raw -o options} for the rest. A raw option that
+ * How to mount, for either API: typed settings for what fuse-panama knows, and
+ * {@link Builder#option raw -o options} for the rest. The path API's own settings (timeouts,
+ * page cache per open, unlinked open files) are {@link PathOptions}. A raw option that
  * has a typed setting is refused, so each setting has exactly one way in; the filesystem's
  * {@link FuseFileSystem#init} reads the outcome ({@link ConnectionInfo}, {@link FuseConfig}) but
  * changes nothing. Immutable; start from {@link #defaults()} or {@link #builder()}.
@@ -22,7 +22,7 @@ import java.util.OptionalDouble;
  *   <li>{@code auto_inval_data}, which libfuse 3 requests, is not ({@link Builder#autoInvalData}): cached file data
  *       is dropped at every open, the close-to-open consistency of libfuse 2 and NFS, instead of
  *       the kernel asking for the attributes before every read whose cached attributes have
- *       expired, which with {@code attrTimeout(0)} is every read and halves small-read
+ *       expired, which with an attribute timeout of 0 is every read and halves small-read
  *       throughput.</li>
  * </ul>
  */
@@ -36,21 +36,17 @@ public final class MountOptions {
     private static final Map<String, String> TYPED = Map.ofEntries(
             Map.entry("ro", "readOnly"), Map.entry("rw", "readOnly"), Map.entry("allow_other", "allowOther"),
             Map.entry("default_permissions", "defaultPermissions"), Map.entry("fsname", "fsName"),
-            Map.entry("subtype", "subtype"), Map.entry("debug", "debug"), Map.entry("attr_timeout", "attrTimeout"),
-            Map.entry("entry_timeout", "entryTimeout"), Map.entry("negative_timeout", "negativeTimeout"),
-            Map.entry("direct_io", "directIo"), Map.entry("kernel_cache", "kernelCache"), Map.entry("auto_cache", "autoCache"), Map.entry("noauto_cache", "autoCache"),
-            Map.entry("hard_remove", "hardRemove"), Map.entry("nullpath_ok", "nullPathOk"), Map.entry("use_ino", "useIno"),
+            Map.entry("subtype", "subtype"), Map.entry("debug", "debug"),
             Map.entry("max_write", "maxWrite"), Map.entry("max_read", "maxRead"), Map.entry("max_readahead", "maxReadahead"),
             Map.entry("max_background", "maxBackground"), Map.entry("congestion_threshold", "congestionThreshold"),
             Map.entry("time_gran", "timeGranularity"), Map.entry("max_threads", "maxThreads"),
             Map.entry("max_idle_threads", "maxIdleThreads"), Map.entry("auto_inval_data", "autoInvalData"),
             Map.entry("no_auto_inval_data", "autoInvalData"), Map.entry("intr", "interrupts"),
-            Map.entry("readdir_ino", "readdirIno"), Map.entry("io_uring", "ioUring"),
+            Map.entry("io_uring", "ioUring"),
             Map.entry("io_uring_q_depth", "ioUringQueueDepth"));
 
     /** The options of {@link #TYPED} that take a value. */
-    private static final java.util.Set<String> VALUED = java.util.Set.of("fsname", "subtype", "attr_timeout",
-            "entry_timeout", "negative_timeout", "max_write", "max_read", "max_readahead", "max_background",
+    private static final java.util.Set<String> VALUED = java.util.Set.of("fsname", "subtype", "max_write", "max_read", "max_readahead", "max_background",
             "congestion_threshold", "time_gran", "max_threads", "max_idle_threads", "io_uring_q_depth");
 
     private final Builder s;
@@ -72,9 +68,6 @@ public final class MountOptions {
     public boolean defaultPermissions() { return s.defaultPermissions; }
     public String fsName() { return s.fsName; }
     public String subtype() { return s.subtype; }
-    public OptionalDouble attrTimeout() { return s.attrTimeout; }
-    public OptionalDouble entryTimeout() { return s.entryTimeout; }
-    public OptionalDouble negativeTimeout() { return s.negativeTimeout; }
     /** 0: libfuse's default. */
     public int maxWrite() { return s.maxWrite; }
     /** 0: the kernel's limit. */
@@ -87,19 +80,12 @@ public final class MountOptions {
     public int maxThreads() { return s.maxThreads; }
     public int maxIdleThreads() { return s.maxIdleThreads < 0 ? s.maxThreads : s.maxIdleThreads; }
     public boolean singleThreaded() { return s.singleThreaded; }
-    public boolean directIo() { return s.directIo; }
-    public boolean kernelCache() { return s.kernelCache; }
-    public boolean autoCache() { return s.autoCache; }
     public boolean autoInvalData() { return (s.wanted & ConnectionInfo.CAP_AUTO_INVAL_DATA) != 0; }
     public boolean atomicOTrunc() { return (s.wanted & ConnectionInfo.CAP_ATOMIC_O_TRUNC) != 0; }
     /** Capabilities asked for on top of libfuse's defaults, where the kernel offers them. */
     public long wantedCapabilities() { return s.wanted; }
     /** Capabilities turned off among libfuse's defaults. */
     public long unwantedCapabilities() { return s.unwanted; }
-    public boolean hardRemove() { return s.hardRemove; }
-    public boolean nullPathOk() { return s.nullPathOk; }
-    public boolean useIno() { return s.useIno; }
-    public boolean readdirIno() { return s.readdirIno; }
     public boolean interrupts() { return s.interrupts; }
     public boolean debug() { return s.debug; }
     /** Whether open/create may pass files through to the kernel ({@link FileInfo#setPassthrough}). */
@@ -139,9 +125,6 @@ public final class MountOptions {
         private boolean defaultPermissions;
         private String fsName;
         private String subtype;
-        private OptionalDouble attrTimeout = OptionalDouble.empty();
-        private OptionalDouble entryTimeout = OptionalDouble.empty();
-        private OptionalDouble negativeTimeout = OptionalDouble.empty();
         private int maxWrite;
         private int maxRead;
         private int maxReadahead = -1;
@@ -151,15 +134,8 @@ public final class MountOptions {
         private int maxThreads = 10;
         private int maxIdleThreads = -1;
         private boolean singleThreaded;
-        private boolean directIo;
-        private boolean kernelCache;
-        private boolean autoCache;
         private long wanted;
         private long unwanted = ConnectionInfo.CAP_AUTO_INVAL_DATA | ConnectionInfo.CAP_ATOMIC_O_TRUNC;
-        private boolean hardRemove;
-        private boolean nullPathOk;
-        private boolean useIno;
-        private boolean readdirIno;
         private boolean interrupts;
         private boolean debug;
         private boolean passthrough;
@@ -192,12 +168,6 @@ public final class MountOptions {
         public Builder fsName(String name) { fsName = checkOption("fsName", name); return this; }
         /** Shown as fuse.SUBTYPE in /proc/mounts. */
         public Builder subtype(String name) { subtype = checkOption("subtype", name); return this; }
-        /** Seconds the kernel caches attributes (libfuse default 1). */
-        public Builder attrTimeout(double seconds) { attrTimeout = OptionalDouble.of(nonNegative(seconds)); return this; }
-        /** Seconds the kernel caches name lookups (libfuse default 1). */
-        public Builder entryTimeout(double seconds) { entryTimeout = OptionalDouble.of(nonNegative(seconds)); return this; }
-        /** Seconds the kernel caches failed lookups (libfuse default 0). */
-        public Builder negativeTimeout(double seconds) { negativeTimeout = OptionalDouble.of(nonNegative(seconds)); return this; }
 
         /** Largest write request in bytes, 4096 to 1 MiB. */
         public Builder maxWrite(int bytes) {
@@ -264,12 +234,6 @@ public final class MountOptions {
 
         /** Serve every request on one thread (fuse_loop instead of fuse_loop_mt). */
         public Builder singleThreaded(boolean on) { singleThreaded = on; return this; }
-        /** Bypass the page cache for every file. */
-        public Builder directIo(boolean on) { directIo = on; return this; }
-        /** Keep cached file data across opens (for data nothing else changes). */
-        public Builder kernelCache(boolean on) { kernelCache = on; return this; }
-        /** Keep cached file data across opens while mtime and size are unchanged. */
-        public Builder autoCache(boolean on) { autoCache = on; return this; }
         /**
          * Whether the kernel checks a file's attributes before reading from its cached data and
          * drops that data when size or mtime changed ({@code FUSE_CAP_AUTO_INVAL_DATA}, which bare
@@ -315,14 +279,6 @@ public final class MountOptions {
             return this;
         }
 
-        /** Unlink open files at once instead of hiding them as {@code .fuse_hidden*} (see {@link FuseConfig#hardRemove}). */
-        public Builder hardRemove(boolean on) { hardRemove = on; return this; }
-        /** Accept operations on open files without their path (see {@link FuseConfig#nullPathOk}). */
-        public Builder nullPathOk(boolean on) { nullPathOk = on; return this; }
-        /** Report the filesystem's own inode numbers. */
-        public Builder useIno(boolean on) { useIno = on; return this; }
-        /** Without {@code useIno}: report the filesystem's inode numbers in listings alone. */
-        public Builder readdirIno(boolean on) { readdirIno = on; return this; }
         /**
          * Deliver the kernel's interrupts to operations (see {@link FuseContext#interrupted()}):
          * from libfuse 3.17 the kernel sends them only with this set. Before 3.17 they reach
@@ -340,8 +296,9 @@ public final class MountOptions {
          * says why. Backing files must not be on a stacked filesystem (overlayfs, another
          * passthrough FUSE mount); such a file is served by the filesystem. Off by default: it
          * turns the writeback cache off, and files are only passed through when the filesystem
-         * asks. Not with {@link #kernelCache}, {@link #autoCache} or {@link #directIo}, which
-         * decide the page cache of every file (refused at {@link #build()}).
+         * asks. Not with the path API's {@link PathOptions.Builder#kernelCache},
+         * {@link PathOptions.Builder#autoCache} or {@link PathOptions.Builder#directIo}, which decide
+         * the page cache of every file (the mount is refused).
          */
         public Builder passthrough(boolean on) { passthrough = on; return this; }
 
@@ -402,7 +359,11 @@ public final class MountOptions {
         public Builder option(String option) {
             checkOption("option", option);
             int eq = option.indexOf('=');
-            String setting = TYPED.get(eq < 0 ? option : option.substring(0, eq));
+            String name = eq < 0 ? option : option.substring(0, eq);
+            if (PathOptions.NAMES.contains(name)) {
+                throw pathSetting(option);
+            }
+            String setting = TYPED.get(name);
             if (setting != null) {
                 throw new IllegalArgumentException("-o " + option + " has a typed setting: use MountOptions.Builder." + setting);
             }
@@ -453,6 +414,9 @@ public final class MountOptions {
         }
 
         private void fuseOption(String name, String value, String option) {
+            if (PathOptions.NAMES.contains(name)) {
+                throw pathSetting(option);
+            }
             if (value != null && TYPED.containsKey(name) && !VALUED.contains(name)) {
                 throw new IllegalArgumentException("-o " + name + " takes no value: " + option);
             }
@@ -464,17 +428,6 @@ public final class MountOptions {
                 case "fsname" -> fsName(value(option, value));
                 case "subtype" -> subtype(value(option, value));
                 case "debug" -> debug(true);
-                case "attr_timeout" -> attrTimeout(seconds(option, value));
-                case "entry_timeout" -> entryTimeout(seconds(option, value));
-                case "negative_timeout" -> negativeTimeout(seconds(option, value));
-                case "direct_io" -> directIo(true);
-                case "kernel_cache" -> kernelCache(true);
-                case "auto_cache" -> autoCache(true);
-                case "noauto_cache" -> autoCache(false);
-                case "hard_remove" -> hardRemove(true);
-                case "nullpath_ok" -> nullPathOk(true);
-                case "use_ino" -> useIno(true);
-                case "readdir_ino" -> readdirIno(true);
                 case "intr" -> interrupts(true);
                 case "auto_inval_data" -> autoInvalData(true);
                 case "no_auto_inval_data" -> autoInvalData(false);
@@ -492,6 +445,11 @@ public final class MountOptions {
             }
         }
 
+        private static IllegalArgumentException pathSetting(String option) {
+            return new IllegalArgumentException("-o " + option + " is a setting of the path API, not of the mount: "
+                    + "PathOptions.Builder.fuseOption (an inode filesystem sends its timeouts and open flags with each reply)");
+        }
+
         private static String value(String option, String value) {
             if (value == null || value.isEmpty()) throw new IllegalArgumentException("-o " + option + " needs a value: " + option + "=VALUE");
             return value;
@@ -505,29 +463,11 @@ public final class MountOptions {
             }
         }
 
-        private static double seconds(String option, String value) {
-            try {
-                return Double.parseDouble(value(option, value));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("-o " + option + ": " + value + " is not a number of seconds");
-            }
-        }
-
         public MountOptions build() {
-            if (passthrough && (kernelCache || autoCache || directIo)) {
-                throw new IllegalArgumentException("passthrough cannot be combined with "
-                        + (kernelCache ? "kernelCache" : autoCache ? "autoCache" : "directIo")
-                        + ": each decides the page cache of every open file");
-            }
             if (passthrough && (wanted & ConnectionInfo.CAP_WRITEBACK_CACHE) != 0) {
                 throw new IllegalArgumentException("passthrough cannot be combined with the writeback cache: the kernel refuses it");
             }
             return new MountOptions(copy());
-        }
-
-        private static double nonNegative(double seconds) {
-            if (!(seconds >= 0)) throw new IllegalArgumentException("timeout must be >= 0 seconds: " + seconds);
-            return seconds;
         }
 
         private static int notNegative(String what, int value) {

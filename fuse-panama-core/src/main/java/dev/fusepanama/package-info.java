@@ -32,7 +32,9 @@
  *       (libfuse 3 sets it by default, fuse-panama does not: see
  *       {@link dev.fusepanama.MountOptions}).</li>
  * </ul>
- * libfuse's defaults are one second for names and attributes. If only programs going through the
+ * These are {@link dev.fusepanama.PathOptions}, given to {@code Fuse.mount} beside the
+ * {@link dev.fusepanama.MountOptions}. libfuse's defaults are one second for names and
+ * attributes. If only programs going through the
  * mount change files, longer timeouts save round trips. If files change behind the kernel's back
  * (a sync client, a view of a database), either use 0, or keep the caches and call
  * {@link dev.fusepanama.FuseMount#invalidate} for each path that changed: its cached attributes
@@ -65,7 +67,7 @@
  *       the system property {@code fusepanama.checkViews=true} (or the environment variable
  *       {@code FUSE_PANAMA_CHECK_VIEWS=1}): each view then throws once its call has returned.</li>
  *   <li><b>Cache times are values</b>: the path API's are settings of the mount
- *       ({@link dev.fusepanama.MountOptions}), the inode API's a {@code Timeouts} per answer,
+ *       ({@link dev.fusepanama.PathOptions}), the inode API's a {@code Timeouts} per answer,
  *       usually one constant per filesystem; an inode answer names its file by an {@code Inode}
  *       (its node id and generation), never by two loose numbers.</li>
  *   <li><b>Each mount has what works for it</b>: {@link dev.fusepanama.Fuse#mount} returns a

@@ -20,7 +20,8 @@ class MountOptionsTest {
             "readdir_ino, readdirIno"})
     void aRawOptionThatHasATypedSettingIsRefusedWithItsName(String option, String setting) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().option(option));
-        assertTrue(e.getMessage().contains("MountOptions.Builder." + setting), e.getMessage());
+        String where = PathOptions.isSetting(option) ? "PathOptions.Builder.fuseOption" : "MountOptions.Builder." + setting;
+        assertTrue(e.getMessage().contains(where), e.getMessage());
     }
 
     @ParameterizedTest
@@ -62,13 +63,18 @@ class MountOptionsTest {
 
     @Test
     void aBuiltOptionsObjectDoesNotChangeWithItsBuilder() {
-        MountOptions.Builder b = MountOptions.builder().option("umask=022").attrTimeout(1);
+        MountOptions.Builder b = MountOptions.builder().option("umask=022").maxThreads(3);
         MountOptions first = b.build();
-        b.option("noforget").attrTimeout(2);
+        b.option("noforget").maxThreads(4);
         MountOptions.Builder copy = first.toBuilder().option("remember=5");
         assertEquals(List.of("umask=022"), first.rawOptions());
-        assertEquals(1.0, first.attrTimeout().orElseThrow());
+        assertEquals(3, first.maxThreads());
         assertEquals(List.of("umask=022", "remember=5"), copy.build().rawOptions());
+        PathOptions.Builder p = PathOptions.builder().attrTimeout(1);
+        PathOptions path = p.build();
+        p.attrTimeout(2);
+        assertEquals(1.0, path.attrTimeout().orElseThrow());
+        assertEquals(2.0, path.toBuilder().attrTimeout(2).build().attrTimeout().orElseThrow());
     }
 
     @ParameterizedTest
@@ -88,16 +94,34 @@ class MountOptionsTest {
     @Test
     void fuseOptionsAsACommandLineSpellsThemSetTheTypedSettings() {
         MountOptions o = MountOptions.builder()
-                .fuseOptions("-o allow_other,ro -ofsname=vault -o attr_timeout=2.5,max_read=65536 auto_unmount,umask=022")
+                .fuseOptions("-o allow_other,ro -ofsname=vault -o max_read=65536 auto_unmount,umask=022")
                 .build();
         assertTrue(o.allowOther());
         assertTrue(o.readOnly());
         assertEquals("vault", o.fsName());
-        assertEquals(2.5, o.attrTimeout().getAsDouble());
         assertEquals(65536, o.maxRead());
         assertTrue(o.libfuseOptions().contains("auto_unmount"), o.libfuseOptions().toString());
         assertTrue(o.libfuseOptions().contains("umask=022"), o.libfuseOptions().toString());
         assertEquals(MountOptions.defaults().libfuseOptions(), MountOptions.builder().fuseOptions("  ").build().libfuseOptions());
+    }
+
+    @Test
+    void thePathApisOwnSettingsAreTakenByPathOptionsInTheirFuseSpelling() {
+        PathOptions.Builder b = PathOptions.builder();
+        for (String o : List.of("attr_timeout=2.5", "entry_timeout=1", "negative_timeout=0", "kernel_cache", "hard_remove")) {
+            assertTrue(PathOptions.isSetting(o), o);
+            b.fuseOption(o);
+        }
+        PathOptions p = b.build();
+        assertEquals(2.5, p.attrTimeout().getAsDouble());
+        assertEquals(0.0, p.negativeTimeout().getAsDouble());
+        assertTrue(p.kernelCache() && p.hardRemove());
+        assertFalse(PathOptions.isSetting("allow_other"));
+        assertEquals("-o attr_timeout=soon: soon is not a number of seconds",
+                assertThrows(IllegalArgumentException.class, () -> PathOptions.builder().fuseOption("attr_timeout=soon")).getMessage());
+        assertEquals("-o allow_other is not a path API setting",
+                assertThrows(IllegalArgumentException.class, () -> PathOptions.builder().fuseOption("allow_other")).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().option("kernel_cache"), "one way in");
     }
 
     @ParameterizedTest
@@ -105,7 +129,7 @@ class MountOptionsTest {
             "-o ro,rw | -o ro and -o rw contradict each other",
             "-o fsname=a -o fsname=b | -o fsname=a and -o fsname=b contradict each other",
             "-o max_read=lots | -o max_read=lots: lots is not a whole number",
-            "-o attr_timeout=soon | -o attr_timeout=soon: soon is not a number of seconds",
+            "-o attr_timeout=2 | -o attr_timeout=2 is a setting of the path API, not of the mount: PathOptions.Builder.fuseOption (an inode filesystem sends its timeouts and open flags with each reply)",
             "-o ro=1 | -o ro takes no value: ro=1",
             "-o fsname | -o fsname needs a value: fsname=VALUE",
             "-o | -o needs a list of options after it",

@@ -7,6 +7,7 @@ import dev.fusepanama.Fuse;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.FuseMount;
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.PathOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.Timespec;
@@ -164,9 +165,11 @@ public final class PanamaBenchFs implements FuseFileSystem {
 
     /** As {@link #options(boolean)}; {@code uring} asks for io_uring ({@code --suite uring}). */
     static MountOptions options(boolean asC, boolean uring) {
-        return MountOptions.builder().attrTimeout(0).entryTimeout(0).negativeTimeout(0).fsName("benchfs")
-                .autoInvalData(asC).ioUring(uring).build();
+        return MountOptions.builder().fsName("benchfs").autoInvalData(asC).ioUring(uring).build();
     }
+
+    /** Nothing cached by the kernel, as the C bench filesystem asks. */
+    static final PathOptions UNCACHED = PathOptions.builder().attrTimeout(0).entryTimeout(0).negativeTimeout(0).build();
 
     public static void main(String[] args) throws Exception {
         boolean defaults = false;
@@ -194,7 +197,7 @@ public final class PanamaBenchFs implements FuseFileSystem {
             counter.serve(stats);
             fs = new CountingFileSystem(fs, counter);
         }
-        FuseMount mount = Fuse.mount(fs, Path.of(args[i]), options(!defaults, uring));
+        FuseMount mount = Fuse.mount(fs, Path.of(args[i]), options(!defaults, uring), UNCACHED);
         LoggerFactory.getLogger("benchfs").info("{}", mount.describe());
         System.exit(Foreground.serve(mount, LoggerFactory.getLogger("benchfs")));
     }

@@ -259,4 +259,14 @@ public abstract class ForwardingInodeFileSystem implements InodeFileSystem {
     public void lseek(Request request, long ino, long fh, long offset, int whence, LseekReply reply) throws IOException {
         delegate.lseek(request, ino, fh, offset, whence, reply);
     }
+
+    @Override
+    public void tmpfile(Request request, long parent, int mode, int flags, CreateReply reply) throws IOException {
+        delegate.tmpfile(request, parent, mode, flags, reply);
+    }
+
+    @Override
+    public void statx(Request request, long ino, long fh, int flags, int mask, StatxReply reply) throws IOException {
+        delegate.statx(request, ino, fh, flags, mask, reply);
+    }
 }

@@ -316,4 +316,17 @@ public interface InodeFileSystem {
     default void tmpfile(Request request, long parent, int mode, int flags, CreateReply reply) throws IOException {
         reply.error(Errno.ENOSYS);
     }
+
+    /**
+     * statx(2) beyond what {@link #getattr} answers ({@code mask} has {@code STATX_BTIME} or other
+     * bits past {@code STATX_BASIC_STATS}; {@code flags} are the caller's {@code AT_STATX_*}):
+     * fill what the filesystem knows and set those bits of the reply's mask. libfuse 3.18 and
+     * later; without it (or on earlier releases, where it is not registered) the kernel answers
+     * from getattr, without the birth time.
+     *
+     * @param fh the open file's handle, or {@link #NO_HANDLE}
+     */
+    default void statx(Request request, long ino, long fh, int flags, int mask, StatxReply reply) throws IOException {
+        reply.error(Errno.ENOSYS);
+    }
 }

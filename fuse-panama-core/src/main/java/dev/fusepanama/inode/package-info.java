@@ -57,9 +57,10 @@
  * the filesystem, whatever the timeouts: the next {@code stat} asks.
  *
  * <h2>Settings</h2>
- * {@link dev.fusepanama.MountOptions} applies as for the path API, except the settings that
- * only libfuse's path layer reads (timeouts, {@code directIo}, {@code kernelCache},
- * {@code hardRemove}, ...): mounting refuses them, since here they travel with each reply
- * ({@link OpenReply#DIRECT_IO}, {@link OpenReply#KEEP_CACHE}, the timeouts of an entry).
+ * {@link dev.fusepanama.MountOptions} applies as for the path API. The path API's own settings
+ * ({@link dev.fusepanama.PathOptions}: timeouts, {@code directIo}, {@code kernelCache},
+ * {@code hardRemove}, ...) have no place here, and the inode mount does not take them: they
+ * travel with each reply ({@link Timeouts}, {@link OpenReply#DIRECT_IO},
+ * {@link OpenReply#KEEP_CACHE}).
  */
 package dev.fusepanama.inode;

@@ -50,6 +50,8 @@ public final class Libc {
     public static final int AT_SYMLINK_NOFOLLOW = 0x100;
     public static final int AT_REMOVEDIR = 0x200;
     public static final int AT_EMPTY_PATH = 0x1000;
+    /** linkat: follow a last symbolic link (as through /proc/self/fd). */
+    public static final int AT_SYMLINK_FOLLOW = 0x400;
     public static final int AT_RECURSIVE = 0x8000;
 
     /**

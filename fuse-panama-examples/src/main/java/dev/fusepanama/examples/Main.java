@@ -7,6 +7,7 @@ import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.Mount;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.PathOptions;
 import dev.fusepanama.examples.memory.MemoryFileSystem;
 import dev.fusepanama.examples.mirror.InodeMirror;
 import dev.fusepanama.inode.InodeFileSystem;
@@ -80,13 +81,36 @@ public final class Main {
                 + "(libfuse 3.18+, fuse module parameter enable_uring on); otherwise /dev/fuse. The start-up line says which.")
         boolean ioUring;
 
+        /** The path API's settings given (--attr-timeout, --entry-timeout, its -o names), made by {@link #apply}. */
+        final PathOptions.Builder path = PathOptions.builder();
+        /** What set them, to name it where a filesystem on the inode API cannot take them. */
+        final List<String> pathSettings = new ArrayList<>();
+
         MountOptions.Builder apply(MountOptions.Builder b) {
             b.readOnly(readOnly).allowOther(allowOther).singleThreaded(singleThreaded).debug(debug).ioUring(ioUring);
-            if (attrTimeout != null) b.attrTimeout(attrTimeout);
-            if (entryTimeout != null) b.entryTimeout(entryTimeout);
+            if (attrTimeout != null) {
+                path.attrTimeout(attrTimeout);
+                pathSettings.add("--attr-timeout");
+            }
+            if (entryTimeout != null) {
+                path.entryTimeout(entryTimeout);
+                pathSettings.add("--entry-timeout");
+            }
             if (maxThreads != null) b.maxThreads(maxThreads);
-            try { // in one call, so that contradictions between two -o are seen
-                b.fuseOptions(String.join(" ", options.stream().map(o -> "-o " + o).toList()));
+            List<String> mountOptions = new ArrayList<>();
+            try {
+                for (String list : options) {
+                    for (String o : list.split(",", -1)) {
+                        if (PathOptions.isSetting(o)) {
+                            path.fuseOption(o);
+                            pathSettings.add("-o " + o);
+                        } else {
+                            mountOptions.add(o);
+                        }
+                    }
+                }
+                // in one call, so that contradictions between two -o are seen
+                b.fuseOptions(String.join(" ", mountOptions.stream().map(o -> "-o " + o).toList()));
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage() + " (the launcher's own options: --help)");
             }
@@ -233,11 +257,17 @@ public final class Main {
 
     /** Mounts, logs where, serves until a signal or an external unmount; 0 on a clean stop. */
     static int serve(String name, FuseFileSystem fs, MountOptions.Builder options, Common common) throws Exception {
-        return serve(name, at -> Fuse.mount(fs, at, options.build()), common);
+        PathOptions path = common.path.build();
+        return serve(name, at -> Fuse.mount(fs, at, options.build(), path), common);
     }
 
-    /** As above, for a filesystem on the inode API. */
+    /** As above, for a filesystem on the inode API, which sends its timeouts and open flags with each reply. */
     static int serve(String name, InodeFileSystem fs, MountOptions.Builder options, Common common) throws Exception {
+        if (!common.pathSettings.isEmpty()) {
+            throw new ParameterException(common.spec.commandLine(), String.join(", ", common.pathSettings) + ": " + name
+                    + " decides how long the kernel caches names, attributes and data itself; these settings are for the"
+                    + " path filesystems (hello)");
+        }
         return serve(name, at -> Fuse.mount(fs, at, options.build()), common);
     }
 

@@ -276,6 +276,37 @@ public final class Os {
         }
     }
 
+    /** What {@link #statx} returns: the mask of fields filled, the birth time, the mode and size. */
+    public record StatxResult(int mask, long btimeSeconds, int btimeNanos, int mode, long size) {}
+
+    private static final java.lang.invoke.MethodHandle STATX = java.lang.foreign.Linker.nativeLinker().downcallHandle(
+            java.lang.foreign.Linker.nativeLinker().defaultLookup().find("statx").orElseThrow(),
+            java.lang.foreign.FunctionDescriptor.of(JAVA_INT, JAVA_INT, ValueLayout.ADDRESS, JAVA_INT, JAVA_INT, ValueLayout.ADDRESS),
+            java.lang.foreign.Linker.Option.captureCallState("errno"));
+
+    /** {@code statx(2)} of {@code path} (not following a last symlink) asking for {@code mask}; throws OsException on failure. */
+    public static StatxResult statx(byte[] path, int mask) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment buf = a.allocate(dev.fusepanama.internal.bind.statx.LAYOUT);
+            MemorySegment errno = a.allocate(java.lang.foreign.Linker.Option.captureStateLayout());
+            int rc = (int) STATX.invokeExact(errno, AT_FDCWD, cstr(a, path), AT_SYMLINK_NOFOLLOW, mask, buf);
+            if (rc < 0) {
+                throw new OsException("statx", errno.get(JAVA_INT, java.lang.foreign.Linker.Option.captureStateLayout()
+                        .byteOffset(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"))));
+            }
+            long s = buf.address();
+            return new StatxResult(dev.fusepanama.internal.bind.statx.getInt(s, dev.fusepanama.internal.bind.statx.MASK),
+                    dev.fusepanama.internal.bind.statx.getLong(s, dev.fusepanama.internal.bind.statx.BTIME),
+                    dev.fusepanama.internal.bind.statx.getInt(s, dev.fusepanama.internal.bind.statx.BTIME + dev.fusepanama.internal.bind.statx.TV_NSEC),
+                    dev.fusepanama.internal.bind.statx.mode(s),
+                    dev.fusepanama.internal.bind.statx.getLong(s, dev.fusepanama.internal.bind.statx.SIZE_FIELD));
+        } catch (OsException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
     public static int mkdir(byte[] path, int mode) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.mkdirat(e(), AT_FDCWD, cstr(a, path), mode);
@@ -297,6 +328,14 @@ public final class Os {
     public static int link(byte[] from, byte[] to) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.linkat(e(), AT_FDCWD, cstr(a, from), AT_FDCWD, cstr(a, to), 0);
+        }
+    }
+
+    /** {@code linkat} of an open descriptor's file to {@code to}, through its /proc/self/fd name (as a tool links an O_TMPFILE file). */
+    public static int linkOpen(int fd, byte[] to) {
+        try (Arena a = Arena.ofConfined()) {
+            byte[] proc = ("/proc/self/fd/" + fd).getBytes(StandardCharsets.US_ASCII);
+            return Libc.linkat(e(), AT_FDCWD, cstr(a, proc), AT_FDCWD, cstr(a, to), Libc.AT_SYMLINK_FOLLOW);
         }
     }
 

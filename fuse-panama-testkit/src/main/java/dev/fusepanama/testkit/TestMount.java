@@ -5,6 +5,7 @@ import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.FuseMount;
 import dev.fusepanama.Mount;
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.PathOptions;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
 import java.io.IOException;
@@ -33,7 +34,15 @@ public final class TestMount implements AutoCloseable {
     }
 
     public static TestMount mount(FuseFileSystem fs, MountOptions options) throws IOException {
-        return mountAt(dir -> Fuse.mount(fs, dir, options));
+        return mount(fs, options, PathOptions.defaults());
+    }
+
+    public static TestMount mount(FuseFileSystem fs, PathOptions pathOptions) throws IOException {
+        return mount(fs, MountOptions.defaults(), pathOptions);
+    }
+
+    public static TestMount mount(FuseFileSystem fs, MountOptions options, PathOptions pathOptions) throws IOException {
+        return mountAt(dir -> Fuse.mount(fs, dir, options, pathOptions));
     }
 
     /** Mounts a filesystem at the directory it is given. */

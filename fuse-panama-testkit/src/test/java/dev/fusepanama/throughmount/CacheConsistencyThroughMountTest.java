@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.PathOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.testing.ScratchFileSystem;
 import dev.fusepanama.testkit.Os;
@@ -35,8 +36,10 @@ class CacheConsistencyThroughMountTest {
         return b;
     }
 
+    static final PathOptions UNCACHED = PathOptions.builder().attrTimeout(0).entryTimeout(0).negativeTimeout(0).build();
+
     static MountOptions.Builder uncached() {
-        return MountOptions.builder().attrTimeout(0).entryTimeout(0).negativeTimeout(0);
+        return MountOptions.builder();
     }
 
     /** Reads the first 4 KiB {@code times} times, each after the attributes cached before it have expired. */
@@ -81,7 +84,7 @@ class CacheConsistencyThroughMountTest {
     @Test
     void byDefaultReadsOfAnOpenFileNeedNoGetattrAndTheNextOpenSeesChanges() throws Exception {
         ScratchFileSystem fs = new ScratchFileSystem();
-        try (TestMount m = TestMount.mount(fs, uncached().build())) {
+        try (TestMount m = TestMount.mount(fs, uncached().build(), UNCACHED)) {
             Files.write(m.path("f"), OLD);
             int fd = Os.open(m.path("f"), Posix.O_RDONLY);
             try {
@@ -102,7 +105,7 @@ class CacheConsistencyThroughMountTest {
     @Test
     void autoInvalDataChecksAttributesBeforeReadsAndSeesChangesWhileOpen() throws Exception {
         ScratchFileSystem fs = new ScratchFileSystem();
-        try (TestMount m = TestMount.mount(fs, uncached().autoInvalData(true).build())) {
+        try (TestMount m = TestMount.mount(fs, uncached().autoInvalData(true).build(), UNCACHED)) {
             Files.write(m.path("f"), OLD);
             int fd = Os.open(m.path("f"), Posix.O_RDONLY);
             try {

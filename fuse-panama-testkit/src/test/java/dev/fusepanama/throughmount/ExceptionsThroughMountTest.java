@@ -9,6 +9,7 @@ import dev.fusepanama.ErrnoException;
 import dev.fusepanama.FileInfo;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.PathOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.testkit.ChildJvm;
@@ -72,7 +73,7 @@ class ExceptionsThroughMountTest {
 
     @Test
     void eachExceptionAnswersItsErrnoAndTheMountKeepsWorking() throws Exception {
-        try (TestMount m = TestMount.mount(new Throwing(), MountOptions.builder().negativeTimeout(0).entryTimeout(0).attrTimeout(0).build())) {
+        try (TestMount m = TestMount.mount(new Throwing(), PathOptions.builder().negativeTimeout(0).entryTimeout(0).attrTimeout(0).build())) {
             for (var e : EXPECTED.entrySet()) {
                 var failure = assertThrows(Os.OsException.class, () -> Os.lstat(Os.bytes(m.path(e.getKey()))));
                 assertEquals(Errno.name(e.getValue()), Errno.name(failure.errno), e.getKey());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.FileInfo;
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.PathOptions;
 import dev.fusepanama.Stat;
 import dev.fusepanama.testing.ScratchFileSystem;
 import dev.fusepanama.testkit.TestMount;
@@ -24,8 +25,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InvalidateThroughMountTest {
-    private static MountOptions cachedForAnHour() {
-        return MountOptions.builder().attrTimeout(3600).entryTimeout(3600).kernelCache(true).build();
+    private static PathOptions cachedForAnHour() {
+        return PathOptions.builder().attrTimeout(3600).entryTimeout(3600).kernelCache(true).build();
     }
 
     @Test

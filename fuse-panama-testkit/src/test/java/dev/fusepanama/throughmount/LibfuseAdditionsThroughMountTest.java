@@ -124,6 +124,57 @@ class LibfuseAdditionsThroughMountTest {
         }
     }
 
+    /** Files with a birth time, which only statx carries. */
+    static final class Born extends FlatInodeFileSystem {
+        final java.util.concurrent.atomic.AtomicInteger statxCalls = new java.util.concurrent.atomic.AtomicInteger();
+
+        @Override
+        public void statx(Request request, long ino, long fh, int flags, int mask, dev.fusepanama.inode.StatxReply reply) {
+            statxCalls.incrementAndGet();
+            dev.fusepanama.Statx x = reply.attributes();
+            x.setIno(ino).setMode(Posix.S_IFREG | 0640).setNlink(1).setSize(3).setBtime(1_234_567_890L, 500)
+                    .setMask(dev.fusepanama.Statx.STATX_BASIC_STATS | dev.fusepanama.Statx.STATX_BTIME);
+            reply.send(Timeouts.NONE);
+        }
+    }
+
+    @Test
+    void statxCarriesTheBirthTimeOnLibfuse318OnBothApis() throws Exception {
+        Born fs = new Born();
+        fs.put("f", "abc");
+        try (TestMount m = TestMount.mount(fs)) {
+            Os.StatxResult x = Os.statx(Os.bytes(m.path("f")), dev.fusepanama.Statx.STATX_BTIME);
+            if (TestMount.libfuseAtLeast(3, 18)) {
+                assertTrue((x.mask() & dev.fusepanama.Statx.STATX_BTIME) != 0, "mask " + Integer.toHexString(x.mask()));
+                assertEquals(1_234_567_890L, x.btimeSeconds());
+                assertEquals(500, x.btimeNanos());
+                assertEquals(Posix.S_IFREG | 0640, x.mode());
+                assertTrue(fs.statxCalls.get() > 0);
+            } else {
+                assertEquals(0, x.mask() & dev.fusepanama.Statx.STATX_BTIME, "answered from getattr: no birth time");
+                assertEquals(0, fs.statxCalls.get(), "not registered before 3.18");
+            }
+        }
+        ForwardingThroughMountTest.OneFile paths = new ForwardingThroughMountTest.OneFile() {
+            @Override
+            public int statx(String path, int flags, int mask, dev.fusepanama.Statx stx, dev.fusepanama.FileInfo fi) {
+                if (!path.equals("/f")) return -Errno.ENOENT;
+                stx.setMode(Posix.S_IFREG | 0600).setNlink(1).setSize(TEXT.length).setBtime(987_654_321L, 7)
+                        .setMask(dev.fusepanama.Statx.STATX_BASIC_STATS | dev.fusepanama.Statx.STATX_BTIME);
+                return 0;
+            }
+        };
+        try (TestMount m = TestMount.mount(paths)) {
+            Os.StatxResult x = Os.statx(Os.bytes(m.path("f")), dev.fusepanama.Statx.STATX_BTIME);
+            if (TestMount.libfuseAtLeast(3, 18)) {
+                assertEquals(987_654_321L, x.btimeSeconds(), "the path API's statx");
+                assertEquals(7, x.btimeNanos());
+            } else {
+                assertEquals(0, x.mask() & dev.fusepanama.Statx.STATX_BTIME);
+            }
+        }
+    }
+
     @Test
     void theEpochMakesEveryCachedNameAskAgainOnLibfuse318() throws Exception {
         FlatInodeFileSystem fs = new FlatInodeFileSystem();

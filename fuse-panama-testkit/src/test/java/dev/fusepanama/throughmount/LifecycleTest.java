@@ -14,6 +14,7 @@ import dev.fusepanama.FuseMount;
 import dev.fusepanama.Mount;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.PathOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.StatVfs;
 import dev.fusepanama.testing.ScratchFileSystem;
@@ -276,9 +277,9 @@ class LifecycleTest {
     @Test
     void mountingManyTimesInOneJvmLeaksNothingVisible() throws Exception {
         Path dir = Files.createDirectory(tmp.resolve("again"));
-        MountOptions configured = MountOptions.builder().hardRemove(true).nullPathOk(true).useIno(true).build();
+        PathOptions configured = PathOptions.builder().hardRemove(true).nullPathOk(true).useIno(true).build();
         for (int i = 0; i < 20; i++) {
-            try (FuseMount m = Fuse.mount(new ScratchFileSystem(), dir, i % 2 == 0 ? MountOptions.defaults() : configured)) {
+            try (FuseMount m = Fuse.mount(new ScratchFileSystem(), dir, MountOptions.defaults(), i % 2 == 0 ? PathOptions.defaults() : configured)) {
                 Files.writeString(dir.resolve("f" + i), "x");
             }
         }

@@ -12,6 +12,7 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.FileInfo;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.PathOptions;
 import dev.fusepanama.PollHandle;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
@@ -54,8 +55,8 @@ class OperationsThroughMountTest {
     ScratchFileSystem fs;
     TestMount mount;
 
-    static MountOptions uncached() {
-        return MountOptions.builder().attrTimeout(0).entryTimeout(0).negativeTimeout(0).build();
+    static PathOptions uncached() {
+        return PathOptions.builder().attrTimeout(0).entryTimeout(0).negativeTimeout(0).build();
     }
 
     @BeforeEach

@@ -9,13 +9,16 @@ import dev.fusepanama.DirFiller;
 import dev.fusepanama.Errno;
 import dev.fusepanama.FileInfo;
 import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.PathOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.ReadReply;
 import dev.fusepanama.Stat;
 import dev.fusepanama.WriteBuffer;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
+import java.util.List;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.MappedByteBuffer;
@@ -174,16 +177,18 @@ class PassthroughThroughMountTest {
         return TestMount.passthroughExpected();
     }
 
+    private static final PathOptions UNCACHED = PathOptions.builder().attrTimeout(0).entryTimeout(0).negativeTimeout(0).build();
+
     private static MountOptions options() {
         // Nothing cached by the kernel's attribute cache, so sizes are always the backing file's.
-        return MountOptions.builder().passthrough(true).attrTimeout(0).entryTimeout(0).negativeTimeout(0).build();
+        return MountOptions.builder().passthrough(true).build();
     }
 
     @Test
     void dataGoesStraightToTheBackingFileThroughWritesAppendsTruncatesAndRenames() throws Exception {
         boolean expected = passthroughExpected();
         Backed fs = new Backed(backing);
-        try (TestMount m = TestMount.mount(fs, options())) {
+        try (TestMount m = TestMount.mount(fs, options(), UNCACHED)) {
             String how = m.handle().describe();
             assertEquals(expected, how.contains("kernel passthrough"), how);
             if (!expected) {
@@ -251,7 +256,7 @@ class PassthroughThroughMountTest {
         fs.keepCache = true;
         fs.nonSeekable = true;
         Files.writeString(backing.resolve("h"), "0123456789");
-        try (TestMount m = TestMount.mount(fs, options())) {
+        try (TestMount m = TestMount.mount(fs, options(), UNCACHED)) {
             assertEquals("0123456789", Files.readString(m.path("h")));
             try (FileChannel c = FileChannel.open(m.path("h"), StandardOpenOption.READ)) {
                 java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(3);
@@ -272,7 +277,7 @@ class PassthroughThroughMountTest {
         boolean expected = passthroughExpected();
         Backed fs = new Backed(backing);
         Files.write(backing.resolve("shared"), new byte[8192]);
-        try (TestMount m = TestMount.mount(fs, options())) {
+        try (TestMount m = TestMount.mount(fs, options(), UNCACHED)) {
             try (RandomAccessFile a = new RandomAccessFile(m.path("shared").toFile(), "rw");
                     RandomAccessFile b = new RandomAccessFile(m.path("shared").toFile(), "r")) {
                 a.seek(100);
@@ -322,7 +327,7 @@ class PassthroughThroughMountTest {
         boolean expected = passthroughExpected();
         Backed fs = new Backed(backing);
         Files.writeString(backing.resolve("r"), "old");
-        try (TestMount m = TestMount.mount(fs, options())) {
+        try (TestMount m = TestMount.mount(fs, options(), UNCACHED)) {
             try (RandomAccessFile old = new RandomAccessFile(m.path("r").toFile(), "r")) {
                 Path replacement = backing.resolve("r.new");
                 Files.writeString(replacement, "new");
@@ -347,7 +352,7 @@ class PassthroughThroughMountTest {
     @Test
     void aMountThatDidNotAskForPassthroughServesTheDataItself() throws Exception {
         Backed fs = new Backed(backing);
-        try (TestMount m = TestMount.mount(fs, MountOptions.builder().attrTimeout(0).build())) {
+        try (TestMount m = TestMount.mount(fs, PathOptions.builder().attrTimeout(0).build())) {
             assertTrue(m.handle().describe().contains("data through the filesystem"), m.handle().describe());
             Files.writeString(m.path("x"), "plain");
             assertEquals("plain", Files.readString(m.path("x")));
@@ -358,8 +363,11 @@ class PassthroughThroughMountTest {
 
     @Test
     void passthroughRefusesOptionsThatDecideEveryFilesCache() {
-        assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().passthrough(true).kernelCache(true).build());
-        assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().passthrough(true).directIo(true).build());
+        var scratch = new dev.fusepanama.testing.ScratchFileSystem();
+        for (PathOptions pageCache : List.of(PathOptions.builder().kernelCache(true).build(), PathOptions.builder().directIo(true).build())) {
+            MountException e = assertThrows(MountException.class, () -> TestMount.mount(scratch, options(), pageCache).close());
+            assertTrue(e.getMessage().contains("passthrough cannot be combined"), e.getMessage());
+        }
         assertThrows(IllegalArgumentException.class,
                 () -> MountOptions.builder().passthrough(true).want(dev.fusepanama.ConnectionInfo.CAP_WRITEBACK_CACHE).build());
         assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().option("io_uring"));

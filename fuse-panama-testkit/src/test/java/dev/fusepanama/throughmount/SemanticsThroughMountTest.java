@@ -13,6 +13,7 @@ import dev.fusepanama.FuseConfig;
 import dev.fusepanama.FuseContext;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.PathOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.StatVfs;
@@ -75,7 +76,7 @@ class SemanticsThroughMountTest {
     @Test
     void lsLongOfADirectoryNeedsNoGetattrPerEntry() throws Exception {
         ManyFiles fs = new ManyFiles();
-        try (TestMount m = TestMount.mount(fs, MountOptions.builder().attrTimeout(60).entryTimeout(60).build())) {
+        try (TestMount m = TestMount.mount(fs, PathOptions.builder().attrTimeout(60).entryTimeout(60).build())) {
             Process ls = new ProcessBuilder("ls", "-l", m.root().toString()).redirectErrorStream(true).start();
             String out = new String(ls.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertEquals(0, ls.waitFor(), out);
@@ -89,7 +90,7 @@ class SemanticsThroughMountTest {
     @Test
     void withHardRemoveAnUnlinkedOpenFileIsServedThroughItsHandle() throws Exception {
         ScratchFileSystem fs = new ScratchFileSystem();
-        MountOptions options = MountOptions.builder().hardRemove(true).attrTimeout(0).build();
+        PathOptions options = PathOptions.builder().hardRemove(true).attrTimeout(0).build();
         try (TestMount m = TestMount.mount(fs, options)) {
             Files.createDirectory(m.path("d"));
             Files.writeString(m.path("d/f"), "before");
@@ -111,13 +112,13 @@ class SemanticsThroughMountTest {
      */
     @Test
     void nullPathOkTakesEffectOnEveryRelease() throws Exception {
-        MountOptions hardRemove = MountOptions.builder().hardRemove(true).attrTimeout(0).build();
+        PathOptions hardRemove = PathOptions.builder().hardRemove(true).attrTimeout(0).build();
         assertEquals(List.of("/f", "null"), writePathsAroundUnlink(hardRemove));
         assertEquals(List.of("null", "null"), writePathsAroundUnlink(hardRemove.toBuilder().nullPathOk(true).build()));
     }
 
     /** The paths two writes through one descriptor arrive with, before and after the file is unlinked. */
-    private static List<String> writePathsAroundUnlink(MountOptions options) throws Exception {
+    private static List<String> writePathsAroundUnlink(PathOptions options) throws Exception {
         List<String> writePaths = new CopyOnWriteArrayList<>();
         ScratchFileSystem fs = new ScratchFileSystem() {
             @Override
@@ -198,9 +199,9 @@ class SemanticsThroughMountTest {
                 return super.write(path, buf, offset, fi);
             }
         };
-        MountOptions options = MountOptions.builder().maxWrite(128 * 1024).maxReadahead(64 * 1024).attrTimeout(2.5)
-                .hardRemove(true).unwant(ConnectionInfo.CAP_ASYNC_READ).want(NO_KERNEL_OFFERS).build();
-        try (TestMount m = TestMount.mount(fs, options)) {
+        MountOptions options = MountOptions.builder().maxWrite(128 * 1024).maxReadahead(64 * 1024)
+                .unwant(ConnectionInfo.CAP_ASYNC_READ).want(NO_KERNEL_OFFERS).build();
+        try (TestMount m = TestMount.mount(fs, options, PathOptions.builder().attrTimeout(2.5).hardRemove(true).build())) {
             assertEquals("7 true false false false 131072 65536 2.5 true", seen.get(),
                     "protocol 7; async reads offered but refused, auto_inval_data off by default, a capability the kernel"
                     + " does not offer left off without failing the mount; the limits and timeouts applied before init");
@@ -238,7 +239,7 @@ class SemanticsThroughMountTest {
                 return 0;
             }
         };
-        try (TestMount m = TestMount.mount(fs, MountOptions.builder().interrupts(true).directIo(true).build())) {
+        try (TestMount m = TestMount.mount(fs, MountOptions.builder().interrupts(true).build(), PathOptions.builder().directIo(true).build())) {
             Files.writeString(m.path("slow"), "data");
             Process cat = new ProcessBuilder("cat", m.path("slow").toString()).start();
             assertTrue(reading.await(10, TimeUnit.SECONDS), "the read reached the filesystem");
@@ -279,7 +280,7 @@ class SemanticsThroughMountTest {
     void optionsAreCheckedWhenBuilt() {
         assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().maxWrite(2 * 1024 * 1024));
         assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().fsName("a,b"));
-        assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().attrTimeout(-1));
+        assertThrows(IllegalArgumentException.class, () -> PathOptions.builder().attrTimeout(-1));
         assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().maxThreads(0));
         assertEquals(10, MountOptions.defaults().maxIdleThreads(), "idle workers are kept: no re-attach churn");
     }

@@ -40,6 +40,8 @@ public abstract class Node implements dev.fusepanama.inode.Inode {
     private volatile long lookups;
     /** Open files and the like that keep the node past its names and lookups. Through {@link #HOLDS}. */
     private volatile int holds;
+    /** A file made without a name (O_TMPFILE, without O_EXCL) that may still get its first one; guarded by the table's write lock. */
+    boolean linkable;
     /** Its first name (parent null: none), and any further ones. Under the table's lock. */
     Node parent;
     String name;
@@ -78,6 +80,11 @@ public abstract class Node implements dev.fusepanama.inode.Inode {
     }
 
     /** Whether the table has let this node go: the kernel no longer knows its number, and the author should not use it. */
+    /** Whether this file, made without a name, may be given its first one (linkat of an O_TMPFILE file opened without O_EXCL). */
+    public final boolean isLinkable() {
+        return linkable;
+    }
+
     public final boolean isDropped() {
         return lookups < 0;
     }

@@ -318,11 +318,28 @@ public final class NodeTable<N extends Node> {
             take(node);
         } else if (node.isDirectory()) {
             throw new IllegalStateException("a directory has one name");
-        } else if (!node.hasNames()) {
+        } else if (!node.hasNames() && !node.linkable) {
             throw new IllegalStateException(node + " has no names left: a removed file gets no new one");
         }
+        node.linkable = false;
         dir.children.put(name, node);
         node.addName(dir, name);
+    }
+
+    /**
+     * Numbers {@code node}, a new file with no name (open with {@code O_TMPFILE}), and counts the
+     * lookup the kernel will hold for it: it lives while the kernel or a handle holds it. If
+     * {@code linkable} (opened without {@code O_EXCL}), {@link #add} may give it a first name
+     * (linkat); a file that had names and lost them never gets one again. Inside {@link #write}.
+     */
+    public void adopt(N node, boolean linkable) {
+        requireWrite();
+        if (!owning) throw new IllegalStateException("a caching table learns names by remember");
+        if (node.nodeId != 0) throw new IllegalStateException(node + " already has a number");
+        if (node.isDirectory()) throw new IllegalArgumentException("a directory is made with a name");
+        take(node);
+        node.linkable = linkable;
+        count(node);
     }
 
     /**

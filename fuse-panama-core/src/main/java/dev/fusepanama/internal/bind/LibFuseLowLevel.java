@@ -59,6 +59,8 @@ public final class LibFuseLowLevel {
     public final MethodHandle replyPoll;
     public final MethodHandle replyLseek;
     public final MethodHandle replyIoctl;
+    /** {@code fuse_reply_statx}: 3.18+, else null. */
+    public final MethodHandle replyStatx;
     public final MethodHandle addDirentry;
     public final MethodHandle addDirentryPlus;
 
@@ -109,6 +111,8 @@ public final class LibFuseLowLevel {
         this.replyBmap = d(lookup, "fuse_reply_bmap", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG));
         this.replyPoll = d(lookup, "fuse_reply_poll", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
         this.replyLseek = d(lookup, "fuse_reply_lseek", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG));
+        this.replyStatx = lookup.find("fuse_reply_statx").isEmpty() ? null
+                : d(lookup, "fuse_reply_statx", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_POINTER, C_DOUBLE));
         this.replyIoctl = d(lookup, "fuse_reply_ioctl", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_POINTER, C_LONG));
         this.addDirentry = d(lookup, "fuse_add_direntry",
                 FunctionDescriptor.of(C_LONG, C_POINTER, C_POINTER, C_LONG, C_POINTER, C_POINTER, C_LONG));

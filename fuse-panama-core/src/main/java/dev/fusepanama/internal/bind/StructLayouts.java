@@ -42,6 +42,7 @@ public record StructLayouts(StructLayout fuseConfig, StructLayout fileInfo, fuse
         Map<String, StructLayout> all = new LinkedHashMap<>();
         all.put("timespec", timespec.LAYOUT);
         all.put("stat", stat.LAYOUT);
+        all.put("statx", statx.LAYOUT);
         all.put("statvfs", statvfs.LAYOUT);
         all.put("flock", flock.LAYOUT);
         all.put("fuse_file_info", fileInfo);

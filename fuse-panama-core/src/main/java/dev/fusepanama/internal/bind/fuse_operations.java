@@ -62,7 +62,7 @@ public final class fuse_operations {
     /** 3.10 to 3.17.x: 42 operations. */
     public static final StructLayout LAYOUT_310 = MemoryLayout.structLayout(SLOTS).withName("fuse_operations");
 
-    /** 3.18 and later appended {@code statx}, which we do not register (getattr serves stat). */
+    /** 3.18 and later appended {@code statx}. */
     public static final StructLayout LAYOUT_318 = MemoryLayout.structLayout(withStatx()).withName("fuse_operations");
 
     private static MemoryLayout[] withStatx() {

@@ -40,6 +40,7 @@ final class ThreadState {
     });
 
     final NativeStat stat = new NativeStat();
+    final dev.fusepanama.internal.view.NativeStatx statx = new dev.fusepanama.internal.view.NativeStatx();
     final NativeStatVfs statvfs = new NativeStatVfs();
     final NativeFileInfo fileInfo;
     final NativeFileInfo fileInfoOut;

@@ -41,7 +41,7 @@ import java.util.Set;
 public final class Upcalls {
 
     /** The path API's operations: {@code struct fuse_operations}, these methods, {@link FuseFileSystem}. */
-    public static final Operation.Table OPERATIONS = Operation.Table.derive(fuse_operations.LAYOUT_310, Upcalls.class,
+    public static final Operation.Table OPERATIONS = Operation.Table.derive(fuse_operations.LAYOUT_318, Upcalls.class,
             FuseFileSystem.class, Map.of(), Set.of(), Set.of("init"));
 
     private final FuseFileSystem fs;
@@ -395,6 +395,11 @@ public final class Upcalls {
     long copy_file_range(long pathIn, long fiIn, long offIn, long pathOut, long fiOut, long offOut, long size, int flags) throws IOException {
         ThreadState t = ThreadState.get();
         return fs.copyFileRange(t.path(pathIn), t.fileInfo.at(fiIn), offIn, t.path(pathOut), t.fileInfoOut.at(fiOut), offOut, size, flags);
+    }
+
+    int statx(long path, int flags, int mask, long stx, long fi) throws IOException {
+        ThreadState t = ThreadState.get();
+        return fs.statx(t.path(path), flags, mask, t.statx.at(stx), t.fileInfo.at(fi));
     }
 
     long lseek(long path, long offset, int whence, long fi) throws IOException {

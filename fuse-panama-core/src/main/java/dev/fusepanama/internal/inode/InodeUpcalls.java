@@ -44,10 +44,10 @@ public final class InodeUpcalls {
      * The inode API's operations: {@code struct fuse_lowlevel_ops}, these methods,
      * {@link InodeFileSystem}. {@code forget_multi} serves the kernel's batches with the author's
      * {@code forget}; {@code retrieve_reply}, the library's own, completes the future of
-     * {@link InodeMount#retrieve}. Derived from the struct up to 3.17's {@code tmpfile} (3.18's
-     * {@code statx} is not served yet); a mount registers only the slots of the release it loaded.
+     * {@link InodeMount#retrieve}. Derived from the newest struct (3.18's); a mount registers only
+     * the slots of the release it loaded.
      */
-    public static final Operation.Table OPERATIONS = Operation.Table.derive(fuse_lowlevel_ops.LAYOUT_317, InodeUpcalls.class,
+    public static final Operation.Table OPERATIONS = Operation.Table.derive(fuse_lowlevel_ops.LAYOUT_318, InodeUpcalls.class,
             InodeFileSystem.class, Map.of("forget_multi", "forget"), Set.of("retrieve_reply"), Set.of("init"));
 
     /** Whether {@code op} answers through a reply (all but init, destroy, the forgets and the library's own). */
@@ -458,6 +458,12 @@ public final class InodeUpcalls {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Create(replies, req, t.area()));
         fs.tmpfile(t.request.at(req), parent, mode, fuse_file_info.flags(fi), r);
+    }
+
+    void statx(long req, long ino, int flags, int mask, long fi) throws IOException {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Statx(replies, req, t.area()));
+        fs.statx(t.request.at(req), ino, fh(fi), flags, mask, r);
     }
 
     void lseek(long req, long ino, long offset, int whence, long fi) throws IOException {

@@ -21,6 +21,7 @@ import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.PollReply;
 import dev.fusepanama.inode.ReadlinkReply;
 import dev.fusepanama.inode.StatfsReply;
+import dev.fusepanama.inode.StatxReply;
 import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
@@ -603,6 +604,33 @@ final class TypedReplies {
         @Override
         int transmit() throws Throwable {
             return (int) REPLY_IOCTL.invokeExact(req, result, address, size);
+        }
+    }
+
+    /** statx: extended attributes, at the area's name slot (a struct statx is larger than the rest). */
+    static final class Statx extends NativeReply implements StatxReply {
+        private static final MethodHandle REPLY_STATX = LL.replyStatx;
+        private double timeout;
+
+        Statx(Replies replies, long req, long area) {
+            super(replies, req, area);
+            NativeReply.zero(area + NAME, dev.fusepanama.internal.bind.statx.SIZE);
+        }
+
+        @Override
+        public dev.fusepanama.Statx attributes() {
+            return new dev.fusepanama.internal.view.NativeStatx().at(area + NAME);
+        }
+
+        @Override
+        public void send(Timeouts timeouts) {
+            timeout = timeouts.attributes();
+            answer();
+        }
+
+        @Override
+        int transmit() throws Throwable {
+            return (int) REPLY_STATX.invokeExact(req, 0, area + NAME, timeout);
         }
     }
 

@@ -44,7 +44,7 @@ public final class InodeSession extends MountSession implements InodeMount, Init
     /** What an inode filesystem's methods receive that points into libfuse's memory ({@link ViewCheck}); replies are the request's. */
     private static final Set<Class<?>> VIEWS = Set.of(dev.fusepanama.inode.Request.class, dev.fusepanama.inode.Name.class,
             dev.fusepanama.Stat.class, dev.fusepanama.Flock.class, dev.fusepanama.WriteBuffer.class,
-            dev.fusepanama.ConnectionInfo.class);
+            dev.fusepanama.ConnectionInfo.class, dev.fusepanama.Statx.class);
     private final Set<Operation> operations;
     private final LibFuseLowLevel ll;
     private final Replies replies;
@@ -65,21 +65,9 @@ public final class InodeSession extends MountSession implements InodeMount, Init
 
     public static InodeSession mount(InodeFileSystem fs, Path mountpoint, MountOptions options) throws MountException {
         LibFuse lib = libfuse(mountpoint);
-        List<String> pathOnly = pathApiSettings(options);
-        if (!pathOnly.isEmpty()) {
-            throw new MountException(Reason.INVALID_OPTIONS, mountpoint, "these settings belong to the path API and do "
-                    + "nothing on an inode filesystem, which sends its timeouts and open flags with each reply: " + pathOnly);
-        }
         Path at = checkedMountpoint(mountpoint);
-        Set<Operation> ops = InodeUpcalls.OPERATIONS.implementedBy(ForwardingInodeFileSystem.innermost(fs).getClass());
-        if (options.passthrough()) {
-            ops.add(InodeUpcalls.OPERATIONS.named("release")); // a passed-through file's backing is dropped at release
-        }
-        List<String> absent = withoutAbsentSlots(ops, fuse_lowlevel_ops.layout(lib.version));
-        if (!absent.isEmpty()) {
-            LOG.info("{}: libfuse {} has no {} operation; the filesystem's is not called", mountpoint, lib.packageVersion,
-                    String.join(", ", absent));
-        }
+        Set<Operation> ops = operationsFor(InodeUpcalls.OPERATIONS, ForwardingInodeFileSystem.innermost(fs).getClass(), options,
+                fuse_lowlevel_ops.layout(lib.version), lib, at);
         KernelCaching caching = kernelCaching(fs, ops, mountpoint);
         InodeSession session = new InodeSession(lib, at, options, fs, ops, caching);
         session.start();
@@ -171,21 +159,6 @@ public final class InodeSession extends MountSession implements InodeMount, Init
         return cachingGranted;
     }
 
-    /** The typed settings that only libfuse's high-level API reads (fuse_config), set to anything but their default. */
-    static List<String> pathApiSettings(MountOptions o) {
-        List<String> s = new ArrayList<>();
-        if (o.attrTimeout().isPresent()) s.add("attrTimeout");
-        if (o.entryTimeout().isPresent()) s.add("entryTimeout");
-        if (o.negativeTimeout().isPresent()) s.add("negativeTimeout");
-        if (o.directIo()) s.add("directIo");
-        if (o.kernelCache()) s.add("kernelCache");
-        if (o.autoCache()) s.add("autoCache");
-        if (o.hardRemove()) s.add("hardRemove");
-        if (o.nullPathOk()) s.add("nullPathOk");
-        if (o.useIno()) s.add("useIno");
-        if (o.readdirIno()) s.add("readdirIno");
-        return s;
-    }
 
     @Override
     protected long create(MemorySegment args) throws Throwable {

@@ -252,19 +252,30 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
     }
 
     /**
-     * Removes from {@code ops} the operations whose slot the loaded release's struct lacks
-     * (operations libfuse added later), and names them.
+     * The operations to register, for either API: those the filesystem's class
+     * {@code implementation} implements (and the library's own), release for a mount that may
+     * pass files through (their backing is dropped there), less the ones whose slot the loaded
+     * release's struct {@code loaded} lacks (operations libfuse added later), which are logged.
      */
-    static List<String> withoutAbsentSlots(Set<Operation> ops, java.lang.foreign.StructLayout loaded) {
+    static Set<Operation> operationsFor(Operation.Table table, Class<?> implementation, MountOptions options,
+            java.lang.foreign.StructLayout loaded, LibFuse lib, Path mountpoint) {
+        Set<Operation> ops = table.implementedBy(implementation);
+        if (options.passthrough()) {
+            ops.add(table.named("release"));
+        }
         Set<String> slots = new java.util.HashSet<>();
         loaded.memberLayouts().forEach(l -> slots.add(l.name().orElseThrow()));
-        List<String> absent = new java.util.ArrayList<>();
+        List<String> absent = new ArrayList<>();
         ops.removeIf(op -> {
             boolean missing = !slots.contains(op.cName());
             if (missing) absent.add(op.cName());
             return missing;
         });
-        return absent;
+        if (!absent.isEmpty()) {
+            LOG.info("{}: libfuse {} has no {} operation; the filesystem's is not called", mountpoint, lib.packageVersion,
+                    String.join(", ", absent));
+        }
+        return ops;
     }
 
     /** Creates the session from the command line {@code args} (its upcall stubs in {@link #arena}); 0 if libfuse rejected the options. */

@@ -5,7 +5,9 @@ import dev.fusepanama.ForwardingFileSystem;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.FuseMount;
 import dev.fusepanama.MountException;
+import dev.fusepanama.MountException.Reason;
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.PathOptions;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseVersion;
 import dev.fusepanama.internal.bind.Native;
@@ -23,33 +25,44 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 
 /** A {@link FuseFileSystem} mounted through libfuse's high-level (path) API: {@code fuse_new}, {@code fuse_loop_mt}. */
 public final class PathSession extends MountSession implements FuseMount, InitListener {
     private final FuseFileSystem fs;
+    private final PathOptions pathOptions;
     /** What a path filesystem's methods receive that points into libfuse's memory ({@link ViewCheck}). */
     private static final Set<Class<?>> VIEWS = Set.of(dev.fusepanama.Stat.class, dev.fusepanama.FileInfo.class,
             dev.fusepanama.DirFiller.class, dev.fusepanama.LinkTarget.class, dev.fusepanama.XattrNames.class,
             dev.fusepanama.StatVfs.class, dev.fusepanama.Timespec.class, dev.fusepanama.Flock.class,
             dev.fusepanama.WriteBuffer.class, dev.fusepanama.ReadReply.class, dev.fusepanama.ConnectionInfo.class,
-            dev.fusepanama.FuseConfig.class);
+            dev.fusepanama.FuseConfig.class, dev.fusepanama.Statx.class);
     private final Set<Operation> operations;
 
-    private PathSession(LibFuse lib, Path mountpoint, MountOptions options, FuseFileSystem fs, Set<Operation> operations) {
+    private PathSession(LibFuse lib, Path mountpoint, MountOptions options, PathOptions pathOptions, FuseFileSystem fs,
+            Set<Operation> operations) {
         super(lib, mountpoint, options);
+        this.pathOptions = pathOptions;
         this.fs = fs;
         this.operations = operations;
     }
 
-    public static PathSession mount(FuseFileSystem fs, Path mountpoint, MountOptions options) throws MountException {
+    public static PathSession mount(FuseFileSystem fs, Path mountpoint, MountOptions options, PathOptions pathOptions)
+            throws MountException {
+        List<String> pageCache = new java.util.ArrayList<>();
+        if (pathOptions.kernelCache()) pageCache.add("kernelCache");
+        if (pathOptions.autoCache()) pageCache.add("autoCache");
+        if (pathOptions.directIo()) pageCache.add("directIo");
+        if (options.passthrough() && !pageCache.isEmpty()) {
+            throw new MountException(Reason.INVALID_OPTIONS, mountpoint, "passthrough cannot be combined with "
+                    + String.join(", ", pageCache) + ": each decides the page cache of every open file");
+        }
         LibFuse lib = libfuse(mountpoint);
         Path at = checkedMountpoint(mountpoint);
-        Set<Operation> ops = Upcalls.OPERATIONS.implementedBy(ForwardingFileSystem.innermost(fs).getClass());
-        if (options.passthrough()) {
-            ops.add(Upcalls.OPERATIONS.named("release")); // a passed-through file's backing is dropped at release
-        }
-        PathSession session = new PathSession(lib, at, options, fs, ops);
+        Set<Operation> ops = operationsFor(Upcalls.OPERATIONS, ForwardingFileSystem.innermost(fs).getClass(), options,
+                fuse_operations.layout(lib.version), lib, at);
+        PathSession session = new PathSession(lib, at, options, pathOptions, fs, ops);
         session.start();
         return session;
     }
@@ -90,7 +103,7 @@ public final class PathSession extends MountSession implements FuseMount, InitLi
 
     @Override
     public void configure(NativeConnectionInfo connection, NativeFuseConfig config) {
-        config.apply(options, lib.version.atLeast(3, 17, 0));
+        config.apply(pathOptions, options.interrupts(), lib.version.atLeast(3, 17, 0));
         connection.apply(options);
         negotiate(connection);
         checkIoUring(connection);

@@ -3,7 +3,7 @@ package dev.fusepanama.internal.view;
 import static dev.fusepanama.internal.bind.Native.ALL;
 
 import dev.fusepanama.FuseConfig;
-import dev.fusepanama.MountOptions;
+import dev.fusepanama.PathOptions;
 import dev.fusepanama.internal.bind.fuse_config;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.VarHandle;
@@ -55,13 +55,13 @@ public final class NativeFuseConfig implements FuseConfig {
     @Override public boolean interrupts() { return flag(INTR); }
 
     /**
-     * Applies the mount's typed settings over what libfuse parsed from the {@code -o} options
-     * (which hold none of them: {@link MountOptions} refuses those as raw options).
+     * Applies the path settings over what libfuse parsed from the {@code -o} options (which hold
+     * none of them: {@link dev.fusepanama.MountOptions} refuses those as raw options).
      *
      * @param interruptsAfterInit whether libfuse installs its interrupt signal after init
      *        (3.17+); before, setting {@code intr} here would have it send a signal nobody handles
      */
-    public void apply(MountOptions options, boolean interruptsAfterInit) {
+    public void apply(PathOptions options, boolean interrupts, boolean interruptsAfterInit) {
         options.attrTimeout().ifPresent(s -> {
             fuse_config.attr_timeout(a, s);
             // fuse_new copied the default attr_timeout into ac_attr_timeout before this ran.
@@ -78,6 +78,6 @@ public final class NativeFuseConfig implements FuseConfig {
         set(nullpathOk, options.nullPathOk());
         set(USE_INO, options.useIno());
         set(READDIR_INO, options.readdirIno());
-        set(INTR, options.interrupts() && interruptsAfterInit);
+        set(INTR, interrupts && interruptsAfterInit);
     }
 }

@@ -74,6 +74,39 @@ class NodeTableTest {
     }
 
     @Test
+    void aNamelessFileLivesWhileHeldAndIsNamedOnlyIfLinkable() throws Exception {
+        TestNode t = file();
+        table.write(() -> {
+            table.adopt(t, true);
+            return null;
+        });
+        assertEquals(1, t.lookups(), "the kernel's entry for the open file");
+        assertEquals(0, table.linkCount(t));
+        assertSame(t, table.find(t.nodeId()));
+        table.write(() -> {
+            table.add(root, "named", t); // linkat
+            return null;
+        });
+        assertEquals(1, table.linkCount(t));
+        table.write(() -> table.remove(root, "named"));
+        assertThrows(IllegalStateException.class, () -> table.write(() -> {
+            table.add(root, "again", t);
+            return null;
+        }), "a file that had a name and lost it gets none again");
+        TestNode excl = file();
+        table.write(() -> {
+            table.adopt(excl, false);
+            return null;
+        });
+        assertThrows(IllegalStateException.class, () -> table.write(() -> {
+            table.add(root, "x", excl);
+            return null;
+        }), "O_EXCL: never named");
+        table.forget(excl.nodeId(), 1);
+        assertTrue(excl.isDropped(), "gone when the kernel forgets it");
+    }
+
+    @Test
     void theRootIsNodeOneAndIsNeverDropped() {
         assertEquals(InodeFileSystem.ROOT, root.nodeId());
         assertSame(root, table.find(InodeFileSystem.ROOT));

@@ -32,8 +32,8 @@ class OperationTest {
 
     @Test
     void everySlotOfTheStructHasItsUpcallAndAuthorMethod() {
-        assertEquals(42, Upcalls.OPERATIONS.all().size());
-        assertEquals(fuse_operations.LAYOUT_310.memberLayouts().stream().map(l -> l.name().orElseThrow()).toList(),
+        assertEquals(43, Upcalls.OPERATIONS.all().size());
+        assertEquals(fuse_operations.LAYOUT_318.memberLayouts().stream().map(l -> l.name().orElseThrow()).toList(),
                 Upcalls.OPERATIONS.all().stream().map(Operation::cName).toList(), "in struct order");
         assertEquals("writeBuf", Upcalls.OPERATIONS.named("write_buf").authorMethod().getName());
         assertEquals("copyFileRange", Upcalls.OPERATIONS.named("copy_file_range").authorMethod().getName());

@@ -342,7 +342,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
             if (n instanceof Directory) throw new ErrnoException(EPERM);
             Directory dir = directory(newParent);
             if (table.child(dir, key) != null) throw new ErrnoException(EEXIST);
-            if (table.linkCount(n) == 0) throw new ErrnoException(ENOENT); // linkat of an unlinked file
+            if (table.linkCount(n) == 0 && !n.isLinkable()) throw new ErrnoException(ENOENT); // linkat of an unlinked file
             long now = now();
             synchronized (n) {
                 n.ctime = now;
@@ -532,6 +532,30 @@ public final class MemoryFileSystem implements InodeFileSystem {
     }
 
     // ---- files --------------------------------------------------------------------------------
+
+    /**
+     * A file with no name ({@code O_TMPFILE}), as tmpfs makes one: the directory's set-group-ID
+     * group applies, it lives while open or held by the kernel, and unless opened with
+     * {@code O_EXCL} a linkat gives it its first name.
+     */
+    @Override
+    public void tmpfile(Request request, long parent, int mode, int flags, CreateReply reply) throws ErrnoException {
+        modify(() -> {
+            Directory dir = directory(parent);
+            if (dir != root && table.linkCount(dir) == 0) throw new ErrnoException(ENOENT);
+            RegularFile f = new RegularFile(newInode(), S_IFREG | (mode & 07777), request.uid(), request.gid(), now());
+            synchronized (dir) {
+                if ((dir.mode & S_ISGID) != 0) f.gid = dir.gid;
+            }
+            table.adopt(f, (flags & dev.fusepanama.Posix.O_EXCL) == 0);
+            Handle h = openHandle(f, flags);
+            fill(f, reply.attributes());
+            long fh = handleNumber(h);
+            if (!table.created(reply, f, CACHE, fh, OpenReply.KEEP_CACHE)) {
+                closeHandle(fh);
+            }
+        });
+    }
 
     @Override
     public void create(Request request, long parent, Name name, int mode, int flags, CreateReply reply) throws ErrnoException {

@@ -64,7 +64,6 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     /** UTIME_NOW and UTIME_OMIT (sys/stat.h). */
     private static final long UTIME_NOW = (1L << 30) - 1;
     private static final long UTIME_OMIT = (1L << 30) - 2;
-    private static final int AT_SYMLINK_FOLLOW = 0x400;
 
     /** A source inode the kernel holds entries of. */
     private static final class Node implements Inode {
@@ -573,7 +572,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         Node n = node(ino);
         Node p = node(newParent);
         MemorySegment name = nativeName(newName, s.path);
-        int rc = Libc.linkat(s.errno, Libc.AT_FDCWD, procPath(s, n.fd), p.fd, name, AT_SYMLINK_FOLLOW);
+        int rc = Libc.linkat(s.errno, Libc.AT_FDCWD, procPath(s, n.fd), p.fd, name, Libc.AT_SYMLINK_FOLLOW);
         if (rc == 0) {
             rc = Libc.fstatat(s.errno, n.fd, EMPTY, reply.attributes().segment(), Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
         }

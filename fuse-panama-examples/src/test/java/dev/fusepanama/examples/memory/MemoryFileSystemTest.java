@@ -28,6 +28,35 @@ class MemoryFileSystemTest {
     @TempDir
     Path tmp;
 
+    /** O_TMPFILE as on tmpfs: a nameless file, linked by linkat unless made with O_EXCL (libfuse 3.17+, where the kernel can ask). */
+    @Test
+    void aNamelessFileIsWrittenAndLinkedAsOnTmpfs() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(TestMount.libfuseAtLeast(3, 17), "tmpfile is libfuse 3.17's");
+        try (TestMount m = TestMount.mount(new MemoryFileSystem(1 << 20, 100), MemoryFileSystem.mountOptions().build())) {
+            byte[] text = "made without a name\n".getBytes(StandardCharsets.UTF_8);
+            int fd = Os.open(Os.bytes(m.root()), Posix.O_TMPFILE | Posix.O_RDWR, 0640);
+            assertTrue(fd >= 0, "open(O_TMPFILE): " + Errno.name(-fd));
+            try {
+                assertEquals(text.length, Os.pwrite(fd, text, 0));
+                assertEquals(0, Os.fstat(fd).nlink());
+                assertEquals(0640, Os.fstat(fd).mode() & 07777);
+                assertEquals(0, Os.linkOpen(fd, Os.bytes(m.path("named"))), "linkat gives it its first name");
+                assertEquals(1, Os.fstat(fd).nlink());
+            } finally {
+                Os.close(fd);
+            }
+            assertEquals("made without a name\n", Files.readString(m.path("named")));
+            int excl = Os.open(Os.bytes(m.root()), Posix.O_TMPFILE | Posix.O_RDWR | Posix.O_EXCL, 0600);
+            assertTrue(excl >= 0);
+            try {
+                assertEquals(-Errno.ENOENT, Os.linkOpen(excl, Os.bytes(m.path("never"))), "O_EXCL: never linked, as tmpfs");
+            } finally {
+                Os.close(excl);
+            }
+            assertEquals(List.of("named"), Files.list(m.root()).map(p -> p.getFileName().toString()).sorted().toList());
+        }
+    }
+
     @Test
     void theCapacityLimitAnswersEnospcAndStatfsReportsRealUsage() throws Exception {
         try (TestMount m = TestMount.mount(new MemoryFileSystem(1 << 20, 10), MemoryFileSystem.mountOptions().build())) {
