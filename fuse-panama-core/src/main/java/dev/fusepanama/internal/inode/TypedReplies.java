@@ -29,6 +29,7 @@ import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseLowLevel;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.flock;
+import dev.fusepanama.internal.bind.fuse_dirent;
 import dev.fusepanama.internal.bind.fuse_entry_param;
 import dev.fusepanama.internal.bind.fuse_file_info;
 import dev.fusepanama.internal.bind.stat;
@@ -67,7 +68,6 @@ final class TypedReplies {
     private static final MethodHandle REPLY_BMAP = LL.replyBmap;
     private static final MethodHandle REPLY_POLL = LL.replyPoll;
     private static final MethodHandle REPLY_IOCTL = LL.replyIoctl;
-    private static final MethodHandle ADD_DIRENTRY = LL.addDirentry;
     private static final MethodHandle ADD_DIRENTRY_PLUS = LL.addDirentryPlus;
 
     /** Fills the entry at {@code area} for {@code inode}; its attributes' st_ino, left 0, becomes the node id. */
@@ -648,6 +648,15 @@ final class TypedReplies {
 
         /** The name at the area's name slot, NUL-terminated, checked. */
         final long name(byte[] name) {
+            check(name);
+            long at = area + NAME;
+            MemorySegment.copy(name, 0, Native.ALL, ValueLayout.JAVA_BYTE, at, name.length);
+            Native.putByte(at + name.length, (byte) 0);
+            return at;
+        }
+
+        /** Refuses a name the kernel would not take, or an entry for a batch already sent. */
+        final void check(byte[] name) {
             if (isAnswered()) {
                 throw new IllegalStateException("the batch was already sent");
             }
@@ -659,10 +668,6 @@ final class TypedReplies {
                     throw new IllegalArgumentException("a directory entry's name contains no NUL and no '/'");
                 }
             }
-            long at = area + NAME;
-            MemorySegment.copy(name, 0, Native.ALL, ValueLayout.JAVA_BYTE, at, name.length);
-            Native.putByte(at + name.length, (byte) 0);
-            return at;
         }
 
         /** Whether an entry of {@code n} bytes was past the room left (libfuse then wrote nothing); counts it otherwise. */
@@ -701,17 +706,17 @@ final class TypedReplies {
             super(replies, req, area, dir, limit);
         }
 
+        /** Packs the entry as {@code fuse_add_direntry} does, without a native call per entry. */
         @Override
         public boolean add(byte[] name, long ino, int type, long nextOffset) {
-            long at = name(name);
-            long st = area + STAT;
-            stat.st_ino(st, ino);
-            stat.st_mode(st, type & Posix.S_IFMT);
-            try {
-                return full((long) ADD_DIRENTRY.invokeExact(req, dir + used, (long) (limit - used), at, st, nextOffset));
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
+            check(name);
+            long size = fuse_dirent.size(name.length);
+            if (size > limit - used) {
+                return true;
             }
+            fuse_dirent.put(dir + used, ino, nextOffset, name, type & Posix.S_IFMT);
+            used += (int) size;
+            return false;
         }
     }
 
