@@ -98,15 +98,24 @@ public final class Main {
             }
             if (maxThreads != null) b.maxThreads(maxThreads);
             List<String> mountOptions = new ArrayList<>();
+            java.util.Map<String, String> pathSeen = new java.util.HashMap<>();
             try {
                 for (String list : options) {
                     for (String o : list.split(",", -1)) {
-                        if (PathOptions.isSetting(o)) {
-                            path.fuseOption(o);
-                            pathSettings.add("-o " + o);
-                        } else {
-                            mountOptions.add(o);
+                        if (o.isEmpty()) {
+                            throw new IllegalArgumentException("an empty option in -o " + list);
                         }
+                        if (!PathOptions.isSetting(o)) {
+                            mountOptions.add(o);
+                            continue;
+                        }
+                        String name = o.contains("=") ? o.substring(0, o.indexOf('=')) : o.replace("noauto_cache", "auto_cache");
+                        String before = pathSeen.put(name, o);
+                        if (before != null && !before.equals(o)) {
+                            throw new IllegalArgumentException("-o " + before + " and -o " + o + " contradict each other");
+                        }
+                        path.fuseOption(o);
+                        pathSettings.add("-o " + o);
                     }
                 }
                 // in one call, so that contradictions between two -o are seen

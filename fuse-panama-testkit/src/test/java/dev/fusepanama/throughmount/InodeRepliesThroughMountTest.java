@@ -44,7 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class InodeRepliesThroughMountTest {
 
     /** Each name's lookup misbehaves in its own way. */
-    static final class Misbehaving extends FlatInodeFileSystem {
+    static class Misbehaving extends FlatInodeFileSystem {
         final AtomicReference<Throwable> secondAnswer = new AtomicReference<>();
         final AtomicReference<int[]> caller = new AtomicReference<>();
         final ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
@@ -126,6 +126,22 @@ class InodeRepliesThroughMountTest {
             if (kind.isInstance(reply)) kinds.add(kind.getSimpleName());
         }
         return kinds;
+    }
+
+    @Test
+    void noEntryIsANegativeEntryForALookupAndEnoentForMkdir() throws Exception {
+        Misbehaving fs = new Misbehaving() {
+            @Override
+            public void mkdir(Request request, long parent, Name name, int mode, EntryReply reply) {
+                reply.noEntry(5); // no negative entry for mkdir: the kernel would fail it with EIO
+            }
+        };
+        try (TestMount m = TestMount.mount(fs)) {
+            assertEquals(-Errno.ENOENT, Os.mkdir(Os.bytes(m.path("d")), 0755));
+            assertThrows(IllegalArgumentException.class, () -> Timeouts.NONE.withEntries(-1));
+        } finally {
+            fs.later.shutdownNow();
+        }
     }
 
     @Test

@@ -79,12 +79,12 @@ public abstract class Node implements dev.fusepanama.inode.Inode {
         return Math.max(0, lookups);
     }
 
-    /** Whether the table has let this node go: the kernel no longer knows its number, and the author should not use it. */
     /** Whether this file, made without a name, may be given its first one (linkat of an O_TMPFILE file opened without O_EXCL). */
     public final boolean isLinkable() {
         return linkable;
     }
 
+    /** Whether the table has let this node go: the kernel no longer knows its number, and the author should not use it. */
     public final boolean isDropped() {
         return lookups < 0;
     }

@@ -730,12 +730,14 @@ public final class NodeTable<N extends Node> {
      */
     public boolean add(DirPlusReply reply, Entry<N> e, long offset, Timeouts timeouts, List<N> counted) {
         count(e.node());
-        if (reply.add(e.bytes(), e.node(), timeouts, offset)) {
-            forget(e.node().nodeId, 1);
-            return true;
+        boolean full = true;
+        try {
+            full = reply.add(e.bytes(), e.node(), timeouts, offset);
+        } finally {
+            if (full) forget(e.node().nodeId, 1); // not taken (or the add threw): nothing counted
         }
-        counted.add(e.node());
-        return false;
+        if (!full) counted.add(e.node());
+        return full;
     }
 
     /** Takes back one lookup of each of {@code counted}: entries of a batch the kernel did not take. */

@@ -59,6 +59,12 @@ abstract class NativeReply implements Reply {
     long area;
     /** Set by the thread that claimed a deferred reply: it holds the session's read lock. */
     private boolean locked;
+    /**
+     * The reply's own memory once deferred; this reference keeps it alive as long as the reply
+     * is reachable, so that a filesystem writing to a view of an answered reply writes into
+     * memory of its own rather than freed memory.
+     */
+    private MemorySegment owned;
 
     NativeReply(Replies replies, long req, long area) {
         this.replies = replies;
@@ -114,8 +120,19 @@ abstract class NativeReply implements Reply {
     final void release() {
         if (locked) {
             locked = false;
-            replies.answered(this); // the reply's own memory may go now: libfuse has copied it
+            replies.answered(this);
             replies.lock().unlock();
+        }
+    }
+
+    /**
+     * Before an answer writes its arguments into the reply's memory: refuses a reply already
+     * answered, whose memory (the worker's, once it serves the next request) is no longer its own.
+     */
+    final void checkOpen() {
+        int s = state;
+        if (s == SENT) {
+            throw new IllegalStateException("the request was already answered");
         }
     }
 
@@ -157,14 +174,21 @@ abstract class NativeReply implements Reply {
         if (refused != null) {
             throw new IllegalStateException("this mount cannot defer replies: " + refused);
         }
-        if (!STATE.compareAndSet(this, OPEN, DEFERRED)) {
+        if (state != OPEN) {
             throw new IllegalStateException(state == DEFERRED ? "the reply was already deferred" : "the request was already answered");
         }
+        // Everything moves before the state says DEFERRED, and the reply is registered first, so
+        // that a thread answering at once finds the moved memory and takes the registration back.
         MemorySegment own = Arena.ofAuto().allocate(AREA_SIZE + extraSize(), 16);
         MemorySegment.copy(Native.ALL, area, own, 0, AREA_SIZE);
+        owned = own;
         area = own.address();
         moved(own, AREA_SIZE);
-        replies.deferred(this, own);
+        replies.deferred(this);
+        if (!STATE.compareAndSet(this, OPEN, DEFERRED)) {
+            replies.answered(this);
+            throw new IllegalStateException(state == DEFERRED ? "the reply was already deferred" : "the request was already answered");
+        }
         return this;
     }
 

@@ -4,7 +4,7 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseLowLevel;
 import dev.fusepanama.internal.bind.fuse_file_info;
-import java.lang.foreign.MemorySegment;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,8 +33,8 @@ public final class Replies {
     /** The mount's passthrough registrations; null where files are not passed through. */
     volatile BackingFiles backing;
     private final ReentrantReadWriteLock live;
-    /** Deferred replies not yet answered, with the memory each is built in (kept alive here until sent). */
-    private final ConcurrentHashMap<NativeReply, MemorySegment> deferred = new ConcurrentHashMap<>();
+    /** Deferred replies not yet answered (each keeps the memory it is built in). */
+    private final Set<NativeReply> deferred = ConcurrentHashMap.newKeySet();
     /** Retrievals of the kernel's cached data not yet answered, by the cookie sent with each. */
     private final ConcurrentHashMap<Long, CompletableFuture<byte[]>> retrievals = new ConcurrentHashMap<>();
     private final AtomicLong nextCookie = new AtomicLong(1);
@@ -88,8 +88,8 @@ public final class Replies {
         return deferralRefused.get();
     }
 
-    void deferred(NativeReply reply, MemorySegment memory) {
-        deferred.put(reply, memory);
+    void deferred(NativeReply reply) {
+        deferred.add(reply);
     }
 
     void answered(NativeReply reply) {
@@ -133,7 +133,7 @@ public final class Replies {
      */
     public void dropAll() {
         int dropped = 0;
-        for (NativeReply r : deferred.keySet()) {
+        for (NativeReply r : deferred) {
             if (r.drop(Errno.EIO)) {
                 dropped++;
             }

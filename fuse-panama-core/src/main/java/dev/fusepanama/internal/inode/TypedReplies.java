@@ -52,6 +52,7 @@ import java.util.Objects;
 final class TypedReplies {
     private TypedReplies() {}
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TypedReplies.class);
     private static final LibFuseLowLevel LL = LibFuse.get().lowLevel;
     static final MethodHandle REPLY_ERR = LL.replyErr;
     private static final MethodHandle REPLY_ENTRY = LL.replyEntry;
@@ -144,14 +145,25 @@ final class TypedReplies {
 
         @Override
         public final boolean entry(Inode inode, Timeouts timeouts) {
+            checkOpen();
             TypedReplies.entry(area, inode, timeouts);
             return answer();
         }
 
+        /**
+         * A lookup's negative entry; for mknod, mkdir, symlink and link, whose kernel side takes
+         * no negative entry (it would fail the call with EIO), ENOENT.
+         */
         @Override
-        public final void noEntry(double negativeTimeout) {
-            negative(negativeTimeout);
-            answer();
+        public void noEntry(double negativeTimeout) {
+            checkTimeout(negativeTimeout);
+            error(Errno.ENOENT);
+        }
+
+        static void checkTimeout(double seconds) {
+            if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+                throw new IllegalArgumentException("a negative entry's timeout is a finite number of seconds >= 0, not " + seconds);
+            }
         }
 
         /** Makes the entry a negative one: inode 0, the absence trusted for {@code timeout} seconds. */
@@ -170,6 +182,15 @@ final class TypedReplies {
     static final class Lookup extends Entry {
         Lookup(Replies replies, long req, long area) {
             super(replies, req, area);
+        }
+
+        /** A negative entry: the kernel remembers for {@code negativeTimeout} seconds that the name does not exist. */
+        @Override
+        public void noEntry(double negativeTimeout) {
+            checkTimeout(negativeTimeout);
+            checkOpen();
+            negative(negativeTimeout);
+            answer();
         }
 
         @Override
@@ -194,7 +215,6 @@ final class TypedReplies {
      */
     abstract static class Opening extends NativeReply {
         private int backingFd = -1;
-        BackingFiles.Pending pending;
 
         Opening(Replies replies, long req, long area) {
             super(replies, req, area);
@@ -231,32 +251,51 @@ final class TypedReplies {
         }
 
         /**
-         * Just before the answer is sent: registers the backing file of a passed-through open and
-         * puts its id in the file info, clearing keep-cache and non-seekable (the kernel fails the
-         * open with either beside passthrough).
+         * Once the right to answer is taken: registers the backing file of a passed-through open
+         * and puts its id in the file info, clearing keep-cache and non-seekable (the kernel fails
+         * the open with either beside passthrough). Null if the open is not passed through; a
+         * registration that fails is logged and the file served by the filesystem, so the
+         * answer is still sent.
          */
-        final void registerBacking() {
+        private BackingFiles.Pending registerBacking() {
             if (backingFd < 0 || replies.backing == null) {
-                return;
+                return null;
             }
-            pending = replies.backing.acquireInode(opened(), backingFd);
-            if (pending != null) {
-                long fi = area + FILE_INFO;
-                fuse_file_info.backing_id(fi, pending.backingId());
-                fuse_file_info.bit(fi, replies.fileInfoBits.keepCache(), false);
-                fuse_file_info.bit(fi, replies.fileInfoBits.nonseekable(), false);
+            try {
+                BackingFiles.Pending p = replies.backing.acquireInode(opened(), backingFd);
+                if (p != null) {
+                    long fi = area + FILE_INFO;
+                    fuse_file_info.backing_id(fi, p.backingId());
+                    fuse_file_info.bit(fi, replies.fileInfoBits.keepCache(), false);
+                    fuse_file_info.bit(fi, replies.fileInfoBits.nonseekable(), false);
+                }
+                return p;
+            } catch (RuntimeException e) {
+                LOG.warn("passing inode {} through failed; its data goes through the filesystem", opened(), e);
+                return null;
             }
         }
 
-        /** Answers, then settles the passthrough registration by whether the kernel took the open. */
+        /**
+         * Answers, the backing file registered once the right to answer is taken, then settles
+         * that registration, once, by whether the kernel took the open.
+         */
         final boolean answerOpen(long fh) {
+            if (!claim()) {
+                return false;
+            }
+            BackingFiles.Pending p = null;
             boolean sent = false;
             try {
-                sent = answer();
+                p = registerBacking();
+                sent = transmit() == 0;
                 return sent;
+            } catch (Throwable t) {
+                throw sendFailed(t);
             } finally {
-                if (pending != null) {
-                    replies.backing.settle(pending, sent ? 0 : -1, opened(), fh);
+                release();
+                if (p != null) {
+                    replies.backing.settle(p, sent ? 0 : -1, opened(), fh);
                 }
             }
         }
@@ -288,6 +327,7 @@ final class TypedReplies {
 
         @Override
         public boolean created(Inode inode, Timeouts timeouts, long fh, int flags) {
+            checkOpen();
             TypedReplies.entry(area, inode, timeouts);
             ino = inode.nodeId();
             fileInfo(fh, flags);
@@ -296,7 +336,6 @@ final class TypedReplies {
 
         @Override
         int transmit() throws Throwable {
-            registerBacking();
             return (int) REPLY_CREATE.invokeExact(req, area + ENTRY, area + FILE_INFO);
         }
     }
@@ -323,13 +362,13 @@ final class TypedReplies {
 
         @Override
         public boolean open(long fh, int flags) {
+            checkOpen();
             fileInfo(fh, ino == 0 ? flags | replies.dirOpenFlags : flags);
             return answerOpen(fh);
         }
 
         @Override
         int transmit() throws Throwable {
-            registerBacking();
             return (int) REPLY_OPEN.invokeExact(req, area + FILE_INFO);
         }
     }
@@ -444,6 +483,7 @@ final class TypedReplies {
             if (target.length > NAME_CAPACITY - 1) {
                 throw new IllegalArgumentException("a link target is at most " + (NAME_CAPACITY - 1) + " bytes");
             }
+            checkOpen();
             long at = area + NAME;
             MemorySegment.copy(target, 0, Native.ALL, ValueLayout.JAVA_BYTE, at, target.length);
             Native.putByte(at + target.length, (byte) 0);
@@ -463,9 +503,22 @@ final class TypedReplies {
             clearEntry(area); // larger than a statvfs
         }
 
+        /** The view handed out, re-pointed when the reply moves (deferred). */
+        private NativeStatVfs view;
+
         @Override
         public StatVfs statvfs() {
-            return new NativeStatVfs().at(area);
+            if (view == null) {
+                view = new NativeStatVfs();
+            }
+            return view.at(area);
+        }
+
+        @Override
+        void moved(MemorySegment own, long at) {
+            if (view != null) {
+                view.at(area);
+            }
         }
 
         @Override
@@ -487,6 +540,7 @@ final class TypedReplies {
 
         @Override
         public void lock(Flock lock) {
+            checkOpen();
             flock.l_type(area, lock.type());
             flock.l_whence(area, lock.whence());
             flock.l_start(area, lock.start());
@@ -617,9 +671,22 @@ final class TypedReplies {
             NativeReply.zero(area + NAME, dev.fusepanama.internal.bind.statx.SIZE);
         }
 
+        /** The view handed out, re-pointed when the reply moves (deferred). */
+        private dev.fusepanama.internal.view.NativeStatx view;
+
         @Override
         public dev.fusepanama.Statx attributes() {
-            return new dev.fusepanama.internal.view.NativeStatx().at(area + NAME);
+            if (view == null) {
+                view = new dev.fusepanama.internal.view.NativeStatx();
+            }
+            return view.at(area + NAME);
+        }
+
+        @Override
+        void moved(MemorySegment own, long at) {
+            if (view != null) {
+                view.at(area + NAME);
+            }
         }
 
         @Override
