@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Lookups.</b> Each entry the kernel takes (lookup, mknod, mkdir, symlink, link, create and
  * every readdirplus entry but "." and "..") adds one; {@link #forget} takes them back. The reply
- * helpers ({@link #entry}, {@link #created}, {@link #add(DirPlusReply, Entry, double, double, List)})
+ * helpers ({@link #entry}, {@link #created}, {@link #add(DirPlusReply, Entry, Timeouts, List)})
  * count what they send and undo it when the kernel did not take the answer.
  *
  * <p><b>Life.</b> A node is dropped when it has no name, no lookup and no {@link #hold}: a file
