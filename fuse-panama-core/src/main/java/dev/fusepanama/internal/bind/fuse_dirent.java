@@ -34,10 +34,8 @@ public final class fuse_dirent {
         ALL.set(C_LONG, at + 8, nextOffset);
         ALL.set(C_INT, at + 16, name.length);
         ALL.set(C_INT, at + 20, (mode & 0170000) >>> 12);
+        // The padding is zero: clear the entry's last 8 bytes (its name ends in them), then copy the name over them.
+        ALL.set(C_LONG, at + size(name.length) - 8, 0L);
         MemorySegment.copy(name, 0, ALL, ValueLayout.JAVA_BYTE, at + NAME_OFFSET, name.length);
-        long end = at + size(name.length);
-        for (long p = at + NAME_OFFSET + name.length; p < end; p++) {
-            ALL.set(ValueLayout.JAVA_BYTE, p, (byte) 0);
-        }
     }
 }
