@@ -103,7 +103,7 @@ final class CryptomatorSuite implements Suite {
     }
 
     /** Drops the kernel's clean page cache (and dentries and inodes), so a read comes through the filesystem. */
-    private static void dropCaches() throws Exception {
+    static void dropCaches() throws Exception {
         MemfsSuite.exec(Path.of("/"), "sync");
         Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "3");
     }

@@ -36,7 +36,7 @@ final class FsProcess implements AutoCloseable {
 
     /** Starts {@code fs} on a new mountpoint; {@link #awaitMount} waits for the mount. */
     static FsProcess start(Suite.Filesystem fs) throws IOException {
-        Path mnt = Files.createTempDirectory("bench-" + fs.name().replaceAll("\\W", "") + "-");
+        Path mnt = Files.createTempDirectory(mountpointPrefix(fs));
         List<String> cmd = new ArrayList<>(fs.command());
         cmd.add(mnt.toString());
         try {
@@ -48,7 +48,12 @@ final class FsProcess implements AutoCloseable {
         }
     }
 
-    /** Waits until the filesystem is mounted, at most 30 s; fails with its output if it exits or does not mount. */
+    /** The start of the name of {@code fs}'s mountpoints (a directory in /tmp): "bench-", its name's word characters, "-". */
+    static String mountpointPrefix(Suite.Filesystem fs) {
+        return "bench-" + fs.name().replaceAll("\\W", "") + "-";
+    }
+
+    /** Waits until the filesystem is mounted (polled every 2 ms), at most 30 s; fails with its output if it exits or does not mount. */
     void awaitMount() throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(MOUNT_TIMEOUT_SECONDS);
         while (!mounted()) {
@@ -58,7 +63,7 @@ final class FsProcess implements AutoCloseable {
                 throw new IllegalStateException(name() + " " + why + " (" + String.join(" ", filesystem.command()) + " " + mountpoint
                         + "); its output:\n" + Files.readString(log(mountpoint)));
             }
-            Thread.sleep(20);
+            Thread.sleep(2);
         }
     }
 

@@ -28,6 +28,17 @@ final class Samples {
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
+    /** One filesystem's values on a row as "median [lowest-highest]" ("median" for one value), or "-" for none. */
+    String range(String metric, String filesystem) {
+        List<Double> v = values.getOrDefault(metric, Map.of()).getOrDefault(filesystem, List.of());
+        if (v.isEmpty()) return "-";
+        String median = Report.number(median(v));
+        if (v.size() == 1) return median;
+        double lo = v.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        double hi = v.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        return median + " [" + Report.number(lo) + "-" + Report.number(hi) + "]";
+    }
+
     /** The candidate with the better median on this metric's row. */
     String best(String metric, List<String> candidates, boolean higherIsBetter) {
         String best = candidates.get(0);

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * What one comparison measures: the filesystems, each mounted by a process of its own; the
  * workloads run on each of them; and the columns of its two tables. {@link Compare} runs every
- * suite the same way ({@link TreeSuite}, {@link MirrorSuite}, {@link MemfsSuite}, {@link InodeSuite}).
+ * suite the same way ({@link TreeSuite}, {@link MirrorSuite}, {@link MemfsSuite}, {@link InodeSuite}, {@link VaultSuite}, ...).
  */
 interface Suite {
     /** The heading of the suite's section of RESULTS.md; the section is found by it. */
@@ -53,7 +53,11 @@ interface Suite {
         }
     }
 
-    /** Does {@code ops} operations in the mount {@code root}; returns {operations done, nanoseconds}. */
+    /**
+     * Does {@code ops} operations in the mount {@code root}; returns {operations done, nanoseconds},
+     * and a third value when the work started a process of its own that did the filesystem's part
+     * (the vault suite's new mount): that process's CPU in ns, added to the row's CPU.
+     */
     interface Work {
         long[] run(Path root, Path scratch, long ops) throws Exception;
     }

@@ -20,10 +20,10 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Proves every benchmark still runs: every suite of the comparison in smoke mode (every
- * filesystem, every workload, one tiny round; the mirror and memfs suites only as root), each JMH benchmark
- * of the binding for one short iteration, and the JMH client against a mounted tree. Asserts no
- * timing.
+ * Proves every benchmark still runs: every suite of the comparison but cryptomator in smoke mode
+ * (every filesystem, every workload, one tiny round; the mirror, memfs, passthrough, uring and
+ * vault suites only as root), each JMH benchmark of the binding for one short iteration, and the
+ * JMH client against a mounted tree. Asserts no timing.
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BenchSmokeTest {
@@ -95,6 +95,18 @@ class BenchSmokeTest {
         System.out.println(section);
         assertEveryRowMeasured(section, UringSuite.METRICS);
         assertEquals(before, Files.readString(Path.of("/sys/module/fuse/parameters/enable_uring")).trim(), "the parameter is put back");
+        assertNothingLeftMounted();
+    }
+
+    @Test
+    void theVaultSuiteRunsTheVaultAndGocryptfs() throws Exception {
+        assumeTrue(root(), "the vault suite drops the page cache: root only");
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "vault", "--smoke"}));
+        System.out.println(section);
+        for (String row : List.of(VaultSuite.START_UP, VaultSuite.FRESH_READ)) {
+            assertEquals(2, section.lines().filter(l -> l.startsWith("| " + row + " |")).count(), "a row in each table for " + row);
+        }
+        assertTrue(section.contains("| peak RSS (MiB) |"), "the new processes' table");
         assertNothingLeftMounted();
     }
 

@@ -30,6 +30,7 @@ class CompareTest {
         assertEquals(1, memfs.scale());
         assertEquals(1 / 32.0, Compare.parse(new String[] {"--suite", "memfs", "--smoke"}).scale());
         assertEquals(2, Compare.parse(new String[] {"--suite", "inode"}).scale());
+        assertEquals(1, Compare.parse(new String[] {"--suite", "vault", "--rounds", "3"}).scale());
         assertThrows(IllegalArgumentException.class, () -> Compare.parse(new String[] {"--suite", "tmpfs"}));
     }
 
