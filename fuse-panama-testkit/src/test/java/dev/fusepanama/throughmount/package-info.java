@@ -3,7 +3,7 @@
  * they mount with the kit's {@code TestMount}, and the kit is built after the core; the core's own
  * tests ({@code fuse-panama-core/src/test}) are the unit tests that need no mount. Every class
  * here is a {@code @MountTest} (JUnit tag {@code mount}): it needs {@code /dev/fuse} and mostly
- * root. Run them with {@code mvn -o test -pl fuse-panama-testkit -am}; one with
+ * root. Run them with {@code mvn test -pl fuse-panama-testkit -am}; one with
  * {@code -Dtest=LifecycleTest -Dsurefire.failIfNoSpecifiedTests=false}.
  *
  * <p>Which core feature each class checks:
