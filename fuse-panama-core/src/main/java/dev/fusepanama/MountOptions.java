@@ -63,6 +63,17 @@ public final class MountOptions {
         return new Builder();
     }
 
+    /**
+     * Whether the {@code -o} option {@code option} ({@code NAME} or {@code NAME=VALUE}) has a typed
+     * setting here, which {@link Builder#fuseOptions} sets ({@code ro}, {@code allow_other},
+     * {@code fsname=}, ...). False for the raw options it passes on ({@code allow_root},
+     * {@code uid=}, ...) and for the {@link PathOptions} settings.
+     */
+    public static boolean isSetting(String option) {
+        int eq = option.indexOf('=');
+        return TYPED.containsKey(eq < 0 ? option : option.substring(0, eq));
+    }
+
     public boolean readOnly() { return s.readOnly; }
     public boolean allowOther() { return s.allowOther; }
     public boolean defaultPermissions() { return s.defaultPermissions; }

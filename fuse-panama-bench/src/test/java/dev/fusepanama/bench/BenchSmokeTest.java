@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.fusepanama.Fuse;
 import dev.fusepanama.FuseMount;
+import dev.fusepanama.testkit.MountTest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * vault suites only as root), each JMH benchmark of the binding for one short iteration, and the
  * JMH client against a mounted tree. Asserts no timing.
  */
+@MountTest
 @Timeout(value = 600, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BenchSmokeTest {
     static Path repo() {

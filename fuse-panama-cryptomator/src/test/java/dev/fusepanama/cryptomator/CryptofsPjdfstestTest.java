@@ -1,6 +1,7 @@
 package dev.fusepanama.cryptomator;
 
 import dev.fusepanama.nio.NioFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.PjdfstestSuite;
 import dev.fusepanama.testkit.TestMount;
 import dev.fusepanama.testkit.Tmpfs;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 
 /** pjdfstest through the NIO adapter inside a real Cryptomator vault (cryptofs 2.9.0) on a fresh tmpfs. */
+@MountTest
 class CryptofsPjdfstestTest extends PjdfstestSuite {
     private static Path tmpfs;
     private FileSystem cryptofs;

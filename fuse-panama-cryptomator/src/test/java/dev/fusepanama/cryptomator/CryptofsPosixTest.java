@@ -1,6 +1,7 @@
 package dev.fusepanama.cryptomator;
 
 import dev.fusepanama.nio.NioFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.PosixSuite;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.file.FileSystem;
@@ -10,6 +11,7 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /** The POSIX suite through the NIO adapter over a real Cryptomator vault (cryptofs 2.9.0) in a temporary directory. */
+@MountTest
 class CryptofsPosixTest extends PosixSuite {
     private Path vault;
     private FileSystem cryptofs;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.MountException;
+import dev.fusepanama.testkit.MountTest;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Timeout;
  * through the mount read back through cryptofs's own NIO API and the reverse, and the lifecycle
  * the API promises (busy unmount refused with the reason, forced unmount, failed mount with its cause).
  */
+@MountTest
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class MountServiceTest {
     private Path tmp;

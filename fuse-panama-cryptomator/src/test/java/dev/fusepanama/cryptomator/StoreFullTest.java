@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.fusepanama.nio.NioFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.TestMount;
 import dev.fusepanama.testkit.Tmpfs;
 import java.io.IOException;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Timeout;
  * the channel is forced or closed, so the store's ENOSPC comes late. A program must still be told,
  * at the latest by close(2), as a kernel filesystem tells it; a close that succeeds keeps the data.
  */
+@MountTest
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class StoreFullTest {
     private Path tmpfs;

@@ -51,9 +51,10 @@ public final class Main {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "-o", paramLabel = "OPTION", description = "FUSE mount options as any FUSE program takes them (repeatable, comma lists allowed): "
-                + "allow_other, ro, default_permissions, fsname=, subtype=, max_read=, attr_timeout=, ...; "
-                + "others (allow_root, auto_unmount, uid=, gid=, umask=) go to libfuse as they are.")
+        @Option(names = "-o", paramLabel = "OPTION", description = "FUSE mount options as any FUSE program takes them (repeatable, "
+                + "comma lists allowed): allow_other, allow_root, ro, rw, default_permissions, fsname=, subtype=, max_read=, "
+                + "auto_unmount, nosuid, noexec, attr_timeout=, ...; uid=, gid=, umask= for hello only "
+                + "(libfuse applies them on its path API). A name FUSE does not know, or two that contradict, is refused.")
         List<String> options = new ArrayList<>();
 
         @Option(names = "--read-only", description = "Mount read-only.")
@@ -83,9 +84,16 @@ public final class Main {
 
         /** The path API's settings given (--attr-timeout, --entry-timeout, its -o names), made by {@link #apply}. */
         final PathOptions.Builder path = PathOptions.builder();
-        /** What set them, to name it where a filesystem on the inode API cannot take them. */
+        /** What set them, and the -o options of libfuse's path API, to name them where a filesystem on the inode API cannot take them. */
         final List<String> pathSettings = new ArrayList<>();
 
+        /**
+         * Sets {@code b} from the options given: the typed mount settings, FUSE's -o options
+         * ({@link MountOptions.Builder#fuseOptions}; the path API's ones into {@link #path}).
+         *
+         * @throws ParameterException for an -o name FUSE does not have, a malformed value, or
+         *         options that contradict each other (also one -o and one of the launcher's flags)
+         */
         MountOptions.Builder apply(MountOptions.Builder b) {
             b.readOnly(readOnly).allowOther(allowOther).singleThreaded(singleThreaded).debug(debug).ioUring(ioUring);
             if (attrTimeout != null) {
@@ -98,32 +106,78 @@ public final class Main {
             }
             if (maxThreads != null) b.maxThreads(maxThreads);
             List<String> mountOptions = new ArrayList<>();
-            java.util.Map<String, String> pathSeen = new java.util.HashMap<>();
+            Map<String, String> pathSeen = new java.util.HashMap<>();
+            if (attrTimeout != null) pathSeen.put("attr_timeout", "--attr-timeout " + attrTimeout);
+            if (entryTimeout != null) pathSeen.put("entry_timeout", "--entry-timeout " + entryTimeout);
             try {
                 for (String list : options) {
                     for (String o : list.split(",", -1)) {
                         if (o.isEmpty()) {
                             throw new IllegalArgumentException("an empty option in -o " + list);
                         }
-                        if (!PathOptions.isSetting(o)) {
+                        String name = FuseOptionNames.name(o);
+                        if (MountOptions.isSetting(o) || FuseOptionNames.MOUNT.contains(name)) {
                             mountOptions.add(o);
-                            continue;
+                        } else if (FuseOptionNames.PATH_API.contains(name)) {
+                            mountOptions.add(o);
+                            pathSettings.add("-o " + o);
+                        } else if (PathOptions.isSetting(o)) {
+                            String before = pathSeen.put(name.replace("noauto_cache", "auto_cache"), o);
+                            if (before != null && !sameSetting(before, o)) {
+                                throw new IllegalArgumentException(quote(before) + " and -o " + o + " contradict each other");
+                            }
+                            path.fuseOption(o);
+                            pathSettings.add("-o " + o);
+                        } else {
+                            throw new IllegalArgumentException("-o " + o + ": FUSE has no option named " + name + "; its options are "
+                                    + "allow_other, allow_root, ro, rw, default_permissions, fsname=NAME, subtype=NAME, "
+                                    + "max_read=BYTES, auto_unmount, nosuid, nodev, noexec, noatime, attr_timeout=SECONDS, ...");
                         }
-                        String name = o.contains("=") ? o.substring(0, o.indexOf('=')) : o.replace("noauto_cache", "auto_cache");
-                        String before = pathSeen.put(name, o);
-                        if (before != null && !before.equals(o)) {
-                            throw new IllegalArgumentException("-o " + before + " and -o " + o + " contradict each other");
-                        }
-                        path.fuseOption(o);
-                        pathSettings.add("-o " + o);
                     }
                 }
                 // in one call, so that contradictions between two -o are seen
                 b.fuseOptions(String.join(" ", mountOptions.stream().map(o -> "-o " + o).toList()));
+                MountOptions made = b.build();
+                if (readOnly && !made.readOnly()) {
+                    throw new IllegalArgumentException("--read-only and -o rw contradict each other");
+                }
+                if (maxThreads != null && made.maxThreads() != maxThreads) {
+                    throw new IllegalArgumentException("--max-threads " + maxThreads + " and -o max_threads=" + made.maxThreads()
+                            + " contradict each other");
+                }
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage() + " (the launcher's own options: --help)");
             }
             return b;
+        }
+
+        /** Whether two spellings of one path setting say the same ({@code --attr-timeout 1} and {@code -o attr_timeout=1.0}). */
+        private static boolean sameSetting(String a, String b) {
+            if (a.equals(b)) return true;
+            try {
+                return Double.parseDouble(a.substring(a.lastIndexOf(a.startsWith("--") ? ' ' : '=') + 1))
+                        == Double.parseDouble(b.substring(b.indexOf('=') + 1));
+            } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+                return false;
+            }
+        }
+
+        private static String quote(String setting) {
+            return setting.startsWith("--") ? setting : "-o " + setting;
+        }
+
+        /**
+         * Refuses what only the path API takes, for the filesystem {@code name} on the inode API
+         * (memfs, mirror, vault), which sends its timeouts and open flags with each reply and
+         * reports owners and modes itself.
+         */
+        void checkInodeApi(String name) {
+            if (!pathSettings.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), String.join(", ", pathSettings) + ": " + name
+                        + " reports each file's own owner and mode (chown and chmod inside the mount change them) and tells"
+                        + " the kernel itself how long to cache names, attributes and data; these options are for"
+                        + " filesystems on libfuse's path API (hello)");
+            }
         }
     }
 
@@ -272,11 +326,7 @@ public final class Main {
 
     /** As above, for a filesystem on the inode API, which sends its timeouts and open flags with each reply. */
     static int serve(String name, InodeFileSystem fs, MountOptions.Builder options, Common common) throws Exception {
-        if (!common.pathSettings.isEmpty()) {
-            throw new ParameterException(common.spec.commandLine(), String.join(", ", common.pathSettings) + ": " + name
-                    + " decides how long the kernel caches names, attributes and data itself; these settings are for the"
-                    + " path filesystems (hello)");
-        }
+        common.checkInodeApi(name);
         return serve(name, at -> Fuse.mount(fs, at, options.build()), common);
     }
 
@@ -298,8 +348,16 @@ public final class Main {
             try {
                 mount = mounter.mount(mountpoint);
             } catch (MountException e) {
-                LOG.error("{}", e.getMessage());
-                return 2;
+                if (e.reason() != MountException.Reason.LIBFUSE_UNAVAILABLE || !installFuse3()) {
+                    LOG.error("{}", e.getMessage());
+                    return 2;
+                }
+                try {
+                    mount = mounter.mount(mountpoint);
+                } catch (MountException again) {
+                    LOG.error("{}", again.getMessage());
+                    return 2;
+                }
             }
             String how = mount.describe();
             int open = how.indexOf('(');
@@ -309,6 +367,28 @@ public final class Main {
         } finally {
             removeCreated(created);
         }
+    }
+
+    /**
+     * Set by ./fuse-panama when it runs as root where apt-get is: the launcher may install
+     * libfuse3 itself when the mount finds none (the core's readiness check is the one that looks).
+     */
+    static final String INSTALL_WITH = "FUSE_PANAMA_INSTALL_WITH";
+
+    /** Installs fuse3 with the command {@link #INSTALL_WITH} names (apt-get), if the launcher said so; true if it did. */
+    static boolean installFuse3() throws IOException, InterruptedException {
+        String aptGet = System.getenv(INSTALL_WITH);
+        if (aptGet == null || aptGet.isBlank()) return false;
+        LOG.warn("libfuse3 is missing; installing fuse3 with {}", aptGet);
+        if (run(aptGet, "install", "-y", "-qq", "fuse3") == 0) return true;
+        return run(aptGet, "update", "-qq") == 0 && run(aptGet, "install", "-y", "-qq", "fuse3") == 0;
+    }
+
+    private static int run(String... command) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.INHERIT).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.environment().put("DEBIAN_FRONTEND", "noninteractive");
+        return pb.start().waitFor();
     }
 
     /** Creates {@code dir} and its missing parents; returns those it created, outermost first. */

@@ -43,6 +43,8 @@ final class VaultCommand extends Main.Common implements Callable<Integer> {
         if (cipherDir == null) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Missing required parameter: 'CIPHER_DIR'");
         }
+        var options = apply(Vault.mountOptions(cipherDir));
+        checkInodeApi("vault");
         char[] password = password(passfile, "Password: ", false);
         if (password == null) return 2;
         VaultFileSystem fs;
@@ -58,8 +60,8 @@ final class VaultCommand extends Main.Common implements Callable<Integer> {
             Arrays.fill(password, '\0');
         }
         try (fs) {
-            var options = apply(Vault.mountOptions(cipherDir)).build();
-            return Main.serve("vault", at -> Vault.mount(fs, at, options), this);
+            var built = options.build();
+            return Main.serve("vault", at -> Vault.mount(fs, at, built), this);
         }
     }
 

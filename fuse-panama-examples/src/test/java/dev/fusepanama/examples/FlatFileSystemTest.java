@@ -2,6 +2,7 @@ package dev.fusepanama.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The README's example filesystem works with the ordinary tools. */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FlatFileSystemTest {
     static String sh(String script, java.nio.file.Path dir) throws Exception {

@@ -1,5 +1,6 @@
 package dev.fusepanama.nio;
 
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.PjdfstestSuite;
 import dev.fusepanama.testkit.TestMount;
 import dev.fusepanama.testkit.Tmpfs;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** pjdfstest inside the adapter over the default filesystem: a directory of a fresh tmpfs. */
+@MountTest
 class DefaultFileSystemPjdfstestTest extends PjdfstestSuite {
     private static Path source;
 

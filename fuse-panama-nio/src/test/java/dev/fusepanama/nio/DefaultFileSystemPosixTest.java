@@ -1,5 +1,6 @@
 package dev.fusepanama.nio;
 
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.PosixSuite;
 import dev.fusepanama.testkit.TestMount;
 import dev.fusepanama.testkit.Tmpfs;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The POSIX suite against the adapter over the default filesystem: a fresh directory of a tmpfs. */
+@MountTest
 class DefaultFileSystemPosixTest extends PosixSuite {
     private static Path sources;
 

@@ -6,6 +6,7 @@ import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.file.FileSystem;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Timeout;
  * views, as Windows' filesystem has), through a mount: modes and chmod as vfat's (see
  * {@link DosMode}).
  */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class DosAttributesTest {
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.inode.InodeMount;
+import dev.fusepanama.testkit.MountTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * hour here, so that nothing expires during the test); a change made behind the mount is seen at
  * once after {@code invalidate(path)}.
  */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InvalidateTest {
     @TempDir

@@ -2,6 +2,7 @@ package dev.fusepanama.nio;
 
 import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.PosixSuite;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.file.FileSystem;
@@ -11,6 +12,7 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /** The POSIX suite against the adapter over jimfs, Google's in-memory NIO filesystem, with its unix, posix and user views. */
+@MountTest
 class JimfsPosixTest extends PosixSuite {
     private FileSystem jimfs;
 

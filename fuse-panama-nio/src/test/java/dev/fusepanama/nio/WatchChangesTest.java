@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * are seen through the mount within seconds, although the kernel may keep what it cached for a
  * minute here, so that only the watcher can explain them.
  */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class WatchChangesTest {
     /** Well within the cache timeout: long enough for an event on a busy machine. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.inode.InodeMount;
+import dev.fusepanama.testkit.MountTest;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.FileSystem;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A zip archive (the JDK's jdk.zipfs) mounted read-only, as {@code ./fuse-panama zip} mounts one:
  * ordinary tools see exactly the tree that was archived, and nothing can be written.
  */
+@MountTest
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ZipArchiveTest {
     @TempDir

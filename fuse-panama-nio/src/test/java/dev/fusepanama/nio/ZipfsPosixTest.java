@@ -1,5 +1,6 @@
 package dev.fusepanama.nio;
 
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.PosixSuite;
 import dev.fusepanama.testkit.TestMount;
 import java.net.URI;
@@ -15,6 +16,7 @@ import java.util.Set;
  * The POSIX suite against the adapter over a writable zip archive (the JDK's jdk.zipfs, with its
  * posix permissions on), as {@code ./fuse-panama zip ARCHIVE --writable} serves one.
  */
+@MountTest
 class ZipfsPosixTest extends PosixSuite {
     private Path dir;
     private FileSystem zip;

@@ -72,6 +72,7 @@ import org.slf4j.LoggerFactory;
  */
 @Tag(PjdfstestSuite.TAG)
 @Timeout(value = 600, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@MountTest
 public abstract class PjdfstestSuite {
     /** The JUnit tag of this suite. */
     public static final String TAG = "pjdfstest";

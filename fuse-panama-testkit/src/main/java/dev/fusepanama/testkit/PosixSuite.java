@@ -73,6 +73,7 @@ import org.junit.jupiter.api.Timeout;
  * the mount alone.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@MountTest
 public abstract class PosixSuite {
     /** Mounts the filesystem under test at a fresh directory. */
     protected abstract TestMount mountFilesystem() throws Exception;

@@ -59,7 +59,28 @@ public final class TestMount implements AutoCloseable {
         return mountAt(mounter);
     }
 
+    /**
+     * The JUnit tags the run leaves out ({@code -DexcludedGroups}), as the build passes them to the
+     * test JVM; when they include {@value MountTest#TAG}, every mount is refused.
+     */
+    public static final String EXCLUDED_GROUPS_PROPERTY = "fusepanama.excludedGroups";
+
+    /**
+     * Fails when this run leaves out the tests that mount: a test that got here lacks
+     * {@link MountTest}, and would otherwise mount (or fail for want of root) in a unit-only run.
+     */
+    public static void checkMountsAllowed() {
+        String excluded = System.getProperty(EXCLUDED_GROUPS_PROPERTY, "");
+        for (String tag : excluded.split(",")) {
+            if (tag.strip().equals(MountTest.TAG)) {
+                throw new IllegalStateException("this run leaves out the tests that mount (excludedGroups=" + excluded
+                        + "), but a test mounts: annotate its class with @" + MountTest.class.getName());
+            }
+        }
+    }
+
     private static TestMount mountAt(Mounter mounter) throws IOException {
+        checkMountsAllowed();
         Path dir = Files.createTempDirectory("fuse-panama-test-");
         try {
             return new TestMount(dir, mounter.mount(dir));

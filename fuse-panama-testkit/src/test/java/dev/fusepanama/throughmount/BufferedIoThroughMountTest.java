@@ -14,6 +14,7 @@ import dev.fusepanama.ReadReply;
 import dev.fusepanama.Stat;
 import dev.fusepanama.WriteBuffer;
 import dev.fusepanama.testing.ScratchFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.io.IOException;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** read_buf and write_buf: answering from memory, or moving data between a real file and the kernel. */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BufferedIoThroughMountTest {
     @TempDir

@@ -8,6 +8,7 @@ import dev.fusepanama.MountOptions;
 import dev.fusepanama.PathOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.testing.ScratchFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.io.BufferedReader;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Timeout;
  * no getattr, and a change made behind the kernel's back is seen at the next open; with it the
  * kernel asks for the attributes before reads and sees the change while the file stays open.
  */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CacheConsistencyThroughMountTest {
     static final byte[] OLD = filled('a');

@@ -13,6 +13,7 @@ import dev.fusepanama.PathOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.testkit.ChildJvm;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.io.File;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Whatever a filesystem method throws becomes an errno for the caller; the JVM and the mount survive. */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ExceptionsThroughMountTest {
     static final Map<String, Supplier<Throwable>> THROWS = Map.of(

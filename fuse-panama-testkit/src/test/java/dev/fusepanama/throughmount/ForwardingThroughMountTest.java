@@ -16,6 +16,7 @@ import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.ForwardingInodeFileSystem;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.testing.FlatInodeFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Timeout;
  * overriding a method to watch it neither adds an operation the kernel would then send (and the
  * wrapped filesystem answer ENOSYS) nor drops one.
  */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ForwardingThroughMountTest {
 

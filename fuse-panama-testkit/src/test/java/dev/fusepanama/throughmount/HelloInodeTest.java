@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
 import dev.fusepanama.inode.*;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+@MountTest
 @Timeout(60)
 class HelloInodeTest {
     static final byte[] HELLO = "hello".getBytes(StandardCharsets.UTF_8);

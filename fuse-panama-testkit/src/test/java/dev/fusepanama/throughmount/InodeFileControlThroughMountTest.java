@@ -17,6 +17,7 @@ import dev.fusepanama.inode.PollReply;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.testing.FlatInodeFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.io.IOException;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.Timeout;
  * wake-up, write_buf (spliced into a file and copied into memory) and bmap on a mount backed by
  * a block device. Each is driven by the system call a program makes.
  */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InodeFileControlThroughMountTest {
     /** {@code _IOWR('F', 1, int)}: answers with the int doubled. */

@@ -10,6 +10,7 @@ import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.testing.FlatInodeFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Timeout;
  * caches names, attributes and data for an hour: before the notification the old state, after
  * it the new one.
  */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InodeNotificationsThroughMountTest {
 

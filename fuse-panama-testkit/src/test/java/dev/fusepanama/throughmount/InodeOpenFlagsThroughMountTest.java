@@ -7,6 +7,7 @@ import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.testing.FlatInodeFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** What an open's flags tell the kernel, seen in the requests that reach the filesystem. */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InodeOpenFlagsThroughMountTest {
 

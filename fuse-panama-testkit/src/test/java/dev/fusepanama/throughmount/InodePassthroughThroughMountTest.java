@@ -20,6 +20,7 @@ import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.inode.WriteReply;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.io.IOException;
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * where the mount can (libfuse 3.17+, root, Linux 6.9+) no read or write reaches the filesystem;
  * elsewhere the same data is served by it, and the mount says why.
  */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InodePassthroughThroughMountTest {
     @TempDir

@@ -20,6 +20,7 @@ import dev.fusepanama.inode.Reply;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.libc.Libc;
 import dev.fusepanama.testing.FlatInodeFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import dev.fusepanama.testkit.UringSwitch;
@@ -40,6 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * once whatever the filesystem does (answers twice, forgets to answer, throws, answers later
  * from another thread, or never, until the mount ends).
  */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InodeRepliesThroughMountTest {
 

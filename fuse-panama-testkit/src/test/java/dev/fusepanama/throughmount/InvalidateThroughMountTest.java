@@ -10,6 +10,7 @@ import dev.fusepanama.MountOptions;
 import dev.fusepanama.PathOptions;
 import dev.fusepanama.Stat;
 import dev.fusepanama.testing.ScratchFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Timeout;
  * hour, a change made behind its back is seen right after the filesystem invalidates the path,
  * and not before.
  */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InvalidateThroughMountTest {
     private static PathOptions cachedForAnHour() {

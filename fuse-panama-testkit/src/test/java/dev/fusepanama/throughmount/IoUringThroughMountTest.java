@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.testing.FlatInodeFileSystem;
 import dev.fusepanama.testing.ScratchFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.TestMount;
 import dev.fusepanama.testkit.UringSwitch;
 import java.nio.file.Files;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Timeout;
  * the same mount comes up over /dev/fuse and says why. As root the test turns the parameter on
  * and off itself and puts it back as it found it.
  */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class IoUringThroughMountTest {
     private static final MountOptions URING = MountOptions.builder().ioUring(true).build();

@@ -24,6 +24,7 @@ import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.RequestTrace;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.ByteBuffer;
@@ -48,6 +49,7 @@ import org.junit.jupiter.api.Timeout;
  * {@code fuse:fuse_request_send} tracepoint): the same walk of the same filesystem, mounted
  * without the lever and with it.
  */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class KernelCachingThroughMountTest {
 

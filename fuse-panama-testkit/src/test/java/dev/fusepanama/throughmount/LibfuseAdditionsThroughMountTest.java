@@ -20,6 +20,7 @@ import dev.fusepanama.inode.Request;
 import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.testing.FlatInodeFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.ByteBuffer;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.Timeout;
  * release on the ones that do not: nameless files (tmpfile, 3.17), the epoch notification and
  * the kernel's request timeout (3.18).
  */
+@MountTest
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LibfuseAdditionsThroughMountTest {
 

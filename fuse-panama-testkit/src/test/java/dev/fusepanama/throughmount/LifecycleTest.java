@@ -19,6 +19,7 @@ import dev.fusepanama.Posix;
 import dev.fusepanama.StatVfs;
 import dev.fusepanama.testing.ScratchFileSystem;
 import dev.fusepanama.testkit.ChildJvm;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.io.IOException;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Mounting and unmounting inside a long-running JVM: what embedders rely on. */
+@MountTest
 @Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LifecycleTest {
     @TempDir

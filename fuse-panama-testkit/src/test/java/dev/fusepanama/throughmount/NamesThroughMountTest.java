@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.fusepanama.FileNames;
 import dev.fusepanama.Posix;
 import dev.fusepanama.testing.ScratchFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** File names are bytes: names that are not UTF-8 survive create, list, open, rename and delete. */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class NamesThroughMountTest {
     static final byte[] INVALID = {(byte) 0xff, (byte) 0xfe, '.', 'b', 'i', 'n'};

@@ -18,6 +18,7 @@ import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.Timespec;
 import dev.fusepanama.testing.ScratchFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.lang.foreign.Arena;
@@ -50,6 +51,7 @@ import org.junit.jupiter.api.Timeout;
  * client (java.nio.file or a plain system call), arriving at the Java method and answering.
  * Attribute and entry caching are off so each client call becomes a request.
  */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class OperationsThroughMountTest {
     ScratchFileSystem fs;

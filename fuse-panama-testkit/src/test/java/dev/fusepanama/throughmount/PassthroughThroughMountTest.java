@@ -16,6 +16,7 @@ import dev.fusepanama.Posix;
 import dev.fusepanama.ReadReply;
 import dev.fusepanama.Stat;
 import dev.fusepanama.WriteBuffer;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.util.List;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * or without root) the same checks pass with the filesystem serving the data, and the mount
  * says why.
  */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PassthroughThroughMountTest {
     @TempDir

@@ -18,6 +18,7 @@ import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.StatVfs;
 import dev.fusepanama.testing.ScratchFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.ByteBuffer;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Behaviour that depends on options and on what the filesystem declares: caching, hard_remove, context, init. */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SemanticsThroughMountTest {
 

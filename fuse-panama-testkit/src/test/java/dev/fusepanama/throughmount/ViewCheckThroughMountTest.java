@@ -11,6 +11,7 @@ import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.testing.FlatInodeFileSystem;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Timeout;
  * The debug mode of the system property {@code fusepanama.checkViews}: a view kept past its call
  * throws instead of silently reading the next request's memory; without it, nothing changes.
  */
+@MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ViewCheckThroughMountTest {
     private static final String PROPERTY = "fusepanama.checkViews";

@@ -28,6 +28,11 @@ public final class FuseLog {
     private static final ThreadLocal<MemorySegment> FORMAT_BUFFER =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(BUFFER));
     private static final ThreadLocal<StringBuilder> CAPTURED = new ThreadLocal<>();
+    /**
+     * The start of a line libfuse logs in pieces ("fuse: unknown option(s): `", "-o ", "x'\n"),
+     * logged as one message when its newline comes.
+     */
+    private static final ThreadLocal<StringBuilder> PARTIAL = ThreadLocal.withInitial(StringBuilder::new);
     private static final ThreadLocal<WeakReference<Consumer<String>>> RING_FAILURE =
             new ThreadLocal<>();
     /** What libfuse 3.18 logs (at INFO) after init when its io_uring queues cannot start; it then serves /dev/fuse. */
@@ -66,6 +71,11 @@ public final class FuseLog {
     public static String captured() {
         StringBuilder sb = CAPTURED.get();
         CAPTURED.remove();
+        StringBuilder partial = PARTIAL.get();
+        if (sb != null && !partial.isEmpty()) {
+            sb.append(partial); // a line whose end never came
+            partial.setLength(0);
+        }
         return sb == null ? "" : sb.toString().trim();
     }
 
@@ -88,7 +98,14 @@ public final class FuseLog {
         try {
             MemorySegment buffer = FORMAT_BUFFER.get();
             int n = Libc.vsnprintf(buffer.address(), BUFFER, format, vaList);
-            String message = n < 0 ? "(unformattable libfuse message)" : buffer.getString(0).stripTrailing();
+            String text = n < 0 ? "(unformattable libfuse message)\n" : buffer.getString(0);
+            StringBuilder partial = PARTIAL.get();
+            if (!text.endsWith("\n") && partial.length() + text.length() < BUFFER) {
+                partial.append(text);
+                return;
+            }
+            String message = (partial.isEmpty() ? text : partial.append(text).toString()).stripTrailing();
+            partial.setLength(0);
             goesOn = QUEUE_GOES_ON.matcher(message).find();
             if (message.contains(RING_START_FAILED)) {
                 var ref = RING_FAILURE.get();

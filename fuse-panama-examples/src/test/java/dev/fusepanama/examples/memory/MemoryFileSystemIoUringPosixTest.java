@@ -2,6 +2,7 @@ package dev.fusepanama.examples.memory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.PosixSuite;
 import dev.fusepanama.testkit.TestMount;
 import dev.fusepanama.testkit.UringSwitch;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
  * (3.18+) and the kernel allow it (as root the fuse module's enable_uring is turned on for the
  * class and put back after); elsewhere the same mounts come up over /dev/fuse.
  */
+@MountTest
 class MemoryFileSystemIoUringPosixTest extends PosixSuite {
     private static UringSwitch uring;
 

@@ -1,9 +1,11 @@
 package dev.fusepanama.examples.memory;
 
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.PjdfstestSuite;
 import dev.fusepanama.testkit.TestMount;
 
 /** pjdfstest inside memfs, mounted as the launcher mounts it: every feature, no known failure. */
+@MountTest
 class MemoryFileSystemPjdfstestTest extends PjdfstestSuite {
     @Override
     protected TestMount mountFilesystem() throws Exception {

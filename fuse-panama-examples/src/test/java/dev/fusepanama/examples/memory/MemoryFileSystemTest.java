@@ -9,6 +9,7 @@ import dev.fusepanama.Fuse;
 import dev.fusepanama.Mount;
 import dev.fusepanama.Posix;
 import dev.fusepanama.testkit.ChildJvm;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What the POSIX suite cannot compare with a reference: memfs's own limits and its command. */
+@MountTest
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class MemoryFileSystemTest {
     @TempDir

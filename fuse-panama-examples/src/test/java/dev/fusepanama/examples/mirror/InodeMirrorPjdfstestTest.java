@@ -1,5 +1,6 @@
 package dev.fusepanama.examples.mirror;
 
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.PjdfstestSuite;
 import dev.fusepanama.testkit.TestMount;
 import dev.fusepanama.testkit.Tmpfs;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
  * pjdfstest inside the inode mirror of a fresh tmpfs, mounted as root with passthrough; no known
  * failures (the path mirror's, fstat of an unlinked open file, is what the inode API answers).
  */
+@MountTest
 class InodeMirrorPjdfstestTest extends PjdfstestSuite {
     private static Path source;
 

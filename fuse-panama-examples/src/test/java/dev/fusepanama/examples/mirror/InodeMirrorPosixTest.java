@@ -1,5 +1,6 @@
 package dev.fusepanama.examples.mirror;
 
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.PosixSuite;
 import dev.fusepanama.testkit.TestMount;
 import dev.fusepanama.testkit.Tmpfs;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
  * passthrough as root: every result must equal the kernel's own tmpfs, which is also what the
  * mirror's source is. Unlike the path mirror it answers fstat of a removed file.
  */
+@MountTest
 class InodeMirrorPosixTest extends PosixSuite {
     private static Path sources;
 

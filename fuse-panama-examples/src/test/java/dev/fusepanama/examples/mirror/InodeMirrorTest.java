@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.fusepanama.Posix;
 import dev.fusepanama.libc.Libc;
 import dev.fusepanama.testkit.Emulation;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.io.IOException;
@@ -35,6 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * for byte; who owns what a caller creates; every descriptor the mirror holds is closed when the
  * kernel forgets a node or the mount ends.
  */
+@MountTest
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InodeMirrorTest {
     @TempDir

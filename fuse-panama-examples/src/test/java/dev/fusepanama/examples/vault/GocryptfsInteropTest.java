@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.fusepanama.Posix;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * seen identically through the other (names, contents, sizes, modes, links, holes), and edits
  * made through ours to gocryptfs's files read back through gocryptfs.
  */
+@MountTest
 @Timeout(180)
 class GocryptfsInteropTest {
     private static final char[] PASSWORD = "interop password".toCharArray();

@@ -12,6 +12,7 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
 import dev.fusepanama.examples.vault.crypto.ContentCipher;
 import dev.fusepanama.examples.vault.crypto.WrongPasswordException;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.io.IOException;
@@ -35,6 +36,7 @@ import org.slf4j.LoggerFactory;
  * block; the blocks around it still read. A name that does not decrypt is left out of listings
  * and logged once. A wrong password is refused before anything is mounted.
  */
+@MountTest
 @Timeout(60)
 class VaultAuthenticityTest {
     private static final char[] PASSWORD = "authentic".toCharArray();

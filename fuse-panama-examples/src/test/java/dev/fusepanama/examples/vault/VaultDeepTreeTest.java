@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * encrypted name is at least 22 bytes, so 200 nested directories take more than 4,600 bytes of
  * cipher path. gocryptfs works through them from directory descriptors, and so does the vault.
  */
+@MountTest
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class VaultDeepTreeTest {
     private static final char[] PASSWORD = "deep".toCharArray();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.inode.InodeMount;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.TestMount;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * directory (here a second mount of the same vault, as a sync client would write it) is seen
  * through the first mount within a second, with kernel caching on; /proc/mounts names the vault.
  */
+@MountTest
 @Timeout(120)
 class VaultEmbeddingTest {
     private static final char[] PASSWORD = "embedded".toCharArray();

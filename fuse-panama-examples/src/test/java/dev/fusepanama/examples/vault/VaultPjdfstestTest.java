@@ -1,5 +1,6 @@
 package dev.fusepanama.examples.vault;
 
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.PjdfstestSuite;
 import dev.fusepanama.testkit.TestMount;
 import dev.fusepanama.testkit.Tmpfs;
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** pjdfstest inside a new vault whose cipher directory is on a fresh tmpfs, mounted as the launcher mounts it. */
+@MountTest
 class VaultPjdfstestTest extends PjdfstestSuite {
     private static final char[] PASSWORD = "pjdfstest".toCharArray();
     private static Path cipherDirs;

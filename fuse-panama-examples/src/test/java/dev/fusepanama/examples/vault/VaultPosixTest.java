@@ -1,5 +1,6 @@
 package dev.fusepanama.examples.vault;
 
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.PosixSuite;
 import dev.fusepanama.testkit.TestMount;
 import java.io.IOException;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
  * gocryptfs leaves out too: fallocate and SEEK_DATA/SEEK_HOLE (ciphertext holes do not line up
  * with plaintext ones).
  */
+@MountTest
 class VaultPosixTest extends PosixSuite {
     private static final char[] PASSWORD = "posix".toCharArray();
     private static Path cipherDirs;

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.fusepanama.Posix;
+import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * byte. The tree covers the name lengths around the padding and long-name boundaries, a name
  * that is not UTF-8, sizes around the block boundary, a sparse file, symlinks, subdirectories.
  */
+@MountTest
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class GocryptfsCompatibilityTest {
     private static final Path GOCRYPTFS = Path.of("/usr/bin/gocryptfs");

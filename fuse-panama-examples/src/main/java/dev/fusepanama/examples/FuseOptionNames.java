@@ -1,0 +1,37 @@
+package dev.fusepanama.examples;
+
+import java.util.Set;
+
+/**
+ * The {@code -o} options of FUSE programs that fuse-panama has no typed setting for, by who takes
+ * them, as libfuse 3.10 to 3.18 list them (lib/mount.c, lib/fuse_lowlevel.c, lib/fuse.c). The
+ * launcher passes these on and refuses any other name that is not a typed setting
+ * ({@code MountOptions.isSetting}, {@code PathOptions.isSetting}), so that a typo is told apart
+ * from an option before anything is mounted.
+ */
+final class FuseOptionNames {
+    private FuseOptionNames() {}
+
+    /**
+     * Taken by libfuse's mount or its session for every filesystem. {@code atime}, and
+     * {@code nodiratime}, {@code nostrictatime}, {@code symfollow} and {@code nosymfollow}, are
+     * what some releases only know: libfuse refuses them where it does not.
+     */
+    static final Set<String> MOUNT = Set.of("allow_root", "auto_unmount", "blkdev", "blksize", "context", "fscontext",
+            "defcontext", "rootcontext", "user", "suid", "nosuid", "dev", "nodev", "exec", "noexec", "async", "sync",
+            "dirsync", "atime", "noatime", "nodiratime", "nostrictatime", "symfollow", "nosymfollow");
+
+    /**
+     * Taken by libfuse's high-level (path) API only, which applies them to the attributes it
+     * passes on: a filesystem on the inode API reports owners and modes itself, and libfuse's
+     * session refuses these. {@code fmask} and {@code dmask} need libfuse 3.17.
+     */
+    static final Set<String> PATH_API = Set.of("uid", "gid", "umask", "fmask", "dmask", "noforget", "remember",
+            "no_rofd_flush", "ac_attr_timeout");
+
+    /** The name of {@code option} ({@code NAME} or {@code NAME=VALUE}). */
+    static String name(String option) {
+        int eq = option.indexOf('=');
+        return eq < 0 ? option : option.substring(0, eq);
+    }
+}
