@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *     dev.fusepanama.examples.inode.InvalidateInode /tmp/clock [--no-notify]
  * </pre>
  * then {@code cat /tmp/clock/current_time; sleep 2; cat /tmp/clock/current_time} prints two
- * times two seconds apart. With {@code --no-notify} the second {@code cat} prints the first time
+ * times two or three seconds apart. With {@code --no-notify} the second {@code cat} prints the first time
  * again: the kernel answers from its cache and never asks. Ctrl-C unmounts.
  */
 public final class InvalidateInode implements InodeFileSystem {
