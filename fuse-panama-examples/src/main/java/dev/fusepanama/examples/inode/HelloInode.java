@@ -29,10 +29,10 @@ import org.slf4j.LoggerFactory;
  * attributes and how long the kernel may trust both), {@code getattr}, {@code readdir} (entries
  * added until the batch is full) and {@code open}/{@code read}.
  *
- * <p>Run it (after {@code ./fuse-panama --help} has built the project once):
+ * <p>Run it from the checkout (the launcher builds the project on first use):
  * <pre>
- * java -cp "fuse-panama-examples/target/classes:fuse-panama-examples/target/lib/*" \
- *     dev.fusepanama.examples.inode.HelloInode /tmp/hello
+ * mkdir -p /tmp/hello
+ * ./fuse-panama example HelloInode /tmp/hello
  * </pre>
  * then {@code ls -l /tmp/hello} shows {@code -r--r--r-- 1 ... 26 ... hello}, {@code cat
  * /tmp/hello/hello} prints {@code Hello from the inode API!}, and writing to it fails (EACCES).

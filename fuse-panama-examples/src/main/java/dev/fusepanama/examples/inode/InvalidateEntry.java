@@ -32,10 +32,10 @@ import org.slf4j.LoggerFactory;
  * ({@link InodeMount#expireEntry} is the gentler variant: the name is asked about again at its
  * next use, but a process using it as its working directory keeps it until then.)
  *
- * <p>Run it:
+ * <p>Run it from the checkout:
  * <pre>
- * java -cp "fuse-panama-examples/target/classes:fuse-panama-examples/target/lib/*" \
- *     dev.fusepanama.examples.inode.InvalidateEntry /tmp/names [--no-notify]
+ * mkdir -p /tmp/names
+ * ./fuse-panama example InvalidateEntry /tmp/names [--no-notify]
  * </pre>
  * then {@code f=$(ls /tmp/names); stat -c %n /tmp/names/$f; sleep 2; stat -c %n /tmp/names/$f}:
  * the second {@code stat} fails (No such file or directory) while {@code ls} shows the new

@@ -33,10 +33,10 @@ import org.slf4j.LoggerFactory;
  * opens: {@link OpenReply#KEEP_CACHE}), so a process sees a change only because the filesystem
  * says which inode changed: the kernel drops that inode's pages, and the next read asks again.
  *
- * <p>Run it:
+ * <p>Run it from the checkout:
  * <pre>
- * java -cp "fuse-panama-examples/target/classes:fuse-panama-examples/target/lib/*" \
- *     dev.fusepanama.examples.inode.InvalidateInode /tmp/clock [--no-notify]
+ * mkdir -p /tmp/clock
+ * ./fuse-panama example InvalidateInode /tmp/clock [--no-notify]
  * </pre>
  * then {@code cat /tmp/clock/current_time; sleep 2; cat /tmp/clock/current_time} prints two
  * times two or three seconds apart. With {@code --no-notify} the second {@code cat} prints the first time

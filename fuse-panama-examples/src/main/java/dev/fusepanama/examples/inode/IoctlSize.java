@@ -37,10 +37,10 @@ import org.slf4j.LoggerFactory;
  * bytes in ({@code in}) and back ({@code outSize}), so a filesystem never touches the caller's
  * memory. Any other command is answered ENOTTY, as for a file that knows none.
  *
- * <p>Run it:
+ * <p>Run it from the checkout:
  * <pre>
- * java -cp "fuse-panama-examples/target/classes:fuse-panama-examples/target/lib/*" \
- *     dev.fusepanama.examples.inode.IoctlSize /tmp/fioc
+ * mkdir -p /tmp/fioc
+ * ./fuse-panama example IoctlSize /tmp/fioc
  * </pre>
  * then {@code echo hello world > /tmp/fioc/fioc} and
  * <pre>

@@ -48,10 +48,12 @@ import org.slf4j.LoggerFactory;
  * and {@code write} on the backing file: the same bytes, one request per call.
  * ({@code mirror.InodeMirror} does the same for a whole directory tree.)
  *
- * <p>Run it (as root, for passthrough):
+ * <p>Run it from the checkout (as root, for passthrough), with any file (not on overlayfs or
+ * another FUSE mount):
  * <pre>
- * java -cp "fuse-panama-examples/target/classes:fuse-panama-examples/target/lib/*" \
- *     dev.fusepanama.examples.inode.PassthroughFile /tmp/pt /var/tmp/data.bin
+ * head -c 10M /dev/urandom > /var/tmp/data.bin
+ * mkdir -p /tmp/pt
+ * ./fuse-panama example PassthroughFile /tmp/pt /var/tmp/data.bin
  * </pre>
  * The first log line says {@code kernel passthrough}, or {@code no passthrough: } and why. Then
  * {@code cmp /tmp/pt/data.bin /var/tmp/data.bin} finds them equal, and writes through the mount

@@ -37,10 +37,10 @@ import org.slf4j.LoggerFactory;
  * ({@link PollHandle#retain()}) and, once a line is queued, calls {@link PollHandle#notifyReady()},
  * upon which the kernel polls again and the waiting process wakes.
  *
- * <p>Run it:
+ * <p>Run it from the checkout:
  * <pre>
- * java -cp "fuse-panama-examples/target/classes:fuse-panama-examples/target/lib/*" \
- *     dev.fusepanama.examples.inode.PollReadable /tmp/poll
+ * mkdir -p /tmp/poll
+ * ./fuse-panama example PollReadable /tmp/poll
  * </pre>
  * then wait for it as a program would:
  * <pre>

@@ -40,10 +40,10 @@ import org.slf4j.LoggerFactory;
  * The kernel may keep the pages across opens ({@link OpenReply#KEEP_CACHE}) and trust the
  * attributes for an hour.
  *
- * <p>Run it:
+ * <p>Run it from the checkout:
  * <pre>
- * java -cp "fuse-panama-examples/target/classes:fuse-panama-examples/target/lib/*" \
- *     dev.fusepanama.examples.inode.StoreRetrieve /tmp/store
+ * mkdir -p /tmp/store
+ * ./fuse-panama example StoreRetrieve /tmp/store
  * </pre>
  * then {@code cat /tmp/store/current_time} a few times: the time moves on, and the log shows
  * no read request after the first (the kernel has every new second before anyone asks), and a
