@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's commands as a user runs them: ./fuse-panama memfs MOUNTPOINT,
 # ./fuse-panama mirror SOURCE MOUNTPOINT, ./fuse-panama vault [init] CIPHER_DIR MOUNTPOINT and
-# ./fuse-panama zip [--writable] ARCHIVE MOUNTPOINT, ./fuse-panama cryptomator [init] VAULT_DIR MOUNTPOINT, use
+# ./fuse-panama zip [--writable] ARCHIVE MOUNTPOINT, ./fuse-panama cryptomator [init] VAULT_DIR MOUNTPOINT,
+# ./fuse-panama example HelloInode MOUNTPOINT, use
 # the volume, Ctrl-C. Each passes if it mounts,
 # serves, and on SIGINT unmounts and exits 0; `fusermount3 -u` from outside and SIGTERM end it
 # with exit 0 too. A mountpoint the launcher had to create must be gone afterwards. A mirror mounted inside
@@ -118,6 +119,17 @@ mirror() {
   echo written > "$mnt/sub/new" && [ "$(cat "$src/sub/new")" = written ] || { echo "a write did not reach the source"; return 1; }
   mv "$mnt/sub/old" "$mnt/renamed" && [ -f "$src/renamed" ] && [ ! -e "$src/sub/old" ] || { echo "rename did not reach the source"; return 1; }
   stop
+}
+
+# A one-feature example through the launcher: its own main, served until Ctrl-C; without a NAME,
+# a usage error.
+example_hello() {
+  start example HelloInode "$mnt" || { echo "not mounted"; return 1; }
+  [ "$(cat "$mnt/hello")" = "Hello from the inode API!" ] || { echo "cannot read hello"; return 1; }
+  stop || return 1
+  rc=0
+  ./fuse-panama example >"$log" 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] && grep -q "usage: ./fuse-panama example NAME" "$log" || { echo "exit status $rc and no usage without a NAME"; return 1; }
 }
 
 # vault init, then mount it with the password from a file, use it, Ctrl-C; gocryptfs (if
@@ -244,6 +256,7 @@ check "memfs unmounted from outside" memfs_unmounted_from_outside
 check "memfs stopped by SIGTERM" memfs_terminated
 if ! $lifecycle_only; then
   check mirror mirror
+  check "example HelloInode" example_hello
   check vault vault
   check zip zip_archive
   check cryptomator cryptomator_vault

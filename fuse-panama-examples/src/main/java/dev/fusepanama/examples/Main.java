@@ -39,7 +39,9 @@ import picocli.CommandLine.Spec;
         description = "Mounts a Java filesystem through FUSE and serves it until Ctrl-C, SIGTERM or fusermount3 -u.",
         subcommands = {Main.Memfs.class, Main.Hello.class, Main.Mirror.class, VaultCommand.class, Main.Zip.class},
         footer = "%nAlso: fuse-panama cryptomator VAULT_DIR [MOUNTPOINT] unlocks and mounts a Cryptomator vault "
-                + "(module fuse-panama-cryptomator, AGPL-3.0; fuse-panama cryptomator --help).")
+                + "(module fuse-panama-cryptomator, AGPL-3.0; fuse-panama cryptomator --help).%n"
+                + "Also: fuse-panama example NAME MOUNTPOINT runs one of the inode API's one-feature examples "
+                + "(HelloInode, InvalidateInode, InvalidateEntry, StoreRetrieve, PollReadable, IoctlSize, PassthroughFile).")
 public final class Main {
     private static final org.slf4j.Logger LOG = LoggerFactory.getLogger("fuse-panama");
 
