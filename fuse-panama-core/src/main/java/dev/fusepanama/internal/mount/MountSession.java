@@ -363,10 +363,16 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
      * in between it starts the io_uring queues (which may fail, see {@link #checkIoUring}) and the
      * kernel sets the readahead from the reply and starts taking backing files. A stat of the
      * mountpoint returns once the kernel has that reply, so what {@link #describe} says,
-     * {@link #raiseReadahead} writes and {@link BackingFiles#probe} finds is final.
+     * {@link #raiseReadahead} writes and {@link BackingFiles#probe} finds is final. libfuse 3.18
+     * also takes notifications only from then on ({@code got_init} is set just before the reply;
+     * earlier releases set it before calling init): without the stat, a notification sent right
+     * after mount returned could fail with ENOTCONN.
      */
     private void awaitInitReply() {
-        if (!ioUringActive() && !raisesReadahead() && (backing == null || backing.unavailable() != null)) return;
+        if (!ioUringActive() && !raisesReadahead() && (backing == null || backing.unavailable() != null)
+                && !lib.version.atLeast(3, 18, 0)) {
+            return;
+        }
         try {
             java.nio.file.Files.readAttributes(mountpoint, java.nio.file.attribute.BasicFileAttributes.class);
         } catch (IOException e) {
