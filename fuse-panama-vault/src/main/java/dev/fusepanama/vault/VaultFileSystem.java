@@ -1,0 +1,2098 @@
+package dev.fusepanama.vault;
+
+import static dev.fusepanama.Errno.EIO;
+import static dev.fusepanama.Errno.ENAMETOOLONG;
+import static dev.fusepanama.Errno.ENOENT;
+import static dev.fusepanama.Errno.ENOTDIR;
+import static dev.fusepanama.Errno.ENOTEMPTY;
+import static dev.fusepanama.Errno.EINVAL;
+import static dev.fusepanama.Errno.EACCES;
+import static dev.fusepanama.Errno.EEXIST;
+import static dev.fusepanama.Errno.ERANGE;
+import static dev.fusepanama.Posix.O_ACCMODE;
+import static dev.fusepanama.Posix.S_ISGID;
+import static dev.fusepanama.Posix.S_ISUID;
+import static dev.fusepanama.Posix.O_CLOEXEC;
+import static dev.fusepanama.Posix.O_CREAT;
+import static dev.fusepanama.Posix.O_DIRECTORY;
+import static dev.fusepanama.Posix.O_DSYNC;
+import static dev.fusepanama.Posix.O_EXCL;
+import static dev.fusepanama.Posix.O_NOATIME;
+import static dev.fusepanama.Posix.O_NOFOLLOW;
+import static dev.fusepanama.Posix.O_PATH;
+import static dev.fusepanama.Posix.O_RDONLY;
+import static dev.fusepanama.Posix.O_RDWR;
+import static dev.fusepanama.Posix.O_SYNC;
+import static dev.fusepanama.Posix.O_TRUNC;
+import static dev.fusepanama.Posix.O_WRONLY;
+import static dev.fusepanama.Posix.S_IFDIR;
+import static dev.fusepanama.Posix.S_IFLNK;
+import static dev.fusepanama.Posix.S_IFMT;
+import static dev.fusepanama.Posix.S_IFREG;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import dev.fusepanama.ErrnoException;
+import dev.fusepanama.Posix;
+import dev.fusepanama.Stat;
+import dev.fusepanama.vault.crypto.ContentCipher;
+import dev.fusepanama.vault.crypto.CorruptDataException;
+import dev.fusepanama.vault.crypto.InvalidNameException;
+import dev.fusepanama.vault.crypto.MasterKey;
+import dev.fusepanama.vault.crypto.NameCipher;
+import dev.fusepanama.inode.AttrReply;
+import dev.fusepanama.inode.CreateReply;
+import dev.fusepanama.inode.DataReply;
+import dev.fusepanama.inode.DirPlusReply;
+import dev.fusepanama.inode.DirReply;
+import dev.fusepanama.inode.EmptyReply;
+import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.InodeMount;
+import dev.fusepanama.inode.Name;
+import dev.fusepanama.inode.OpenReply;
+import dev.fusepanama.inode.ReadlinkReply;
+import dev.fusepanama.inode.KernelCaching;
+import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.Timeouts;
+import dev.fusepanama.inode.SetId;
+import dev.fusepanama.inode.StatfsReply;
+import dev.fusepanama.inode.WriteReply;
+import dev.fusepanama.inode.XattrReply;
+import dev.fusepanama.inode.table.NodeTable;
+import dev.fusepanama.libc.Libc;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A gocryptfs-compatible vault on the inode API: every file of the mount is a file of the cipher
+ * directory with its name encrypted (EME, per-directory IV) and its contents in authenticated
+ * 4 KiB blocks (AES-256-GCM, per-file id). The cipher directory stays a valid gocryptfs vault
+ * throughout: gocryptfs mounts it, and this mounts what gocryptfs wrote.
+ *
+ * <p>Files are found by name, never by a kept descriptor: a directory's place in the cipher
+ * directory is the chain of its encrypted names, opened with {@code openat2(RESOLVE_BENEATH |
+ * RESOLVE_NO_SYMLINKS)} from the top (so a link planted in the cipher directory is never followed
+ * out of it), and a file is its directory's descriptor plus its name. The kernel may hold a node
+ * for as long as it likes without costing a descriptor. An unlinked file still open answers
+ * through its open descriptor.
+ *
+ * <p>The files the kernel knows, their numbers, lookups and names, are the library's caching node
+ * table's ({@link NodeTable#caching}): the cipher directory is the namespace, and the table
+ * remembers what the kernel was told of it.
+ *
+ * <p>Authenticity: a block that fails authentication fails the read with EIO and one log line
+ * naming the file and block; nothing unauthenticated is ever returned. A name that does not
+ * decrypt is left out of listings and logged once.
+ */
+public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(VaultFileSystem.class);
+    /**
+     * Seconds the kernel may trust names and attributes. Changes made through the mount reach
+     * the kernel in its own requests, and those made in the cipher directory by other programs
+     * are told to it by the watcher ({@link #watch}), so the kernel may cache for long; the bound
+     * is for the rare change the watcher cannot see (a directory it could not watch).
+     */
+    static final double TIMEOUT = 60.0;
+    /** {@link #TIMEOUT} for names and attributes alike. */
+    static final Timeouts CACHE = Timeouts.NONE.withAttributes(TIMEOUT).withEntries(TIMEOUT);
+    /**
+     * What the kernel may do on top of caching names and attributes: on libfuse 3.17.1+, skip the
+     * {@code security.capability} lookup before each write, since the vault clears set-ID bits
+     * itself ({@link #dataChanged}). Not yet: kept listings, which need offsets that mean the same
+     * in every open of a directory (the vault's index a listing taken per open), and negative
+     * entries, which need a create over a name made meanwhile behind the vault to check the
+     * caller's permission on the existing file (the kernel checked only the directory's).
+     */
+    private static final KernelCaching CACHING = KernelCaching.builder().handleKillprivV2(true).build();
+    private static final int NAME_MAX = 255;
+    static final byte[] DIRIV = "gocryptfs.diriv".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] CONF = "gocryptfs.conf".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DOT = {'.'};
+    private static final byte[] DOT_DOT = {'.', '.'};
+    private static final int DIRIV_LENGTH = 16;
+    private static final int PLAIN_BLOCK = ContentCipher.PLAIN_BLOCK;
+    private static final int CIPHER_BLOCK = ContentCipher.CIPHER_BLOCK;
+    private static final int HEADER = ContentCipher.HEADER_SIZE;
+    private static final int SEEK_END = 2;
+    /** Access and status flags that mean the same for the ciphertext file. */
+    private static final int PASSED_FLAGS = O_SYNC | O_DSYNC | O_NOATIME;
+
+    private final MasterKey key;
+    private final ContentCipher content;
+    private final NameCipher names;
+    private final int rootFd;
+    private final String cipherDir;
+    private final boolean root = Libc.geteuid() == 0;
+    private final SecureRandom random = new SecureRandom();
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile InodeMount mount;
+    /** Set by {@link #lockNow}: every request is refused from then on. */
+    private volatile boolean locked;
+    private volatile CipherDirWatcher watcher;
+    /** Every thread's native memory for this vault, freed by {@link #close}. */
+    private final Set<Scratch> scratches = ConcurrentHashMap.newKeySet();
+    private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(() -> {
+        Scratch s = new Scratch();
+        scratches.add(s);
+        return s;
+    });
+    /** Set once mounted nosuid: {@code security.capability} then means nothing and is not looked up. */
+    private volatile boolean capabilitiesIgnored;
+    private static final byte[] SECURITY_CAPABILITY = "security.capability".getBytes(StandardCharsets.US_ASCII);
+    private static final long ST_NOSUID = 2;
+    /**
+     * Names the vault is creating, by stored name, with when it began: their creation events
+     * are the vault's own until the node table has them (a little later, or never if it failed).
+     */
+    private final Map<String, Long> creating = new ConcurrentHashMap<>();
+    private static final long CREATION_WINDOW_NANOS = 2_000_000_000L;
+
+    /**
+     * The nodes the kernel knows. Keyed by the ciphertext inode number, so that hard links are
+     * one node (the number is also the st_ino the mount shows, as gocryptfs shows it; the
+     * kernel's numbers are the table's own). A name in the table is the stored (encrypted) name,
+     * not the plaintext: the cipher directory is the namespace, so a directory's path for openat2
+     * is its table names joined, with nothing encrypted again, and the watcher, which sees only
+     * stored names, finds the node of a changed name even when that name no longer decrypts (a
+     * long name whose .name file went with it). Stored names are ASCII, which the table's
+     * ISO-8859-1 keys hold exactly. The plaintext is kept on the node ({@link Node#named}).
+     */
+    private final NodeTable<Node> table;
+    private final AtomicLong handles = new AtomicLong(1);
+    private final Map<Long, OpenFile> open = new ConcurrentHashMap<>();
+    private final Node rootNode;
+    /** Names that failed to decrypt and blocks that failed authentication, logged once each (up to a bound). */
+    private final Set<String> reported = ConcurrentHashMap.newKeySet();
+    private static final int MAX_REPORTED = 10_000;
+
+    /**
+     * Serves the vault in {@code cipherDir} with the unlocked {@code key}; closing the filesystem
+     * wipes the key. The directory is opened now and kept open.
+     */
+    VaultFileSystem(String cipherDir, int rootFd, long rootBackingIno, MasterKey key) {
+        this.cipherDir = cipherDir;
+        this.rootFd = rootFd;
+        this.key = key;
+        this.content = key.content();
+        this.names = key.names();
+        this.table = NodeTable.caching(new Node(this, S_IFDIR, rootBackingIno));
+        this.rootNode = table.root();
+    }
+
+    /** The mount ended: its open files are closed and the key is wiped (a vault serves one mount). */
+    @Override
+    public void destroy() {
+        for (long fh : List.copyOf(open.keySet())) {
+            closeHandle(fh);
+        }
+        close();
+    }
+
+    /**
+     * Locks the vault now, for an application that must not leave it open a moment longer (the
+     * user locked the screen, the session timed out): the key is wiped at once, so calls still
+     * running fail with EIO; the kernel drops the plaintext it cached; and the mount is ended with
+     * {@link dev.fusepanama.Mount#forceClose}, so programs that still have files open there
+     * get errors instead of data.
+     *
+     * @return whether the mount's session ended within {@code timeout}
+     */
+    public boolean lockNow(java.time.Duration timeout) throws IOException {
+        InodeMount m = mount;
+        locked = true;
+        if (m != null && m.isMounted()) {
+            for (Node n : table.nodes()) {
+                if (n.type() != S_IFREG && n.type() != S_IFLNK) continue;
+                try {
+                    m.invalidateInode(n.nodeId(), 0, 0);
+                } catch (IOException | IllegalStateException e) {
+                    LOG.debug("vault {}: dropping cached data at lock: {}", cipherDir, e.toString());
+                }
+            }
+        }
+        close();
+        return m == null || m.forceClose(timeout);
+    }
+
+    /** Whether the key has been wiped (the vault closed, or its mount ended). */
+    public boolean isLocked() {
+        return closed.get();
+    }
+
+    /** Wipes the master key and closes the cipher directory; for a vault never mounted, or after its mount. Idempotent. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            CipherDirWatcher w = watcher;
+            if (w != null) w.close();
+            key.close();
+            Libc.close(Libc.errno(), rootFd);
+            int busy = 0;
+            for (Scratch s : scratches) {
+                if (!s.free()) busy++;
+            }
+            scratches.clear();
+            scratch.remove();
+            if (busy > 0) LOG.debug("vault {}: {} threads' buffers still in use at close; left to the garbage collector", cipherDir, busy);
+        }
+    }
+
+    /** How many threads' native memory this vault holds (for tests: none once closed). */
+    int threadBuffers() {
+        return scratches.size();
+    }
+
+    /** This thread's native memory for this vault. */
+    private Scratch scratch() {
+        return scratch.get();
+    }
+
+    // ---- nodes and names ---------------------------------------------------------------------
+
+    /** Runs {@code section} under the table's shared lock: no name changes meanwhile. */
+    private <T> T shared(Supplier<T> section) {
+        try {
+            return table.read(section::get);
+        } catch (IOException e) {
+            throw new IllegalStateException(e); // a Supplier throws none
+        }
+    }
+
+    /** Runs {@code section} under the table's exclusive lock: names and what the vault keeps of them change in one step. */
+    private <T> T exclusive(Supplier<T> section) {
+        try {
+            return table.write(section::get);
+        } catch (IOException e) {
+            throw new IllegalStateException(e); // a Supplier throws none
+        }
+    }
+
+    private Node node(long ino) throws ErrnoException {
+        if (locked) throw new ErrnoException(EIO);
+        Node n = table.find(ino);
+        if (n == null) throw new ErrnoException(ENOENT);
+        return n;
+    }
+
+    private Node directory(long ino) throws ErrnoException {
+        Node n = node(ino);
+        if (!n.isDirectory()) throw new ErrnoException(ENOTDIR);
+        return n;
+    }
+
+    private static int check(int rc) throws ErrnoException {
+        if (rc < 0) throw new ErrnoException(-rc);
+        return rc;
+    }
+
+    private static long check(long rc) throws ErrnoException {
+        if (rc < 0) throw new ErrnoException((int) -rc);
+        return rc;
+    }
+
+    /** {@code bytes} NUL-terminated in {@code buffer}. */
+    private static MemorySegment cString(MemorySegment buffer, byte[] bytes) {
+        MemorySegment.copy(bytes, 0, buffer, JAVA_BYTE, 0, bytes.length);
+        buffer.set(JAVA_BYTE, bytes.length, (byte) 0);
+        return buffer;
+    }
+
+    /** {@code chars}, a byte each (a stored name as the table keys it), NUL-terminated in {@code buffer}. */
+    private static MemorySegment cString(MemorySegment buffer, String chars) {
+        int n = chars.length();
+        for (int i = 0; i < n; i++) buffer.set(JAVA_BYTE, i, (byte) chars.charAt(i));
+        buffer.set(JAVA_BYTE, n, (byte) 0);
+        return buffer;
+    }
+
+    /**
+     * A descriptor of the directory {@code dir} in the cipher directory (O_PATH), opened beneath
+     * the top without following links: the top's own descriptor for the root. Give it back with
+     * {@link #closeDir}. A directory deeper than PATH_MAX allows (encrypted names are longer
+     * than plain ones) is reached in steps, each from the last step's descriptor, as gocryptfs
+     * works relative to directory descriptors.
+     */
+    private int openDir(Scratch s, Node dir) throws ErrnoException {
+        if (dir == rootNode) return rootFd;
+        List<String> parts = cipherNames(dir);
+        MemorySegment how = s.small;
+        int from = rootFd;
+        int next = 0;
+        try {
+            while (next < parts.size()) {
+                long at = 0;
+                int first = next;
+                while (next < parts.size() && at + parts.get(next).length() + 1 < Scratch.PATH_MAX) {
+                    String p = parts.get(next);
+                    if (next > first) s.path.set(JAVA_BYTE, at++, (byte) '/');
+                    for (int c = 0; c < p.length(); c++) s.path.set(JAVA_BYTE, at++, (byte) p.charAt(c));
+                    next++;
+                }
+                if (next == first) throw new ErrnoException(ENAMETOOLONG);
+                s.path.set(JAVA_BYTE, at, (byte) 0);
+                how.set(JAVA_LONG, 0, O_PATH | O_DIRECTORY | O_CLOEXEC);
+                how.set(JAVA_LONG, 8, 0);
+                how.set(JAVA_LONG, 16, Libc.RESOLVE_BENEATH | Libc.RESOLVE_NO_SYMLINKS | Libc.RESOLVE_NO_MAGICLINKS);
+                int rc;
+                int tries = 0;
+                // EAGAIN: a rename elsewhere raced with the resolution.
+                while ((rc = Libc.openat2(s.errno, from, s.path, how)) == -dev.fusepanama.Errno.EAGAIN && ++tries < 8) {
+                    Thread.onSpinWait();
+                }
+                check(rc);
+                closeDir(s, from);
+                from = rc;
+            }
+            int fd = from;
+            from = rootFd;
+            return fd;
+        } finally {
+            closeDir(s, from);
+        }
+    }
+
+    private void closeDir(Scratch s, int fd) {
+        if (fd != rootFd && fd >= 0) Libc.close(s.errno, fd);
+    }
+
+    /** The stored names from the top down to {@code dir}, read as one consistent path whatever is renamed meanwhile. */
+    private List<String> cipherNames(Node dir) throws ErrnoException {
+        List<String> parts = shared(() -> {
+            List<String> names = new ArrayList<>();
+            // A loop, which no rename can make, would end here too.
+            for (Node n = dir; n != rootNode && names.size() <= MAX_DEPTH; ) {
+                dev.fusepanama.inode.table.Node.Link l = table.name(n);
+                if (l == null) return null; // removed
+                names.add(l.name());
+                n = (Node) l.parent();
+            }
+            return names;
+        });
+        if (parts == null) throw new ErrnoException(ENOENT);
+        if (parts.size() > MAX_DEPTH) throw new ErrnoException(ENAMETOOLONG);
+        java.util.Collections.reverse(parts);
+        return parts;
+    }
+
+    /** Deeper than this, a directory is refused with ENAMETOOLONG (the kernel's own walks have no such limit; this one guards against a loop). */
+    private static final int MAX_DEPTH = 65_536;
+
+    /**
+     * The plaintext path of {@code n} in the mount, for log lines: from the names the vault last
+     * gave or learnt ({@link Node#named}), without the table's lock, so that it may be called
+     * holding a node's content lock.
+     */
+    String plainPath(Node n) {
+        StringBuilder b = new StringBuilder();
+        for (Node x = n; x != rootNode && b.length() < Scratch.PATH_MAX; ) {
+            Node.Named at = x.named;
+            b.insert(0, at == null ? "(removed)" : dev.fusepanama.FileNames.fromBytes(at.plain())).insert(0, '/');
+            if (at == null) break;
+            x = at.parent();
+        }
+        return b.isEmpty() ? "/" : b.toString();
+    }
+
+    /** The IV of directory {@code dir} (open as {@code dfd}), read from its gocryptfs.diriv once. */
+    private byte[] dirIv(Scratch s, Node dir, int dfd) throws ErrnoException {
+        byte[] iv = dir.dirIv;
+        if (iv != null) return iv;
+        int fd = Libc.openat(s.errno, dfd, cString(s.path2, DIRIV), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+        if (fd < 0) {
+            LOG.error("vault {}: directory {} has no readable gocryptfs.diriv ({}): its names cannot be decrypted",
+                    cipherDir, plainPath(dir), dev.fusepanama.Errno.name(-fd));
+            throw new ErrnoException(EIO);
+        }
+        try {
+            long n = Libc.pread(s.errno, fd, s.small, DIRIV_LENGTH + 1, 0);
+            if (n != DIRIV_LENGTH) {
+                LOG.error("vault {}: gocryptfs.diriv of {} has {} bytes, not {}", cipherDir, plainPath(dir), n, DIRIV_LENGTH);
+                throw new ErrnoException(EIO);
+            }
+            iv = s.small.asSlice(0, DIRIV_LENGTH).toArray(JAVA_BYTE);
+        } finally {
+            Libc.close(s.errno, fd);
+        }
+        dir.dirIv = iv;
+        return iv;
+    }
+
+    /** The name {@code plain} has in the cipher directory {@code dir}: encrypted, hashed if too long. */
+    private byte[] storedName(Scratch s, Node dir, int dfd, byte[] plain) throws ErrnoException {
+        if (plain.length > NAME_MAX) throw new ErrnoException(ENAMETOOLONG);
+        return names.diskName(names.encrypt(plain, dirIv(s, dir, dfd)));
+    }
+
+    private byte[] storedName(Scratch s, Node dir, int dfd, Name plain) throws ErrnoException {
+        if (plain.length() > NAME_MAX) throw new ErrnoException(ENAMETOOLONG);
+        return storedName(s, dir, dfd, plain.bytes());
+    }
+
+    /**
+     * Before a long name is created: writes its {@code .name} file holding the full encrypted
+     * name, as gocryptfs does. Returns whether it made one (to remove if the creation fails).
+     */
+    private boolean writeLongName(Scratch s, Node dir, int dfd, byte[] stored, byte[] plain) throws ErrnoException {
+        if (!NameCipher.isLongName(stored)) return false;
+        byte[] encrypted = names.encrypt(plain, dirIv(s, dir, dfd));
+        int fd = Libc.openat(s.errno, dfd, cString(s.path2, NameCipher.longNameFileFor(stored)),
+                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+        if (fd == -dev.fusepanama.Errno.EEXIST) return false; // the same name's, from a file already there
+        check(fd);
+        try {
+            MemorySegment.copy(encrypted, 0, s.cipher, JAVA_BYTE, 0, encrypted.length);
+            long n = Libc.write(s.errno, fd, s.cipher, encrypted.length);
+            if (n != encrypted.length) {
+                Libc.unlinkat(s.errno, dfd, s.path2, 0);
+                throw new ErrnoException(n < 0 ? (int) -n : EIO);
+            }
+        } finally {
+            Libc.close(s.errno, fd);
+        }
+        return true;
+    }
+
+    /** Removes the {@code .name} file of a long name, if it is one. */
+    private void removeLongName(Scratch s, int dfd, byte[] stored) {
+        if (NameCipher.isLongName(stored)) {
+            Libc.unlinkat(s.errno, dfd, cString(s.path2, NameCipher.longNameFileFor(stored)), 0);
+        }
+    }
+
+    /**
+     * The node of the file {@code stored} in {@code parent} whose attributes are {@code st}, with
+     * one lookup more: the one the table knows by this name or by the ciphertext inode (a hard
+     * link), or a new one, which is watched if it is a directory.
+     */
+    private Node remember(Node parent, byte[] stored, byte[] plain, Stat st) {
+        int type = st.mode() & S_IFMT;
+        long ino = st.ino();
+        String name = NodeTable.key(stored);
+        Node[] made = {null};
+        Node n = exclusive(() -> {
+            Node known = table.remember(parent, name, ino, type, () -> made[0] = new Node(this, type, ino));
+            known.named = new Node.Named(parent, name, plain);
+            return known;
+        });
+        if (!creating.isEmpty()) creating.remove(name);
+        CipherDirWatcher w = watcher;
+        if (n == made[0] && n.isDirectory() && w != null) {
+            watch(w, n);
+        }
+        return n;
+    }
+
+    /** The table dropped {@code n}: a directory the kernel no longer knows is not watched any more. */
+    void forgotten(Node n) {
+        CipherDirWatcher w = watcher;
+        if (w != null && n.isDirectory()) w.forget(n);
+    }
+
+    /** Turns the ciphertext file's attributes in {@code st} into the plaintext file's. */
+    private void present(Scratch s, Node n, Stat st, int dfd, MemorySegment storedName) throws ErrnoException {
+        n.seenCtime = ctime(st);
+        if (n.type() == S_IFREG) {
+            long plain = ContentCipher.plainSize(st.size());
+            if (plain < 0) {
+                LOG.warn("vault {}: {} has a ciphertext size ({}) no gocryptfs file can have: shown as empty",
+                        cipherDir, plainPath(n), st.size());
+                plain = 0;
+            }
+            st.setSize(plain);
+        } else if (n.type() == S_IFLNK) {
+            st.setSize(target(s, n, dfd, storedName).length);
+        }
+    }
+
+    private static long ctime(Stat st) {
+        return st.ctimeSeconds() * 1_000_000_000L + st.ctimeNanos();
+    }
+
+    /**
+     * Records the ctime the open file has after the vault changed it (under its content write
+     * lock), leaving its {@code struct stat} in {@code s.stat}; false if it could not be read.
+     */
+    private static boolean seen(Scratch s, OpenFile h) {
+        if (Libc.fstat(s.errno, h.fd, s.stat) != 0) return false;
+        h.node.seenCtime = ctime(s.statView);
+        return true;
+    }
+
+    /** A symbolic link's decrypted target, read once. */
+    private byte[] target(Scratch s, Node n, int dfd, MemorySegment storedName) throws ErrnoException {
+        byte[] t = n.target;
+        if (t != null) return t;
+        long len = check(Libc.readlinkat(s.errno, dfd, storedName, s.cipher, Scratch.PATH_MAX));
+        byte[] encrypted = s.cipher.asSlice(0, len).toArray(JAVA_BYTE);
+        try {
+            t = content.decryptSymlink(encrypted);
+        } catch (CorruptDataException e) {
+            LOG.error("vault {}: the target of symbolic link {} fails authentication", cipherDir, plainPath(n));
+            throw new ErrnoException(EIO);
+        }
+        n.target = t;
+        return t;
+    }
+
+    /** Answers with the entry of {@code stored} in {@code parent}, whose attributes {@code st} holds. */
+    private void entry(Scratch s, Node parent, int dfd, byte[] stored, byte[] plain, Stat st, EntryReply reply)
+            throws ErrnoException {
+        Node n = remember(parent, stored, plain, st);
+        try {
+            present(s, n, st, dfd, cString(s.path2, stored));
+        } catch (ErrnoException e) {
+            table.forget(n.nodeId(), 1);
+            throw e;
+        }
+        table.entry(reply, n, CACHE);
+    }
+
+    /** The open handle {@code fh} if it is one of {@code n}'s (the kernel holds it for the whole request), else null. */
+    private OpenFile given(Node n, long fh) {
+        if (fh == NO_HANDLE) return null;
+        OpenFile h = open.get(fh);
+        return h != null && h.node == n ? h : null;
+    }
+
+    /**
+     * Any open handle of {@code n}, borrowed (give it back with {@link OpenFile#letGo}), or null:
+     * for a file whose names are gone, which the table keeps while it is open ({@link #register}).
+     */
+    private OpenFile borrow(Node n) {
+        for (OpenFile h : open.values()) {
+            if (h.node == n && h.borrow()) return h;
+        }
+        return null;
+    }
+
+    /** Fills {@code st} with the attributes of {@code n} as the mount shows them. */
+    private void stat(Scratch s, Node n, long fh, Stat st) throws ErrnoException {
+        OpenFile h = given(n, fh);
+        Place at = n == rootNode || h != null ? null : place(s, n);
+        try {
+            stat(s, n, h, at, st);
+        } finally {
+            if (at != null) closeDir(s, at.dfd());
+        }
+    }
+
+    /**
+     * Fills {@code st} with the attributes of {@code n}: through its handle {@code h} if given,
+     * else by its name {@code at} (null: none left), else through any open handle.
+     */
+    private void stat(Scratch s, Node n, OpenFile h, Place at, Stat st) throws ErrnoException {
+        if (n == rootNode) {
+            check(Libc.fstatat(s.errno, rootFd, cString(s.path2, new byte[0]), st.segment(), Libc.AT_EMPTY_PATH));
+            return;
+        }
+        if (h != null) {
+            check(Libc.fstat(s.errno, h.fd, st.segment()));
+            present(s, n, st, -1, null);
+            return;
+        }
+        int rc = -ENOENT;
+        if (at != null) {
+            MemorySegment name = cString(s.path2, at.stored());
+            rc = Libc.fstatat(s.errno, at.dfd(), name, st.segment(), Libc.AT_SYMLINK_NOFOLLOW);
+            if (rc == 0) {
+                present(s, n, st, at.dfd(), name);
+                return;
+            }
+        }
+        OpenFile any = borrow(n); // an open file whose names are gone
+        if (any == null) throw new ErrnoException(-rc);
+        try {
+            check(Libc.fstat(s.errno, any.fd, st.segment()));
+        } finally {
+            any.letGo();
+        }
+        present(s, n, st, -1, null);
+    }
+
+    /** Where a node is named, with its directory opened: for the operations that act on the node by name. */
+    private record Place(Node dir, String stored, int dfd) {}
+
+    /** {@code n}'s first name with its directory opened (give it back with {@link #closeDir}), or null if it has none left. */
+    private Place place(Scratch s, Node n) throws ErrnoException {
+        dev.fusepanama.inode.table.Node.Link l = table.name(n);
+        if (l == null) return null;
+        Node dir = (Node) l.parent();
+        return new Place(dir, l.name(), openDir(s, dir));
+    }
+
+    /** As {@link #place}, failing with ENOENT for a node with no name left. */
+    private Place named(Scratch s, Node n) throws ErrnoException {
+        Place at = place(s, n);
+        if (at == null) throw new ErrnoException(ENOENT);
+        return at;
+    }
+
+    /**
+     * Files created for another user by a vault that runs as root belong to that user and its
+     * group, or in a set-group-ID directory to the directory's group, as on a local filesystem
+     * (the store gave the file that group already: a chown to the caller's would undo it).
+     */
+    private void own(Scratch s, Request request, int dfd, MemorySegment name) {
+        int gid = groupOfNewEntry(s, request, dfd);
+        if (root && (request.uid() != 0 || gid != 0)) {
+            Libc.fchownat(s.errno, dfd, name, request.uid(), gid, Libc.AT_SYMLINK_NOFOLLOW);
+        }
+    }
+
+    /** The group a new entry of directory {@code dfd} gets: the directory's if it is set-group-ID, else the caller's. */
+    private static int groupOfNewEntry(Scratch s, Request request, int dfd) {
+        return setGroupId(s, dfd) ? s.statView.gid() : request.gid();
+    }
+
+    /**
+     * Whether directory {@code dfd} is set-group-ID (its new subdirectories are too), leaving its
+     * {@code struct stat} in {@code s.stat}.
+     */
+    private static boolean setGroupId(Scratch s, int dfd) {
+        return Libc.fstat(s.errno, dfd, s.stat) == 0 && (s.statView.mode() & S_ISGID) != 0;
+    }
+
+    // ---- changes made behind the vault's back ------------------------------------------------
+
+    /**
+     * Starts telling the kernel about changes other programs make in the cipher directory (a
+     * sync client adding, replacing or removing files), through {@code mount}'s notifications:
+     * what it cached of a changed name or file is dropped, so the change is seen at once while
+     * caching stays on. Called once the vault is mounted; stopped by {@link #close}.
+     */
+    public void watch(InodeMount mount) throws IOException {
+        this.mount = mount;
+        capabilitiesIgnored = mountedNosuid(mount.mountpoint());
+        CipherDirWatcher w = new CipherDirWatcher(new CipherDirWatcher.Listener() {
+            @Override
+            public boolean changed(Node dir, byte[] stored) {
+                return externalChange(dir, stored);
+            }
+
+            @Override
+            public void lost() {
+                everythingChanged();
+            }
+        }, cipherDir);
+        this.watcher = w;
+        for (Node n : table.nodes()) {
+            if (n.isDirectory()) watch(w, n);
+        }
+    }
+
+    /** Whether the filesystem at {@code mountpoint} is mounted nosuid (statvfs's ST_NOSUID), where file capabilities do not apply. */
+    private static boolean mountedNosuid(java.nio.file.Path mountpoint) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment buf = a.allocate(112, 8);
+            int rc = Libc.statvfs(Libc.errno(), a.allocateFrom(mountpoint.toString()), buf);
+            return rc == 0 && (buf.get(JAVA_LONG, 72) & ST_NOSUID) != 0;
+        }
+    }
+
+    private void watch(CipherDirWatcher w, Node dir) {
+        Scratch s = scratch();
+        int dfd;
+        try {
+            dfd = openDir(s, dir);
+        } catch (ErrnoException gone) {
+            return; // removed meanwhile: nothing to watch
+        }
+        try {
+            w.watch(dir, dfd);
+        } finally {
+            closeDir(s, dfd);
+        }
+        if (dir.isDropped()) w.forget(dir); // forgotten meanwhile, before it was watched
+    }
+
+    /**
+     * The name {@code stored} changed in {@code dir}'s cipher directory. The vault's own changes
+     * are told from others' by the ciphertext file's ctime, which the vault records after each of
+     * its changes; a change still under way (the file's content lock held, or a name not yet in
+     * the node table) is looked at again shortly (false). Another program's change drops the
+     * kernel's cached name and, for a file the kernel knows, its attributes and data.
+     */
+    boolean externalChange(Node dir, byte[] stored) {
+        InodeMount m = mount;
+        if (m == null || closed.get()) return true;
+        if (Arrays.equals(stored, DIRIV) || (dir == rootNode && Arrays.equals(stored, CONF))) return true;
+        byte[] name = NameCipher.isLongNameFile(stored)
+                ? Arrays.copyOf(stored, stored.length - NameCipher.LONG_NAME_SUFFIX.length()) : stored;
+        if (!NameCipher.isLongName(name) && !plausibleName(name)) return true; // gocryptfs's temporary files and the like
+        String key = NodeTable.key(name);
+        Node known = table.child(dir, key);
+        byte[] plain = known == null ? null : known.plain(dir, key);
+        // The vault's own change still under way: look again shortly, without a system call now.
+        if (known != null ? known.content.isWriteLocked() : recentlyCreated(key)) return false;
+        Scratch s = scratch();
+        int rc;
+        int dfd;
+        try {
+            dfd = openDir(s, dir);
+        } catch (ErrnoException gone) {
+            return true; // the directory itself went: its own name's change says so to its parent
+        }
+        try {
+            rc = Libc.fstatat(s.errno, dfd, cString(s.path, name), s.stat, Libc.AT_SYMLINK_NOFOLLOW);
+            if (known != null && rc == 0 && s.statView.ino() == known.backingIno && ctime(s.statView) == known.seenCtime) {
+                return true; // as the vault left it
+            }
+            if (plain == null) {
+                plain = decryptName(s, dir, dfd, name);
+                if (plain == null) return true;
+            }
+        } catch (ErrnoException e) {
+            return true;
+        } finally {
+            closeDir(s, dfd);
+        }
+        try {
+            m.invalidateEntry(dir.nodeId(), plain);
+            if (known != null) {
+                known.fileId = null;
+                known.target = null;
+                known.seenCtime = Long.MIN_VALUE;
+                m.invalidateInode(known.nodeId(), 0, 0);
+            }
+        } catch (IOException | IllegalStateException e) {
+            LOG.debug("vault {}: telling the kernel that {} changed: {}", cipherDir, plainPath(dir), e.toString());
+        }
+        return true;
+    }
+
+    /** Lost events: everything the kernel knows may have changed. */
+    private void everythingChanged() {
+        InodeMount m = mount;
+        if (m == null) return;
+        for (Node n : table.nodes()) {
+            n.fileId = null;
+            n.target = null;
+            n.seenCtime = Long.MIN_VALUE;
+            try {
+                m.invalidateInode(n.nodeId(), 0, 0);
+                dev.fusepanama.inode.table.Node.Link l = table.name(n);
+                byte[] plain = l == null ? null : n.plain(l.parent(), l.name());
+                if (plain != null) m.invalidateEntry(l.parent().nodeId(), plain);
+            } catch (IOException | IllegalStateException e) {
+                LOG.debug("vault {}: invalidating after lost events: {}", cipherDir, e.toString());
+            }
+        }
+    }
+
+    /** Names a vault holds are unpadded URL-safe base64 (or long names). */
+    private static boolean plausibleName(byte[] name) {
+        for (byte b : name) {
+            if (!(b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '-' || b == '_')) return false;
+        }
+        return name.length > 0;
+    }
+
+    /** The vault is about to create {@code stored}: its creation event is the vault's own. */
+    private void announce(byte[] stored) {
+        if (watcher == null) return;
+        if (creating.size() > 10_000) {
+            long now = System.nanoTime();
+            creating.values().removeIf(at -> now - at > CREATION_WINDOW_NANOS);
+        }
+        creating.put(NodeTable.key(stored), System.nanoTime());
+    }
+
+    /** Whether the name {@code stored} (as the table keys it) was created by the vault moments ago and is not yet in the node table. */
+    private boolean recentlyCreated(String stored) {
+        Long at = creating.get(stored);
+        return at != null && System.nanoTime() - at < CREATION_WINDOW_NANOS;
+    }
+
+    /** The plaintext of {@code name} in {@code dir}, or null if it does not decrypt. */
+    private byte[] decryptName(Scratch s, Node dir, int dfd, byte[] name) throws ErrnoException {
+        byte[] encrypted = name;
+        if (NameCipher.isLongName(name)) {
+            encrypted = readLongName(s, dir, dfd, name);
+            if (encrypted == null) return null;
+        }
+        try {
+            return names.decrypt(encrypted, dirIv(s, dir, dfd));
+        } catch (InvalidNameException bad) {
+            return null;
+        }
+    }
+
+    // ---- names: lookup, create, remove, rename -----------------------------------------------
+
+    @Override
+    public void lookup(Request request, long parent, Name name, EntryReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node p = directory(parent);
+        if (name.is(DOT)) {
+            Stat st = reply.attributes();
+            stat(s, p, NO_HANDLE, st);
+            table.count(p);
+            table.entry(reply, p, CACHE);
+            return;
+        }
+        int dfd = openDir(s, p);
+        try {
+            byte[] plain = name.bytes();
+            byte[] stored = storedName(s, p, dfd, plain);
+            announce(stored);
+            Stat st = reply.attributes();
+            int rc = Libc.fstatat(s.errno, dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW);
+            if (rc < 0) {
+                // A miss, which the kernel keeps (negative entries): another program's creation
+                // of the name from now on is not the vault's own, and must reach the kernel.
+                creating.remove(NodeTable.key(stored));
+                throw new ErrnoException(-rc);
+            }
+            entry(s, p, dfd, stored, plain, st, reply);
+        } finally {
+            closeDir(s, dfd);
+        }
+    }
+
+    @Override
+    public void forget(long ino, long lookups) {
+        table.forget(ino, lookups);
+    }
+
+    /** A name about to be created in a directory: plain and stored, and whether its .name file was written for it. */
+    private record NewName(byte[] plain, byte[] stored, boolean longName) {}
+
+    /**
+     * Prepares creating {@code name} in {@code p}: encrypts it, tells the watcher the vault is
+     * making it, and writes a long name's {@code .name} file first, as gocryptfs does.
+     */
+    private NewName newName(Scratch s, Node p, int dfd, Name name) throws ErrnoException {
+        byte[] plain = name.bytes();
+        byte[] stored = storedName(s, p, dfd, plain);
+        announce(stored);
+        return new NewName(plain, stored, writeLongName(s, p, dfd, stored, plain));
+    }
+
+    @Override
+    public void mknod(Request request, long parent, Name name, int mode, long rdev, EntryReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node p = directory(parent);
+        int dfd = openDir(s, p);
+        try {
+            NewName nn = newName(s, p, dfd, name);
+            byte[] plain = nn.plain();
+            byte[] stored = nn.stored();
+            boolean longName = nn.longName();
+            MemorySegment cname = cString(s.path, stored);
+            int rc = Libc.mknodat(s.errno, dfd, cname, mode, rdev);
+            if (rc < 0) {
+                if (longName) removeLongName(s, dfd, stored);
+                throw new ErrnoException(-rc);
+            }
+            own(s, request, dfd, cname);
+            Stat st = reply.attributes();
+            check(Libc.fstatat(s.errno, dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
+            entry(s, p, dfd, stored, plain, st, reply);
+        } finally {
+            closeDir(s, dfd);
+        }
+    }
+
+    @Override
+    public void mkdir(Request request, long parent, Name name, int mode, EntryReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node p = directory(parent);
+        int dfd = openDir(s, p);
+        try {
+            NewName nn = newName(s, p, dfd, name);
+            byte[] plain = nn.plain();
+            byte[] stored = nn.stored();
+            boolean longName = nn.longName();
+            boolean inheritsSgid = setGroupId(s, dfd);
+            int gid = inheritsSgid ? s.statView.gid() : request.gid();
+            MemorySegment cname = cString(s.path, stored);
+            int rc = Libc.mkdirat(s.errno, dfd, cname, 0700);
+            if (rc < 0) {
+                if (longName) removeLongName(s, dfd, stored);
+                throw new ErrnoException(-rc);
+            }
+            byte[] iv = new byte[DIRIV_LENGTH];
+            random.nextBytes(iv);
+            int fd = Libc.openat(s.errno, dfd, cname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+            try {
+                rc = fd < 0 ? fd : writeNew(s, fd, DIRIV, iv, 0444);
+                if (rc == 0) rc = Libc.fchmod(s.errno, fd, (mode & 07777) | (inheritsSgid ? S_ISGID : 0));
+                if (rc < 0) {
+                    if (fd >= 0) Libc.unlinkat(s.errno, fd, cString(s.path2, DIRIV), 0);
+                    Libc.unlinkat(s.errno, dfd, cString(s.path, stored), Libc.AT_REMOVEDIR);
+                    if (longName) removeLongName(s, dfd, stored);
+                    throw new ErrnoException(-rc);
+                }
+                if (root && (request.uid() != 0 || gid != 0)) {
+                    Libc.fchown(s.errno, fd, request.uid(), gid);
+                }
+                Stat st = reply.attributes();
+                check(Libc.fstat(s.errno, fd, st.segment()));
+                Node n = remember(p, stored, plain, st);
+                n.dirIv = iv;
+                n.seenCtime = ctime(st);
+                table.entry(reply, n, CACHE);
+            } finally {
+                if (fd >= 0) Libc.close(s.errno, fd);
+            }
+        } finally {
+            closeDir(s, dfd);
+        }
+    }
+
+    /** Creates {@code name} in {@code dirfd} exclusively with {@code data}: 0 or -errno (nothing left behind on failure). */
+    private static int writeNew(Scratch s, int dirfd, byte[] name, byte[] data, int mode) {
+        MemorySegment n = cString(s.path2, name);
+        int fd = Libc.openat(s.errno, dirfd, n, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+        if (fd < 0) return fd;
+        MemorySegment.copy(data, 0, s.small, JAVA_BYTE, 0, data.length);
+        long w = Libc.write(s.errno, fd, s.small, data.length);
+        Libc.close(s.errno, fd);
+        if (w != data.length) {
+            Libc.unlinkat(s.errno, dirfd, n, 0);
+            return w < 0 ? (int) w : -EIO;
+        }
+        return 0;
+    }
+
+    @Override
+    public void symlink(Request request, long parent, Name name, byte[] target, EntryReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node p = directory(parent);
+        int dfd = openDir(s, p);
+        try {
+            byte[] plain = name.bytes();
+            byte[] stored = storedName(s, p, dfd, plain);
+            announce(stored);
+            byte[] encrypted = content.encryptSymlink(target);
+            if (encrypted.length >= Scratch.PATH_MAX) throw new ErrnoException(ENAMETOOLONG);
+            boolean longName = writeLongName(s, p, dfd, stored, plain);
+            MemorySegment cname = cString(s.path, stored);
+            int rc = Libc.symlinkat(s.errno, cString(s.cipher, encrypted), dfd, cname);
+            if (rc < 0) {
+                if (longName) removeLongName(s, dfd, stored);
+                throw new ErrnoException(-rc);
+            }
+            own(s, request, dfd, cname);
+            Stat st = reply.attributes();
+            check(Libc.fstatat(s.errno, dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
+            Node n = remember(p, stored, plain, st);
+            n.target = target.clone();
+            n.seenCtime = ctime(st);
+            st.setSize(target.length);
+            table.entry(reply, n, CACHE);
+        } finally {
+            closeDir(s, dfd);
+        }
+    }
+
+    @Override
+    public void readlink(Request request, long ino, ReadlinkReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = node(ino);
+        if (n.target != null) {
+            reply.target(n.target);
+            return;
+        }
+        Place at = named(s, n);
+        try {
+            reply.target(target(s, n, at.dfd(), cString(s.path2, at.stored())));
+        } finally {
+            closeDir(s, at.dfd());
+        }
+    }
+
+    @Override
+    public void link(Request request, long ino, long newParent, Name newName, EntryReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = node(ino);
+        Node p = directory(newParent);
+        Place from = named(s, n);
+        try {
+            int dfd = openDir(s, p);
+            try {
+                byte[] plain = newName.bytes();
+                byte[] stored = storedName(s, p, dfd, plain);
+                announce(stored);
+                boolean longName = writeLongName(s, p, dfd, stored, plain);
+                int rc = Libc.linkat(s.errno, from.dfd(), cString(s.path2, from.stored()), dfd, cString(s.path, stored), 0);
+                if (rc < 0) {
+                    if (longName) removeLongName(s, dfd, stored);
+                    throw new ErrnoException(-rc);
+                }
+                Stat st = reply.attributes();
+                check(Libc.fstatat(s.errno, dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
+                entry(s, p, dfd, stored, plain, st, reply);
+            } finally {
+                closeDir(s, dfd);
+            }
+        } finally {
+            closeDir(s, from.dfd());
+        }
+    }
+
+    @Override
+    public void unlink(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node p = directory(parent);
+        int dfd = openDir(s, p);
+        try {
+            byte[] stored = storedName(s, p, dfd, name);
+            check(Libc.unlinkat(s.errno, dfd, cString(s.path, stored), 0));
+            removeLongName(s, dfd, stored);
+            unnamed(p, stored);
+            reply.ok();
+        } finally {
+            closeDir(s, dfd);
+        }
+    }
+
+    /** The name {@code stored} in {@code parent} is gone: whichever node had it loses it. */
+    private void unnamed(Node parent, byte[] stored) {
+        String name = NodeTable.key(stored);
+        Node n = table.forgetName(parent, name);
+        if (n != null) n.unnamed(parent, name);
+    }
+
+    @Override
+    public void rmdir(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node p = directory(parent);
+        int dfd = openDir(s, p);
+        try {
+            byte[] stored = storedName(s, p, dfd, name);
+            check(removeEmptyDirectory(s, dfd, stored));
+            removeLongName(s, dfd, stored);
+            unnamed(p, stored);
+            reply.ok();
+        } finally {
+            closeDir(s, dfd);
+        }
+    }
+
+    /**
+     * Removes the directory {@code stored} in {@code dfd} if it holds nothing but its
+     * gocryptfs.diriv (which is put back if the removal fails after all): 0 or -errno.
+     */
+    private static int removeEmptyDirectory(Scratch s, int dfd, byte[] stored) {
+        int fd = Libc.openat(s.errno, dfd, cString(s.path, stored), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+        if (fd < 0) return fd;
+        try {
+            boolean hasIv = false;
+            for (byte[] entry : rawNames(s, fd)) {
+                if (!Arrays.equals(entry, DIRIV)) return -ENOTEMPTY;
+                hasIv = true;
+            }
+            byte[] iv = null;
+            if (hasIv) {
+                int ivFd = Libc.openat(s.errno, fd, cString(s.path2, DIRIV), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+                if (ivFd >= 0) {
+                    if (Libc.pread(s.errno, ivFd, s.small, DIRIV_LENGTH, 0) == DIRIV_LENGTH) {
+                        iv = s.small.asSlice(0, DIRIV_LENGTH).toArray(JAVA_BYTE);
+                    }
+                    Libc.close(s.errno, ivFd);
+                }
+                int rc = Libc.unlinkat(s.errno, fd, cString(s.path2, DIRIV), 0);
+                if (rc < 0) return rc;
+            }
+            int rc = Libc.unlinkat(s.errno, dfd, cString(s.path, stored), Libc.AT_REMOVEDIR);
+            if (rc < 0 && iv != null) writeNew(s, fd, DIRIV, iv, 0444); // put it back: the directory stays
+            return rc;
+        } catch (ErrnoException e) {
+            return -e.errno();
+        } finally {
+            Libc.close(s.errno, fd);
+        }
+    }
+
+    /** The raw names in the open directory {@code fd}, without "." and "..". */
+    private static List<byte[]> rawNames(Scratch s, int fd) throws ErrnoException {
+        List<byte[]> out = new ArrayList<>();
+        Libc.lseek(s.errno, fd, 0, Posix.SEEK_SET);
+        long n;
+        while ((n = check(Libc.getdents64(s.errno, fd, s.dents, Scratch.DENTS))) > 0) {
+            for (long at = 0; at < n; ) {
+                int reclen = Short.toUnsignedInt(s.dents.get(JAVA_SHORT, at + Libc.DIRENT64_RECLEN));
+                byte[] name = direntName(s.dents, at);
+                if (!Arrays.equals(name, DOT) && !Arrays.equals(name, DOT_DOT)) out.add(name);
+                at += reclen;
+            }
+        }
+        return out;
+    }
+
+    private static byte[] direntName(MemorySegment dents, long record) {
+        long start = record + Libc.DIRENT64_NAME;
+        long end = start;
+        while (dents.get(JAVA_BYTE, end) != 0) end++;
+        return dents.asSlice(start, end - start).toArray(JAVA_BYTE);
+    }
+
+    @Override
+    public void rename(Request request, long parent, Name name, long newParent, Name newName, int flags, EmptyReply reply)
+            throws ErrnoException {
+        Scratch s = scratch();
+        Node p = directory(parent);
+        Node np = directory(newParent);
+        int dfd = openDir(s, p);
+        try {
+            int ndfd = openDir(s, np);
+            try {
+                byte[] stored = storedName(s, p, dfd, name);
+                byte[] newPlain = newName.bytes();
+                byte[] newStored = storedName(s, np, ndfd, newPlain);
+                announce(newStored);
+                boolean longName = writeLongName(s, np, ndfd, newStored, newPlain);
+                int rc = Libc.renameat2(s.errno, dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
+                if ((rc == -ENOTEMPTY || rc == -EEXIST) && flags == 0 && removeEmptyDirectory(s, ndfd, newStored) == 0) {
+                    // The "empty" directory replaced still held its gocryptfs.diriv: removed first, as gocryptfs does.
+                    rc = Libc.renameat2(s.errno, dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
+                }
+                if (rc < 0) {
+                    if (longName) removeLongName(s, ndfd, newStored);
+                    throw new ErrnoException(-rc);
+                }
+                if ((flags & Posix.RENAME_EXCHANGE) == 0) {
+                    removeLongName(s, dfd, stored);
+                }
+                long ctime = Libc.fstatat(s.errno, ndfd, cString(s.path2, newStored), s.stat, Libc.AT_SYMLINK_NOFOLLOW) == 0
+                        ? ctime(s.statView) : Long.MIN_VALUE;
+                renamed(p, stored, np, newStored, newPlain, name.bytes(), (flags & Posix.RENAME_EXCHANGE) != 0, ctime);
+                reply.ok();
+            } finally {
+                closeDir(s, ndfd);
+            }
+        } finally {
+            closeDir(s, dfd);
+        }
+    }
+
+    /** Moves the names in the node table as the rename moved the files. */
+    private void renamed(Node p, byte[] stored, Node np, byte[] newStored, byte[] newPlain, byte[] oldPlain, boolean exchange,
+            long movedCtime) {
+        String from = NodeTable.key(stored);
+        String to = NodeTable.key(newStored);
+        exclusive(() -> {
+            Node replaced = null;
+            if (exchange) {
+                table.exchange(p, from, np, to);
+            } else {
+                replaced = table.move(p, from, np, to);
+            }
+            if (replaced != null) replaced.unnamed(np, to);
+            Node moved = table.child(np, to);
+            if (moved != null) {
+                moved.named = new Node.Named(np, to, newPlain);
+                moved.seenCtime = movedCtime;
+            }
+            Node other = exchange ? table.child(p, from) : null;
+            if (other != null) other.named = new Node.Named(p, from, oldPlain);
+            return null;
+        });
+    }
+
+    // ---- attributes --------------------------------------------------------------------------
+
+    @Override
+    public void getattr(Request request, long ino, long fh, AttrReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = node(ino);
+        stat(s, n, fh, reply.attributes());
+        reply.send(CACHE);
+    }
+
+    @Override
+    public void setattr(Request request, long ino, Stat attributes, int toSet, long fh, AttrReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = node(ino);
+        OpenFile h = given(n, fh);
+        // Its name is looked up, and its directory opened, before its content lock is taken (the
+        // table's lock comes first); not at all when the handle serves (ftruncate).
+        boolean byName = n != rootNode && (h == null || (toSet & (SET_MODE | SET_UID | SET_GID | SET_ATIME | SET_MTIME)) != 0);
+        Place at = byName ? place(s, n) : null;
+        try {
+            // Held throughout, so that the watcher takes the change for the vault's own (see externalChange).
+            Lock changing = n.content.writeLock();
+            changing.lock();
+            try {
+                setattrLocked(s, request, n, h, at, attributes, toSet);
+                stat(s, n, h, at, reply.attributes());
+            } finally {
+                changing.unlock();
+            }
+        } finally {
+            if (at != null) closeDir(s, at.dfd());
+        }
+        reply.send(CACHE);
+    }
+
+    /** The changes of setattr to {@code n}, named {@code at} (null: the root, or no name left). */
+    private void setattrLocked(Scratch s, Request request, Node n, OpenFile h, Place at, Stat attributes, int toSet)
+            throws ErrnoException {
+        if ((toSet & SET_SIZE) != 0) {
+            if (n.type() != S_IFREG) throw new ErrnoException(EINVAL);
+            truncate(s, n, h, at, attributes.size());
+            if (h != null || at != null) dataChanged(s, request, h, at);
+        }
+        if ((toSet & (SET_MODE | SET_UID | SET_GID | SET_ATIME | SET_MTIME)) != 0) {
+            if (at != null) {
+                change(s, at.dfd(), cString(s.path2, at.stored()), false, attributes, toSet);
+            } else if (n == rootNode) {
+                change(s, Libc.AT_FDCWD, cString(s.path2, procPath(rootFd)), true, attributes, toSet);
+            } else {
+                // A file with no name left: through an open descriptor's /proc link.
+                OpenFile any = h != null && h.borrow() ? h : borrow(n);
+                if (any == null) throw new ErrnoException(ENOENT);
+                try {
+                    change(s, Libc.AT_FDCWD, cString(s.path2, procPath(any.fd)), true, attributes, toSet);
+                } finally {
+                    any.letGo();
+                }
+            }
+        }
+    }
+
+    private static byte[] procPath(int fd) {
+        return ("/proc/self/fd/" + fd).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** chmod, chown, utimens of {@code name} in {@code dirfd}, following a last link only for a /proc link ({@code follow}). */
+    private static void change(Scratch s, int dirfd, MemorySegment name, boolean follow, Stat a, int toSet) throws ErrnoException {
+        int nofollow = follow ? 0 : Libc.AT_SYMLINK_NOFOLLOW;
+        if ((toSet & SET_MODE) != 0) {
+            check(Libc.fchmodat(s.errno, dirfd, name, a.mode() & 07777, 0));
+        }
+        if ((toSet & (SET_UID | SET_GID)) != 0) {
+            check(Libc.fchownat(s.errno, dirfd, name, (toSet & SET_UID) != 0 ? a.uid() : -1,
+                    (toSet & SET_GID) != 0 ? a.gid() : -1, nofollow));
+        }
+        if ((toSet & (SET_ATIME | SET_MTIME)) != 0) {
+            MemorySegment times = s.small.asSlice(0, 32);
+            times.set(JAVA_LONG, 0, a.atimeSeconds());
+            times.set(JAVA_LONG, 8, time(toSet, SET_ATIME, SET_ATIME_NOW, a.atimeNanos()));
+            times.set(JAVA_LONG, 16, a.mtimeSeconds());
+            times.set(JAVA_LONG, 24, time(toSet, SET_MTIME, SET_MTIME_NOW, a.mtimeNanos()));
+            check(Libc.utimensat(s.errno, dirfd, name, times, nofollow));
+        }
+    }
+
+    /** A timespec's nanoseconds for utimensat(2): UTIME_OMIT, UTIME_NOW or the time given. */
+    private static long time(int toSet, int set, int now, long nanos) {
+        final long utimeNow = (1L << 30) - 1;
+        final long utimeOmit = (1L << 30) - 2;
+        return (toSet & set) == 0 ? utimeOmit : (toSet & now) != 0 ? utimeNow : nanos;
+    }
+
+    @Override
+    public void statfs(Request request, long ino, StatfsReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        MemorySegment v = s.small;
+        check(Libc.fstatvfs(s.errno, rootFd, v));
+        // Sizes in ciphertext blocks overstate what fits by the 32 bytes per 4 KiB of overhead (<1 %), as gocryptfs reports them.
+        reply.statvfs().setBlockSize(v.get(JAVA_LONG, 0)).setFragmentSize(v.get(JAVA_LONG, 8))
+                .setBlocks(v.get(JAVA_LONG, 16)).setBlocksFree(v.get(JAVA_LONG, 24))
+                .setBlocksAvailable(v.get(JAVA_LONG, 32)).setFiles(v.get(JAVA_LONG, 40))
+                .setFilesFree(v.get(JAVA_LONG, 48)).setFilesAvailable(v.get(JAVA_LONG, 56))
+                .setFsid(v.get(JAVA_LONG, 64)).setFlags(v.get(JAVA_LONG, 72)).setNameMax(NAME_MAX);
+        reply.send();
+    }
+
+    // ---- open files ----------------------------------------------------------------------------
+
+    private long register(OpenFile h) {
+        table.hold(h.node); // an unlinked file stays while it is open
+        long fh = handles.getAndIncrement();
+        open.put(fh, h);
+        return fh;
+    }
+
+    private void closeHandle(long fh) {
+        OpenFile h = open.remove(fh);
+        if (h == null) return;
+        h.release();
+        table.letGo(h.node);
+    }
+
+    private OpenFile handle(long fh) throws ErrnoException {
+        if (locked) throw new ErrnoException(EIO);
+        OpenFile h = open.get(fh);
+        if (h == null) throw new ErrnoException(dev.fusepanama.Errno.EBADF);
+        return h;
+    }
+
+    /**
+     * Opens the ciphertext file read-write whatever the caller asked: a write of part of a block
+     * must read the rest of it. A file the vault may only read (mode 0444 for a non-root vault) is
+     * opened read-only for a reader.
+     */
+    private int openCipher(Scratch s, int dfd, MemorySegment name, int flags, int createMode) throws ErrnoException {
+        int passed = (flags & PASSED_FLAGS) | O_NOFOLLOW | O_CLOEXEC | (createMode >= 0 ? O_CREAT | (flags & O_EXCL) : 0);
+        int fd = Libc.openat(s.errno, dfd, name, O_RDWR | passed, Math.max(createMode, 0) & 07777);
+        if (fd == -EACCES && (flags & O_ACCMODE) == O_RDONLY) {
+            fd = Libc.openat(s.errno, dfd, name, O_RDONLY | passed, 0);
+        }
+        return check(fd);
+    }
+
+    @Override
+    public void open(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = node(ino);
+        Place at = named(s, n);
+        int fd;
+        try {
+            fd = openCipher(s, at.dfd(), cString(s.path2, at.stored()), flags, -1);
+        } finally {
+            closeDir(s, at.dfd());
+        }
+        int keep = OpenReply.KEEP_CACHE;
+        try {
+            check(Libc.fstat(s.errno, fd, s.stat));
+            // Another program replaced the file under this name, and the watcher has not told the
+            // kernel yet: ESTALE makes the kernel look the name up again and open the new file.
+            if (s.statView.ino() != n.backingIno) throw new ErrnoException(dev.fusepanama.Errno.ESTALE);
+            if (ctime(s.statView) != n.seenCtime) {
+                // Changed since the vault last looked (perhaps rewritten in place by another
+                // program): read its header again, and let the kernel drop the pages it keeps.
+                Lock l = n.content.writeLock();
+                l.lock();
+                try {
+                    n.fileId = null;
+                } finally {
+                    l.unlock();
+                }
+                keep = 0;
+            }
+        } catch (ErrnoException e) {
+            Libc.close(s.errno, fd);
+            throw e;
+        }
+        OpenFile h = new OpenFile(n, fd, null);
+        if ((flags & O_TRUNC) != 0) {
+            try {
+                truncate(s, n, h, null, 0);
+            } catch (ErrnoException e) {
+                Libc.close(s.errno, fd);
+                throw e;
+            }
+        }
+        long fh = register(h);
+        if (!reply.open(fh, keep)) closeHandle(fh);
+    }
+
+    @Override
+    public void create(Request request, long parent, Name name, int mode, int flags, CreateReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node p = directory(parent);
+        int dfd = openDir(s, p);
+        try {
+            NewName nn = newName(s, p, dfd, name);
+            byte[] plain = nn.plain();
+            byte[] stored = nn.stored();
+            boolean longName = nn.longName();
+            MemorySegment cname = cString(s.path, stored);
+            int fd;
+            try {
+                fd = openCipher(s, dfd, cname, flags, mode & 07777);
+            } catch (ErrnoException e) {
+                if (longName) removeLongName(s, dfd, stored);
+                throw e;
+            }
+            own(s, request, dfd, cname);
+            Stat st = reply.attributes();
+            int rc = Libc.fstat(s.errno, fd, st.segment());
+            if (rc < 0) {
+                Libc.close(s.errno, fd);
+                throw new ErrnoException(-rc);
+            }
+            Node n = remember(p, stored, plain, st);
+            OpenFile h = new OpenFile(n, fd, null);
+            try {
+                if ((flags & O_TRUNC) != 0 && st.size() > 0) truncate(s, n, h, null, 0);
+                present(s, n, st, dfd, cname);
+            } catch (ErrnoException | RuntimeException e) {
+                Libc.close(s.errno, fd);
+                table.forget(n.nodeId(), 1); // the lookup remember counted: no entry is sent
+                throw e;
+            }
+            long fh = register(h);
+            if (!table.created(reply, n, CACHE, fh, OpenReply.KEEP_CACHE)) closeHandle(fh);
+        } finally {
+            closeDir(s, dfd);
+        }
+    }
+
+    @Override
+    public void release(Request request, long ino, long fh, int flags, EmptyReply reply) {
+        closeHandle(fh);
+        reply.ok();
+    }
+
+    @Override
+    public void flush(Request request, long ino, long fh, long lockOwner, EmptyReply reply) {
+        reply.ok(); // every write reached the ciphertext file before it was answered
+    }
+
+    @Override
+    public void fsync(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        check(Libc.fsync(s.errno, handle(fh).fd, dataOnly));
+        reply.ok();
+    }
+
+    // ---- contents ------------------------------------------------------------------------------
+
+    /** The file id of {@code h}'s file from its header; null if the file is empty. Under the content lock. */
+    private byte[] fileId(Scratch s, OpenFile h) throws ErrnoException {
+        byte[] id = h.node.fileId;
+        if (id != null) return id;
+        long n = check(Libc.pread(s.errno, h.fd, s.small, HEADER, 0));
+        if (n == 0) return null;
+        if (n < HEADER) {
+            LOG.error("vault {}: {} is truncated inside its header ({} bytes)", cipherDir, plainPath(h.node), n);
+            throw new ErrnoException(EIO);
+        }
+        try {
+            id = ContentCipher.parseHeader(s.small.asSlice(0, HEADER).toArray(JAVA_BYTE));
+        } catch (CorruptDataException e) {
+            LOG.error("vault {}: {} has a bad file header: {}", cipherDir, plainPath(h.node), e.getMessage());
+            throw new ErrnoException(EIO);
+        }
+        h.node.fileId = id;
+        return id;
+    }
+
+    @Override
+    public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        OpenFile h = handle(fh);
+        Lock l = h.node.content.readLock();
+        l.lock();
+        try {
+            byte[] id = fileId(s, h);
+            if (id == null || size == 0) {
+                reply.data(s.plain.clear().limit(0));
+                return;
+            }
+            long first = offset / PLAIN_BLOCK;
+            long last = (offset + Math.min(size, Scratch.MAX_IO) - 1) / PLAIN_BLOCK;
+            int blocks = (int) (last - first + 1);
+            long got = preadFully(s, h.fd, s.cipher, (long) blocks * CIPHER_BLOCK, HEADER + first * CIPHER_BLOCK);
+            ByteBuffer plain = s.plain.clear();
+            ByteBuffer cipher = s.cipherBuffer;
+            for (int b = 0; b < blocks; b++) {
+                long start = (long) b * CIPHER_BLOCK;
+                if (start >= got) break;
+                int len = (int) Math.min(CIPHER_BLOCK, got - start);
+                decrypt(h.node, cipher.limit((int) start + len).position((int) start), first + b, id, plain);
+            }
+            plain.flip();
+            int skip = (int) (offset - first * PLAIN_BLOCK);
+            if (skip >= plain.limit()) {
+                reply.data(plain.limit(0));
+                return;
+            }
+            plain.position(skip).limit((int) Math.min(plain.limit(), skip + size));
+            reply.data(plain);
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /**
+     * Decrypts one ciphertext block into {@code out}, failing with EIO if it is not authentic,
+     * with one log line per file and block (the kernel retries a failed read page by page, and
+     * a program may retry forever).
+     */
+    private void decrypt(Node n, ByteBuffer cipher, long block, byte[] fileId, ByteBuffer out) throws ErrnoException {
+        try {
+            content.decryptBlock(cipher, block, fileId, out);
+        } catch (CorruptDataException e) {
+            if (reported.size() < MAX_REPORTED && reported.add(n.backingIno + " block " + block)) {
+                LOG.error("vault {}: {} block {} fails authentication ({}): reads of it answer EIO", cipherDir, plainPath(n),
+                        block, e.getMessage());
+            }
+            throw new ErrnoException(EIO);
+        }
+    }
+
+    private static long preadFully(Scratch s, int fd, MemorySegment buf, long size, long offset) throws ErrnoException {
+        long done = 0;
+        while (done < size) {
+            long n = check(Libc.pread(s.errno, fd, buf.asSlice(done), size - done, offset + done));
+            if (n == 0) break;
+            done += n;
+        }
+        return done;
+    }
+
+    private static void pwriteFully(Scratch s, int fd, MemorySegment buf, long size, long offset) throws ErrnoException {
+        long done = 0;
+        while (done < size) {
+            done += check(Libc.pwrite(s.errno, fd, buf.asSlice(done), size - done, offset + done));
+        }
+    }
+
+    @Override
+    public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        OpenFile h = handle(fh);
+        int count = data.remaining();
+        Lock l = h.node.content.writeLock();
+        l.lock();
+        try {
+            writeLocked(s, h, data, offset);
+            if (seen(s, h) && (s.statView.mode() & (S_ISUID | S_ISGID)) != 0) {
+                try {
+                    if (dataChanged(s, request, h, null)) seen(s, h);
+                } catch (ErrnoException e) {
+                    // the data is written: the write succeeded; the bits stay as they were
+                    LOG.warn("vault {}: clearing the set-ID bits of {} after a write failed: {}", cipherDir, plainPath(h.node),
+                            dev.fusepanama.Errno.name(e.errno()));
+                }
+            }
+        } finally {
+            l.unlock();
+        }
+        reply.written(count);
+    }
+
+    /**
+     * After a write or truncate by {@code request}: clears set-ID bits as a local filesystem does
+     * ({@link SetId}), on the ciphertext file, which carries the plaintext's mode. The kernel
+     * leaves this to the vault with {@code handle_killpriv_v2}, and without it applies an older
+     * rule (set-group-ID only beside group-execute). Under the content lock; true if it changed the mode.
+     */
+    private boolean dataChanged(Scratch s, Request request, OpenFile h, Place at) throws ErrnoException {
+        int rc = h != null ? Libc.fstat(s.errno, h.fd, s.stat)
+                : Libc.fstatat(s.errno, at.dfd(), cString(s.path2, at.stored()), s.stat, Libc.AT_SYMLINK_NOFOLLOW);
+        if (rc != 0) return false;
+        int mode = s.statView.mode() & 07777;
+        int kept = SetId.afterDataChange(mode, s.statView.gid(), request);
+        if (kept == mode) return false;
+        check(h != null ? Libc.fchmod(s.errno, h.fd, kept) : Libc.fchmodat(s.errno, at.dfd(), cString(s.path2, at.stored()), kept, 0));
+        return true;
+    }
+
+    @Override
+    public KernelCaching kernelCaching() {
+        return CACHING;
+    }
+
+    /** The plaintext size of the open file, from its ciphertext size. */
+    private long plainSize(Scratch s, OpenFile h) throws ErrnoException {
+        long cipherSize = check(Libc.lseek(s.errno, h.fd, 0, SEEK_END));
+        long plain = ContentCipher.plainSize(cipherSize);
+        if (plain < 0) {
+            LOG.error("vault {}: {} has a ciphertext size ({}) no gocryptfs file can have", cipherDir, plainPath(h.node), cipherSize);
+            throw new ErrnoException(EIO);
+        }
+        return plain;
+    }
+
+    /** The file id, writing a new header first if the file is empty. Under the content write lock. */
+    private byte[] fileIdForWrite(Scratch s, OpenFile h) throws ErrnoException {
+        byte[] id = fileId(s, h);
+        if (id != null) return id;
+        id = ContentCipher.newFileId();
+        MemorySegment.copy(ContentCipher.header(id), 0, s.small, JAVA_BYTE, 0, HEADER);
+        pwriteFully(s, h.fd, s.small, HEADER, 0);
+        h.node.fileId = id;
+        return id;
+    }
+
+    /**
+     * Writes {@code data} at {@code offset}: whole blocks are encrypted as they are, a block only
+     * partly covered is read, decrypted, merged and encrypted anew, and a write past the end first
+     * completes the old last block with zeros (a partial block may only be the last), leaving
+     * the blocks in between as holes, which read as zeros.
+     */
+    private void writeLocked(Scratch s, OpenFile h, ByteBuffer data, long offset) throws ErrnoException {
+        int count = data.remaining();
+        if (count == 0) return;
+        byte[] id = fileIdForWrite(s, h);
+        long size = plainSize(s, h);
+        long first = offset / PLAIN_BLOCK;
+        long last = (offset + count - 1) / PLAIN_BLOCK;
+        long lastOld = size == 0 ? -1 : (size - 1) / PLAIN_BLOCK;
+        if (size % PLAIN_BLOCK != 0 && first > lastOld) {
+            padLastBlock(s, h, id, size);
+        }
+        ByteBuffer cipher = s.cipherBuffer.clear();
+        ByteBuffer block = s.plain.clear();
+        for (long b = first; b <= last; b++) {
+            long blockStart = b * PLAIN_BLOCK;
+            int from = (int) Math.max(offset - blockStart, 0);
+            int to = (int) Math.min(offset + count - blockStart, PLAIN_BLOCK);
+            ByteBuffer plainBlock;
+            if (from == 0 && (to == PLAIN_BLOCK || blockStart + to >= size)) {
+                plainBlock = data.slice(data.position() + (int) (blockStart + from - offset), to - from);
+            } else {
+                // Part of a block that has data: read it, merge.
+                block.clear();
+                if (blockStart < size) {
+                    readBlock(s, h, id, b, block);
+                }
+                int oldLen = block.position();
+                int newLen = Math.max(oldLen, to);
+                for (int i = oldLen; i < from; i++) block.put(i, (byte) 0);
+                block.put(from, data, data.position() + (int) (blockStart + from - offset), to - from);
+                plainBlock = block.position(0).limit(newLen);
+            }
+            content.encryptBlock(plainBlock, b, id, cipher);
+        }
+        cipher.flip();
+        pwriteFully(s, h.fd, s.cipher, cipher.limit(), HEADER + first * CIPHER_BLOCK);
+    }
+
+    /** Reads and decrypts block {@code b} into {@code out} (from its position), using the cipher buffer's tail. */
+    private void readBlock(Scratch s, OpenFile h, byte[] id, long b, ByteBuffer out) throws ErrnoException {
+        long tail = s.cipher.byteSize() - CIPHER_BLOCK;
+        MemorySegment at = s.cipher.asSlice(tail, CIPHER_BLOCK);
+        long got = preadFully(s, h.fd, at, CIPHER_BLOCK, HEADER + b * CIPHER_BLOCK);
+        if (got == 0) return;
+        decrypt(h.node, at.asByteBuffer().limit((int) got), b, id, out);
+    }
+
+    /** Completes a partial last block with zeros, so that blocks after it can be written. */
+    private void padLastBlock(Scratch s, OpenFile h, byte[] id, long size) throws ErrnoException {
+        long b = size / PLAIN_BLOCK;
+        ByteBuffer block = s.plain.clear();
+        readBlock(s, h, id, b, block);
+        for (int i = block.position(); i < PLAIN_BLOCK; i++) block.put(i, (byte) 0);
+        block.position(0).limit(PLAIN_BLOCK);
+        ByteBuffer cipher = s.cipherBuffer.clear();
+        content.encryptBlock(block, b, id, cipher);
+        pwriteFully(s, h.fd, s.cipher, cipher.position(), HEADER + b * CIPHER_BLOCK);
+    }
+
+    /**
+     * Truncates the file of {@code n} (through {@code h}, else opened by its name {@code at}, else
+     * through any open handle) to {@code size} plaintext bytes.
+     */
+    private void truncate(Scratch s, Node n, OpenFile h, Place at, long size) throws ErrnoException {
+        OpenFile via = h;
+        boolean opened = false;
+        boolean borrowed = false;
+        if (via == null) {
+            if (at != null) {
+                via = new OpenFile(n, openCipher(s, at.dfd(), cString(s.path2, at.stored()), O_WRONLY, -1), null);
+                opened = true;
+            } else {
+                via = borrow(n);
+                if (via == null) throw new ErrnoException(ENOENT);
+                borrowed = true;
+            }
+        }
+        Lock l = n.content.writeLock();
+        l.lock();
+        try {
+            truncateLocked(s, via, size);
+            seen(s, via);
+        } finally {
+            l.unlock();
+            if (opened) Libc.close(s.errno, via.fd);
+            if (borrowed) via.letGo();
+        }
+    }
+
+    private void truncateLocked(Scratch s, OpenFile h, long size) throws ErrnoException {
+        long old = plainSize(s, h);
+        if (size == old) return;
+        if (size == 0) {
+            check(Libc.ftruncate(s.errno, h.fd, 0)); // an empty file has no header
+            h.node.fileId = null;
+            return;
+        }
+        if (size < old) {
+            int keep = (int) (size % PLAIN_BLOCK);
+            if (keep != 0) {
+                byte[] id = fileId(s, h);
+                long b = size / PLAIN_BLOCK;
+                ByteBuffer block = s.plain.clear();
+                readBlock(s, h, id, b, block);
+                block.position(0).limit(keep);
+                ByteBuffer cipher = s.cipherBuffer.clear();
+                content.encryptBlock(block, b, id, cipher);
+                pwriteFully(s, h.fd, s.cipher, cipher.position(), HEADER + b * CIPHER_BLOCK);
+            }
+            check(Libc.ftruncate(s.errno, h.fd, ContentCipher.cipherSize(size)));
+            return;
+        }
+        // Growing: whole blocks past the old end become holes; a partial new last block is written as zeros.
+        byte[] id = fileIdForWrite(s, h);
+        long lastStart = (size - 1) / PLAIN_BLOCK * PLAIN_BLOCK;
+        if (old > lastStart) {
+            writeLocked(s, h, ByteBuffer.allocate((int) (size - old)), old); // within the old last block
+            return;
+        }
+        if (old % PLAIN_BLOCK != 0) {
+            padLastBlock(s, h, id, old);
+        }
+        if (size % PLAIN_BLOCK == 0) {
+            check(Libc.ftruncate(s.errno, h.fd, ContentCipher.cipherSize(size)));
+        } else {
+            writeLocked(s, h, ByteBuffer.allocate((int) (size - lastStart)), lastStart);
+        }
+    }
+
+    // ---- extended attributes -------------------------------------------------------------------
+
+    /** POSIX ACLs, which gocryptfs keeps unencrypted so that the kernel below can enforce them. */
+    private static boolean isAcl(byte[] name) {
+        return Arrays.equals(name, ACL_ACCESS) || Arrays.equals(name, ACL_DEFAULT);
+    }
+
+    private static final byte[] ACL_ACCESS = "system.posix_acl_access".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ACL_DEFAULT = "system.posix_acl_default".getBytes(StandardCharsets.US_ASCII);
+    /** The largest value (or list) the kernel passes: XATTR_SIZE_MAX, and its encryption's overhead. */
+    private static final int XATTR_MAX = 65536 + ContentCipher.BLOCK_OVERHEAD;
+
+    /**
+     * Where the xattr calls reach the ciphertext file of {@code n}: a path through /proc to its
+     * directory's descriptor and its name (not following a final link), the top's descriptor, or
+     * an open descriptor of a file with no name left. Release with {@link #done}.
+     */
+    private record XattrTarget(MemorySegment path, boolean follow, int dfd, OpenFile borrowed) {}
+
+    private XattrTarget xattrTarget(Scratch s, Node n) throws ErrnoException {
+        if (n == rootNode) return new XattrTarget(cString(s.path, procPath(rootFd)), true, -1, null);
+        Place at = place(s, n);
+        if (at != null) {
+            return new XattrTarget(cString(s.path, "/proc/self/fd/" + at.dfd() + "/" + at.stored()), false, at.dfd(), null);
+        }
+        OpenFile any = borrow(n);
+        if (any == null) throw new ErrnoException(ENOENT);
+        return new XattrTarget(cString(s.path, procPath(any.fd)), true, -1, any);
+    }
+
+    private static boolean hasPrefix(byte[] name, String prefix) {
+        byte[] p = prefix.getBytes(StandardCharsets.US_ASCII);
+        return name.length > p.length && Arrays.equals(name, 0, p.length, p, 0, p.length);
+    }
+
+    private void done(Scratch s, XattrTarget t) {
+        closeDir(s, t.dfd());
+        if (t.borrowed() != null) t.borrowed().letGo();
+    }
+
+    /**
+     * The stored name of the attribute {@code name}. Namespaces the kernel's filesystems do not
+     * know answer EOPNOTSUPP, as there (gocryptfs would store them: a vault it wrote still lists them).
+     */
+    private byte[] storedXattrName(Name name) throws ErrnoException {
+        byte[] plain = name.bytes();
+        if (isAcl(plain)) return plain;
+        if (!hasPrefix(plain, "user.") && !hasPrefix(plain, "trusted.") && !hasPrefix(plain, "security.")) {
+            throw new ErrnoException(dev.fusepanama.Errno.EOPNOTSUPP);
+        }
+        try {
+            return names.encryptXattrName(plain);
+        } catch (IllegalArgumentException e) {
+            throw new ErrnoException(plain.length > NAME_MAX ? ERANGE : EINVAL);
+        }
+    }
+
+    @Override
+    public void setxattr(Request request, long ino, Name name, ByteBuffer value, int flags, EmptyReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = node(ino);
+        byte[] stored = storedXattrName(name);
+        byte[] plain = new byte[value.remaining()];
+        value.get(value.position(), plain);
+        byte[] encrypted = isAcl(stored) ? plain : content.encryptXattrValue(plain);
+        XattrTarget t = xattrTarget(s, n);
+        try {
+            MemorySegment.copy(encrypted, 0, s.cipher, JAVA_BYTE, 0, encrypted.length);
+            MemorySegment nameSeg = cString(s.path2, stored);
+            check(t.follow() ? Libc.setxattr(s.errno, t.path(), nameSeg, s.cipher, encrypted.length, flags)
+                    : Libc.lsetxattr(s.errno, t.path(), nameSeg, s.cipher, encrypted.length, flags));
+        } finally {
+            done(s, t);
+        }
+        reply.ok();
+    }
+
+    @Override
+    public void getxattr(Request request, long ino, Name name, long size, XattrReply reply) throws ErrnoException {
+        // The kernel asks for this before every write, to clear it; on a nosuid mount it grants
+        // nothing, so answer at once, as gocryptfs does without -suid (its issue 515).
+        if (capabilitiesIgnored && name.is(SECURITY_CAPABILITY)) throw new ErrnoException(dev.fusepanama.Errno.EOPNOTSUPP);
+        Scratch s = scratch();
+        Node n = node(ino);
+        byte[] stored = storedXattrName(name);
+        byte[] encrypted;
+        XattrTarget t = xattrTarget(s, n);
+        try {
+            MemorySegment nameSeg = cString(s.path2, stored);
+            long got = check(t.follow() ? Libc.getxattr(s.errno, t.path(), nameSeg, s.cipher, XATTR_MAX)
+                    : Libc.lgetxattr(s.errno, t.path(), nameSeg, s.cipher, XATTR_MAX));
+            encrypted = s.cipher.asSlice(0, got).toArray(JAVA_BYTE);
+        } finally {
+            done(s, t);
+        }
+        byte[] plain;
+        try {
+            plain = isAcl(stored) ? encrypted : content.decryptXattrValue(encrypted);
+        } catch (CorruptDataException e) {
+            LOG.error("vault {}: attribute {} of {} fails authentication", cipherDir, name, plainPath(n));
+            throw new ErrnoException(EIO);
+        }
+        if (size == 0) reply.size(plain.length);
+        else if (plain.length > size) reply.error(ERANGE);
+        else reply.data(plain, 0, plain.length);
+    }
+
+    @Override
+    public void listxattr(Request request, long ino, long size, XattrReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = node(ino);
+        byte[] list;
+        XattrTarget t = xattrTarget(s, n);
+        try {
+            long got = check(t.follow() ? Libc.listxattr(s.errno, t.path(), s.cipher, XATTR_MAX)
+                    : Libc.llistxattr(s.errno, t.path(), s.cipher, XATTR_MAX));
+            list = s.cipher.asSlice(0, got).toArray(JAVA_BYTE);
+        } finally {
+            done(s, t);
+        }
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (int start = 0, i = 0; i < list.length; i++) {
+            if (list[i] != 0) continue;
+            byte[] stored = Arrays.copyOfRange(list, start, i);
+            start = i + 1;
+            byte[] plain = null;
+            if (isAcl(stored)) {
+                plain = stored;
+            } else if (stored.length > NameCipher.XATTR_PREFIX.length()) {
+                try {
+                    plain = names.decryptXattrName(stored);
+                } catch (InvalidNameException notOurs) {
+                    // another program's attribute on the ciphertext file, or a damaged one: not the plaintext file's
+                }
+            }
+            if (plain != null) {
+                out.writeBytes(plain);
+                out.write(0);
+            }
+        }
+        if (size == 0) reply.size(out.size());
+        else if (out.size() > size) reply.error(ERANGE);
+        else reply.data(out.toByteArray(), 0, out.size());
+    }
+
+    @Override
+    public void removexattr(Request request, long ino, Name name, EmptyReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = node(ino);
+        byte[] stored = storedXattrName(name);
+        XattrTarget t = xattrTarget(s, n);
+        try {
+            MemorySegment nameSeg = cString(s.path2, stored);
+            check(t.follow() ? Libc.removexattr(s.errno, t.path(), nameSeg) : Libc.lremovexattr(s.errno, t.path(), nameSeg));
+        } finally {
+            done(s, t);
+        }
+        reply.ok();
+    }
+
+    // ---- directories ---------------------------------------------------------------------------
+
+    @Override
+    public void opendir(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = directory(ino);
+        int fd;
+        if (n == rootNode) {
+            fd = check(Libc.openat(s.errno, rootFd, cString(s.path2, DOT), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0));
+        } else {
+            Place at = named(s, n);
+            try {
+                fd = check(Libc.openat(s.errno, at.dfd(), cString(s.path2, at.stored()),
+                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0));
+            } finally {
+                closeDir(s, at.dfd());
+            }
+        }
+        Listing listing;
+        try {
+            listing = list(s, n, fd);
+        } catch (ErrnoException e) {
+            Libc.close(s.errno, fd);
+            throw e;
+        }
+        long fh = register(new OpenFile(n, fd, listing));
+        if (!reply.open(fh, 0)) closeHandle(fh);
+    }
+
+    /** The decrypted listing of directory {@code dir}, open as {@code fd}. */
+    private Listing list(Scratch s, Node dir, int fd) throws ErrnoException {
+        byte[] iv = dirIv(s, dir, fd);
+        List<Listing.Entry> entries = new ArrayList<>();
+        long n;
+        while ((n = check(Libc.getdents64(s.errno, fd, s.dents, Scratch.DENTS))) > 0) {
+            List<long[]> records = new ArrayList<>();
+            for (long at = 0; at < n; ) {
+                records.add(new long[] {at});
+                at += Short.toUnsignedInt(s.dents.get(JAVA_SHORT, at + Libc.DIRENT64_RECLEN));
+            }
+            // Copy the batch's names out first: reading a long name's .name file reuses no dents memory, but be plain about it.
+            List<Object[]> batch = new ArrayList<>(records.size());
+            for (long[] r : records) {
+                batch.add(new Object[] {direntName(s.dents, r[0]), s.dents.get(JAVA_LONG, r[0] + Libc.DIRENT64_INO),
+                        Byte.toUnsignedInt(s.dents.get(JAVA_BYTE, r[0] + Libc.DIRENT64_TYPE)) << 12});
+            }
+            for (Object[] e : batch) {
+                byte[] stored = (byte[]) e[0];
+                if (hidden(dir, stored)) continue;
+                byte[] encrypted = stored;
+                if (NameCipher.isLongName(stored)) {
+                    encrypted = readLongName(s, dir, fd, stored);
+                    if (encrypted == null) continue;
+                }
+                byte[] plain;
+                try {
+                    plain = names.decrypt(encrypted, iv);
+                } catch (InvalidNameException bad) {
+                    undecryptable(dir, stored, bad.getMessage());
+                    continue;
+                }
+                entries.add(new Listing.Entry(plain, stored, (long) e[1], (int) e[2]));
+            }
+        }
+        return new Listing(entries);
+    }
+
+    /** The vault's own files, which are not files of the mount. */
+    private boolean hidden(Node dir, byte[] stored) {
+        if (Arrays.equals(stored, DOT) || Arrays.equals(stored, DOT_DOT) || Arrays.equals(stored, DIRIV)) return true;
+        if (dir == rootNode && Arrays.equals(stored, CONF)) return true;
+        return NameCipher.isLongNameFile(stored);
+    }
+
+    private byte[] readLongName(Scratch s, Node dir, int fd, byte[] stored) throws ErrnoException {
+        int nfd = Libc.openat(s.errno, fd, cString(s.path2, NameCipher.longNameFileFor(stored)), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+        if (nfd < 0) {
+            undecryptable(dir, stored, "its .name file is missing (" + dev.fusepanama.Errno.name(-nfd) + ")");
+            return null;
+        }
+        try {
+            long n = check(Libc.pread(s.errno, nfd, s.cipher, Scratch.PATH_MAX, 0));
+            return s.cipher.asSlice(0, n).toArray(JAVA_BYTE);
+        } finally {
+            Libc.close(s.errno, nfd);
+        }
+    }
+
+    private void undecryptable(Node dir, byte[] stored, String why) {
+        String cipherName = new String(stored, StandardCharsets.ISO_8859_1);
+        if (reported.size() < MAX_REPORTED && reported.add(dir.backingIno + "/" + cipherName)) {
+            LOG.warn("vault {}: name {} in {} does not decrypt ({}): left out of the listing", cipherDir, cipherName,
+                    plainPath(dir), why);
+        }
+    }
+
+    /**
+     * The entries of the open directory {@code h} for a read from {@code offset}: read again from
+     * the store at a rewind (a second read from offset 0), as a kernel filesystem shows what was
+     * added or removed meanwhile.
+     */
+    private List<Listing.Entry> entries(OpenFile h, long offset) throws ErrnoException {
+        if (offset == 0) {
+            if (h.listedFromStart) {
+                Scratch s = scratch();
+                check(Libc.lseek(s.errno, h.fd, 0, dev.fusepanama.Posix.SEEK_SET));
+                h.listing = list(s, h.node, h.fd);
+            }
+            h.listedFromStart = true;
+        }
+        return h.listing.entries();
+    }
+
+    @Override
+    public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws ErrnoException {
+        OpenFile h = handle(fh);
+        List<Listing.Entry> entries = entries(h, offset);
+        for (long i = offset; i < entries.size() + 2; i++) {
+            boolean full;
+            // d_ino is the ciphertext inode number, as st_ino is (".." of a removed directory: its own).
+            if (i == 0) full = reply.add(DOT, h.node.backingIno, S_IFDIR, 1);
+            else if (i == 1) {
+                Node parent = table.parent(h.node);
+                full = reply.add(DOT_DOT, (parent != null ? parent : h.node).backingIno, S_IFDIR, 2);
+            }
+            else {
+                Listing.Entry e = entries.get((int) i - 2);
+                full = reply.add(e.plain(), e.backingIno(), e.type(), i + 1);
+            }
+            if (full) break;
+        }
+        reply.send();
+    }
+
+    @Override
+    public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        OpenFile h = handle(fh);
+        List<Listing.Entry> entries = entries(h, offset);
+        List<Node> counted = new ArrayList<>();
+        for (long i = offset; i < entries.size() + 2; i++) {
+            Stat st = reply.attributes();
+            if (i < 2) {
+                stat(s, h.node, NO_HANDLE, st);
+                if (reply.add(i == 0 ? DOT : DOT_DOT, h.node, CACHE, i + 1)) break;
+                continue;
+            }
+            Listing.Entry e = entries.get((int) i - 2);
+            MemorySegment name = cString(s.path, e.stored());
+            if (Libc.fstatat(s.errno, h.fd, name, st.segment(), Libc.AT_SYMLINK_NOFOLLOW) < 0) {
+                st.clear();
+                continue; // removed since opendir
+            }
+            Node n = remember(h.node, e.stored(), e.plain(), st);
+            try {
+                present(s, n, st, h.fd, name);
+            } catch (ErrnoException bad) {
+                table.forget(n.nodeId(), 1);
+                st.clear();
+                continue;
+            }
+            if (reply.add(e.plain(), n, CACHE, i + 1)) { // full
+                table.forget(n.nodeId(), 1);
+                break;
+            }
+            counted.add(n);
+        }
+        if (!reply.send()) table.forgetAll(counted);
+    }
+
+    @Override
+    public void releasedir(Request request, long ino, long fh, EmptyReply reply) {
+        closeHandle(fh);
+        reply.ok();
+    }
+
+    @Override
+    public void fsyncdir(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        check(Libc.fsync(s.errno, handle(fh).fd, dataOnly));
+        reply.ok();
+    }
+}
