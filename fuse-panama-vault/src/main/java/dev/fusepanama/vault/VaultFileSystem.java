@@ -19,7 +19,6 @@ import static dev.fusepanama.Posix.O_DSYNC;
 import static dev.fusepanama.Posix.O_EXCL;
 import static dev.fusepanama.Posix.O_NOATIME;
 import static dev.fusepanama.Posix.O_NOFOLLOW;
-import static dev.fusepanama.Posix.O_PATH;
 import static dev.fusepanama.Posix.O_RDONLY;
 import static dev.fusepanama.Posix.O_RDWR;
 import static dev.fusepanama.Posix.O_SYNC;
@@ -31,11 +30,23 @@ import static dev.fusepanama.Posix.S_IFMT;
 import static dev.fusepanama.Posix.S_IFREG;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import static dev.fusepanama.vault.CipherDir.CONF;
+import static dev.fusepanama.vault.CipherDir.DIRIV;
+import static dev.fusepanama.vault.CipherDir.DIRIV_LENGTH;
+import static dev.fusepanama.vault.CipherDir.DOT;
+import static dev.fusepanama.vault.CipherDir.DOT_DOT;
+import static dev.fusepanama.vault.CipherDir.NAME_MAX;
+import static dev.fusepanama.vault.LibcCalls.check;
+import static dev.fusepanama.vault.LibcCalls.cString;
+import static dev.fusepanama.vault.LibcCalls.preadFully;
+import static dev.fusepanama.vault.LibcCalls.procPath;
+import static dev.fusepanama.vault.LibcCalls.pwriteFully;
 
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
+import dev.fusepanama.vault.CipherDir.Place;
 import dev.fusepanama.vault.crypto.ContentCipher;
 import dev.fusepanama.vault.crypto.CorruptDataException;
 import dev.fusepanama.vault.crypto.InvalidNameException;
@@ -121,12 +132,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      * caller's permission on the existing file (the kernel checked only the directory's).
      */
     private static final KernelCaching CACHING = KernelCaching.builder().handleKillprivV2(true).build();
-    private static final int NAME_MAX = 255;
-    static final byte[] DIRIV = "gocryptfs.diriv".getBytes(StandardCharsets.US_ASCII);
-    static final byte[] CONF = "gocryptfs.conf".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] DOT = {'.'};
-    private static final byte[] DOT_DOT = {'.', '.'};
-    private static final int DIRIV_LENGTH = 16;
     private static final int PLAIN_BLOCK = ContentCipher.PLAIN_BLOCK;
     private static final int CIPHER_BLOCK = ContentCipher.CIPHER_BLOCK;
     private static final int HEADER = ContentCipher.HEADER_SIZE;
@@ -137,7 +142,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private final MasterKey key;
     private final ContentCipher content;
     private final NameCipher names;
-    private final int rootFd;
     private final String cipherDir;
     private final boolean root = Libc.geteuid() == 0;
     private final SecureRandom random = new SecureRandom();
@@ -178,9 +182,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private final AtomicLong handles = new AtomicLong(1);
     private final Map<Long, OpenFile> open = new ConcurrentHashMap<>();
     private final Node rootNode;
-    /** Names that failed to decrypt and blocks that failed authentication, logged once each (up to a bound). */
-    private final Set<String> reported = ConcurrentHashMap.newKeySet();
-    private static final int MAX_REPORTED = 10_000;
+    /** The cipher directory: where a node's file is, and its names encrypted and decrypted. */
+    private final CipherDir store;
 
     /**
      * Serves the vault in {@code cipherDir} with the unlocked {@code key}; closing the filesystem
@@ -188,12 +191,12 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      */
     VaultFileSystem(String cipherDir, int rootFd, long rootBackingIno, MasterKey key) {
         this.cipherDir = cipherDir;
-        this.rootFd = rootFd;
         this.key = key;
         this.content = key.content();
         this.names = key.names();
         this.table = NodeTable.caching(new Node(this, S_IFDIR, rootBackingIno));
         this.rootNode = table.root();
+        this.store = new CipherDir(cipherDir, rootFd, names, table);
     }
 
     /** The mount ended: its open files are closed and the key is wiped (a vault serves one mount). */
@@ -243,7 +246,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             CipherDirWatcher w = watcher;
             if (w != null) w.close();
             key.close();
-            Libc.close(Libc.errno(), rootFd);
+            Libc.close(Libc.errno(), store.rootFd);
             int busy = 0;
             for (Scratch s : scratches) {
                 if (!s.free()) busy++;
@@ -297,185 +300,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         return n;
     }
 
-    private static int check(int rc) throws ErrnoException {
-        if (rc < 0) throw new ErrnoException(-rc);
-        return rc;
-    }
-
-    private static long check(long rc) throws ErrnoException {
-        if (rc < 0) throw new ErrnoException((int) -rc);
-        return rc;
-    }
-
-    /** {@code bytes} NUL-terminated in {@code buffer}. */
-    private static MemorySegment cString(MemorySegment buffer, byte[] bytes) {
-        MemorySegment.copy(bytes, 0, buffer, JAVA_BYTE, 0, bytes.length);
-        buffer.set(JAVA_BYTE, bytes.length, (byte) 0);
-        return buffer;
-    }
-
-    /** {@code chars}, a byte each (a stored name as the table keys it), NUL-terminated in {@code buffer}. */
-    private static MemorySegment cString(MemorySegment buffer, String chars) {
-        int n = chars.length();
-        for (int i = 0; i < n; i++) buffer.set(JAVA_BYTE, i, (byte) chars.charAt(i));
-        buffer.set(JAVA_BYTE, n, (byte) 0);
-        return buffer;
-    }
-
-    /**
-     * A descriptor of the directory {@code dir} in the cipher directory (O_PATH), opened beneath
-     * the top without following links: the top's own descriptor for the root. Give it back with
-     * {@link #closeDir}. A directory deeper than PATH_MAX allows (encrypted names are longer
-     * than plain ones) is reached in steps, each from the last step's descriptor, as gocryptfs
-     * works relative to directory descriptors.
-     */
-    private int openDir(Scratch s, Node dir) throws ErrnoException {
-        if (dir == rootNode) return rootFd;
-        List<String> parts = cipherNames(dir);
-        MemorySegment how = s.small;
-        int from = rootFd;
-        int next = 0;
-        try {
-            while (next < parts.size()) {
-                long at = 0;
-                int first = next;
-                while (next < parts.size() && at + parts.get(next).length() + 1 < Scratch.PATH_MAX) {
-                    String p = parts.get(next);
-                    if (next > first) s.path.set(JAVA_BYTE, at++, (byte) '/');
-                    for (int c = 0; c < p.length(); c++) s.path.set(JAVA_BYTE, at++, (byte) p.charAt(c));
-                    next++;
-                }
-                if (next == first) throw new ErrnoException(ENAMETOOLONG);
-                s.path.set(JAVA_BYTE, at, (byte) 0);
-                how.set(JAVA_LONG, 0, O_PATH | O_DIRECTORY | O_CLOEXEC);
-                how.set(JAVA_LONG, 8, 0);
-                how.set(JAVA_LONG, 16, Libc.RESOLVE_BENEATH | Libc.RESOLVE_NO_SYMLINKS | Libc.RESOLVE_NO_MAGICLINKS);
-                int rc;
-                int tries = 0;
-                // EAGAIN: a rename elsewhere raced with the resolution.
-                while ((rc = Libc.openat2(s.errno, from, s.path, how)) == -dev.fusepanama.Errno.EAGAIN && ++tries < 8) {
-                    Thread.onSpinWait();
-                }
-                check(rc);
-                closeDir(s, from);
-                from = rc;
-            }
-            int fd = from;
-            from = rootFd;
-            return fd;
-        } finally {
-            closeDir(s, from);
-        }
-    }
-
-    private void closeDir(Scratch s, int fd) {
-        if (fd != rootFd && fd >= 0) Libc.close(s.errno, fd);
-    }
-
-    /** The stored names from the top down to {@code dir}, read as one consistent path whatever is renamed meanwhile. */
-    private List<String> cipherNames(Node dir) throws ErrnoException {
-        List<String> parts = shared(() -> {
-            List<String> names = new ArrayList<>();
-            // A loop, which no rename can make, would end here too.
-            for (Node n = dir; n != rootNode && names.size() <= MAX_DEPTH; ) {
-                dev.fusepanama.inode.table.Node.Link l = table.name(n);
-                if (l == null) return null; // removed
-                names.add(l.name());
-                n = (Node) l.parent();
-            }
-            return names;
-        });
-        if (parts == null) throw new ErrnoException(ENOENT);
-        if (parts.size() > MAX_DEPTH) throw new ErrnoException(ENAMETOOLONG);
-        java.util.Collections.reverse(parts);
-        return parts;
-    }
-
-    /** Deeper than this, a directory is refused with ENAMETOOLONG (the kernel's own walks have no such limit; this one guards against a loop). */
-    private static final int MAX_DEPTH = 65_536;
-
-    /**
-     * The plaintext path of {@code n} in the mount, for log lines: from the names the vault last
-     * gave or learnt ({@link Node#named}), without the table's lock, so that it may be called
-     * holding a node's content lock.
-     */
-    String plainPath(Node n) {
-        StringBuilder b = new StringBuilder();
-        for (Node x = n; x != rootNode && b.length() < Scratch.PATH_MAX; ) {
-            Node.Named at = x.named;
-            b.insert(0, at == null ? "(removed)" : dev.fusepanama.FileNames.fromBytes(at.plain())).insert(0, '/');
-            if (at == null) break;
-            x = at.parent();
-        }
-        return b.isEmpty() ? "/" : b.toString();
-    }
-
-    /** The IV of directory {@code dir} (open as {@code dfd}), read from its gocryptfs.diriv once. */
-    private byte[] dirIv(Scratch s, Node dir, int dfd) throws ErrnoException {
-        byte[] iv = dir.dirIv;
-        if (iv != null) return iv;
-        int fd = Libc.openat(s.errno, dfd, cString(s.path2, DIRIV), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
-        if (fd < 0) {
-            LOG.error("vault {}: directory {} has no readable gocryptfs.diriv ({}): its names cannot be decrypted",
-                    cipherDir, plainPath(dir), dev.fusepanama.Errno.name(-fd));
-            throw new ErrnoException(EIO);
-        }
-        try {
-            long n = Libc.pread(s.errno, fd, s.small, DIRIV_LENGTH + 1, 0);
-            if (n != DIRIV_LENGTH) {
-                LOG.error("vault {}: gocryptfs.diriv of {} has {} bytes, not {}", cipherDir, plainPath(dir), n, DIRIV_LENGTH);
-                throw new ErrnoException(EIO);
-            }
-            iv = s.small.asSlice(0, DIRIV_LENGTH).toArray(JAVA_BYTE);
-        } finally {
-            Libc.close(s.errno, fd);
-        }
-        dir.dirIv = iv;
-        return iv;
-    }
-
-    /** The name {@code plain} has in the cipher directory {@code dir}: encrypted, hashed if too long. */
-    private byte[] storedName(Scratch s, Node dir, int dfd, byte[] plain) throws ErrnoException {
-        if (plain.length > NAME_MAX) throw new ErrnoException(ENAMETOOLONG);
-        return names.diskName(names.encrypt(plain, dirIv(s, dir, dfd)));
-    }
-
-    private byte[] storedName(Scratch s, Node dir, int dfd, Name plain) throws ErrnoException {
-        if (plain.length() > NAME_MAX) throw new ErrnoException(ENAMETOOLONG);
-        return storedName(s, dir, dfd, plain.bytes());
-    }
-
-    /**
-     * Before a long name is created: writes its {@code .name} file holding the full encrypted
-     * name, as gocryptfs does. Returns whether it made one (to remove if the creation fails).
-     */
-    private boolean writeLongName(Scratch s, Node dir, int dfd, byte[] stored, byte[] plain) throws ErrnoException {
-        if (!NameCipher.isLongName(stored)) return false;
-        byte[] encrypted = names.encrypt(plain, dirIv(s, dir, dfd));
-        int fd = Libc.openat(s.errno, dfd, cString(s.path2, NameCipher.longNameFileFor(stored)),
-                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
-        if (fd == -dev.fusepanama.Errno.EEXIST) return false; // the same name's, from a file already there
-        check(fd);
-        try {
-            MemorySegment.copy(encrypted, 0, s.cipher, JAVA_BYTE, 0, encrypted.length);
-            long n = Libc.write(s.errno, fd, s.cipher, encrypted.length);
-            if (n != encrypted.length) {
-                Libc.unlinkat(s.errno, dfd, s.path2, 0);
-                throw new ErrnoException(n < 0 ? (int) -n : EIO);
-            }
-        } finally {
-            Libc.close(s.errno, fd);
-        }
-        return true;
-    }
-
-    /** Removes the {@code .name} file of a long name, if it is one. */
-    private void removeLongName(Scratch s, int dfd, byte[] stored) {
-        if (NameCipher.isLongName(stored)) {
-            Libc.unlinkat(s.errno, dfd, cString(s.path2, NameCipher.longNameFileFor(stored)), 0);
-        }
-    }
-
     /**
      * The node of the file {@code stored} in {@code parent} whose attributes are {@code st}, with
      * one lookup more: the one the table knows by this name or by the ciphertext inode (a hard
@@ -512,7 +336,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             long plain = ContentCipher.plainSize(st.size());
             if (plain < 0) {
                 LOG.warn("vault {}: {} has a ciphertext size ({}) no gocryptfs file can have: shown as empty",
-                        cipherDir, plainPath(n), st.size());
+                        cipherDir, store.plainPath(n), st.size());
                 plain = 0;
             }
             st.setSize(plain);
@@ -544,7 +368,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         try {
             t = content.decryptSymlink(encrypted);
         } catch (CorruptDataException e) {
-            LOG.error("vault {}: the target of symbolic link {} fails authentication", cipherDir, plainPath(n));
+            LOG.error("vault {}: the target of symbolic link {} fails authentication", cipherDir, store.plainPath(n));
             throw new ErrnoException(EIO);
         }
         n.target = t;
@@ -585,11 +409,11 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     /** Fills {@code st} with the attributes of {@code n} as the mount shows them. */
     private void stat(Scratch s, Node n, long fh, Stat st) throws ErrnoException {
         OpenFile h = given(n, fh);
-        Place at = n == rootNode || h != null ? null : place(s, n);
+        Place at = n == rootNode || h != null ? null : store.place(s, n);
         try {
             stat(s, n, h, at, st);
         } finally {
-            if (at != null) closeDir(s, at.dfd());
+            if (at != null) store.closeDir(s, at.dfd());
         }
     }
 
@@ -599,7 +423,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      */
     private void stat(Scratch s, Node n, OpenFile h, Place at, Stat st) throws ErrnoException {
         if (n == rootNode) {
-            check(Libc.fstatat(s.errno, rootFd, cString(s.path2, new byte[0]), st.segment(), Libc.AT_EMPTY_PATH));
+            check(Libc.fstatat(s.errno, store.rootFd, cString(s.path2, new byte[0]), st.segment(), Libc.AT_EMPTY_PATH));
             return;
         }
         if (h != null) {
@@ -624,24 +448,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             any.letGo();
         }
         present(s, n, st, -1, null);
-    }
-
-    /** Where a node is named, with its directory opened: for the operations that act on the node by name. */
-    private record Place(Node dir, String stored, int dfd) {}
-
-    /** {@code n}'s first name with its directory opened (give it back with {@link #closeDir}), or null if it has none left. */
-    private Place place(Scratch s, Node n) throws ErrnoException {
-        dev.fusepanama.inode.table.Node.Link l = table.name(n);
-        if (l == null) return null;
-        Node dir = (Node) l.parent();
-        return new Place(dir, l.name(), openDir(s, dir));
-    }
-
-    /** As {@link #place}, failing with ENOENT for a node with no name left. */
-    private Place named(Scratch s, Node n) throws ErrnoException {
-        Place at = place(s, n);
-        if (at == null) throw new ErrnoException(ENOENT);
-        return at;
     }
 
     /**
@@ -710,14 +516,14 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Scratch s = scratch();
         int dfd;
         try {
-            dfd = openDir(s, dir);
+            dfd = store.openDir(s, dir);
         } catch (ErrnoException gone) {
             return; // removed meanwhile: nothing to watch
         }
         try {
             w.watch(dir, dfd);
         } finally {
-            closeDir(s, dfd);
+            store.closeDir(s, dfd);
         }
         if (dir.isDropped()) w.forget(dir); // forgotten meanwhile, before it was watched
     }
@@ -745,7 +551,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         int rc;
         int dfd;
         try {
-            dfd = openDir(s, dir);
+            dfd = store.openDir(s, dir);
         } catch (ErrnoException gone) {
             return true; // the directory itself went: its own name's change says so to its parent
         }
@@ -755,13 +561,13 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 return true; // as the vault left it
             }
             if (plain == null) {
-                plain = decryptName(s, dir, dfd, name);
+                plain = store.decryptName(s, dir, dfd, name);
                 if (plain == null) return true;
             }
         } catch (ErrnoException e) {
             return true;
         } finally {
-            closeDir(s, dfd);
+            store.closeDir(s, dfd);
         }
         try {
             m.invalidateEntry(dir.nodeId(), plain);
@@ -772,7 +578,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 m.invalidateInode(known.nodeId(), 0, 0);
             }
         } catch (IOException | IllegalStateException e) {
-            LOG.debug("vault {}: telling the kernel that {} changed: {}", cipherDir, plainPath(dir), e.toString());
+            LOG.debug("vault {}: telling the kernel that {} changed: {}", cipherDir, store.plainPath(dir), e.toString());
         }
         return true;
     }
@@ -820,20 +626,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         return at != null && System.nanoTime() - at < CREATION_WINDOW_NANOS;
     }
 
-    /** The plaintext of {@code name} in {@code dir}, or null if it does not decrypt. */
-    private byte[] decryptName(Scratch s, Node dir, int dfd, byte[] name) throws ErrnoException {
-        byte[] encrypted = name;
-        if (NameCipher.isLongName(name)) {
-            encrypted = readLongName(s, dir, dfd, name);
-            if (encrypted == null) return null;
-        }
-        try {
-            return names.decrypt(encrypted, dirIv(s, dir, dfd));
-        } catch (InvalidNameException bad) {
-            return null;
-        }
-    }
-
     // ---- names: lookup, create, remove, rename -----------------------------------------------
 
     @Override
@@ -847,10 +639,10 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             table.entry(reply, p, CACHE);
             return;
         }
-        int dfd = openDir(s, p);
+        int dfd = store.openDir(s, p);
         try {
             byte[] plain = name.bytes();
-            byte[] stored = storedName(s, p, dfd, plain);
+            byte[] stored = store.storedName(s, p, dfd, plain);
             announce(stored);
             Stat st = reply.attributes();
             int rc = Libc.fstatat(s.errno, dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW);
@@ -862,7 +654,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             }
             entry(s, p, dfd, stored, plain, st, reply);
         } finally {
-            closeDir(s, dfd);
+            store.closeDir(s, dfd);
         }
     }
 
@@ -880,16 +672,16 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      */
     private NewName newName(Scratch s, Node p, int dfd, Name name) throws ErrnoException {
         byte[] plain = name.bytes();
-        byte[] stored = storedName(s, p, dfd, plain);
+        byte[] stored = store.storedName(s, p, dfd, plain);
         announce(stored);
-        return new NewName(plain, stored, writeLongName(s, p, dfd, stored, plain));
+        return new NewName(plain, stored, store.writeLongName(s, p, dfd, stored, plain));
     }
 
     @Override
     public void mknod(Request request, long parent, Name name, int mode, long rdev, EntryReply reply) throws ErrnoException {
         Scratch s = scratch();
         Node p = directory(parent);
-        int dfd = openDir(s, p);
+        int dfd = store.openDir(s, p);
         try {
             NewName nn = newName(s, p, dfd, name);
             byte[] plain = nn.plain();
@@ -898,7 +690,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             MemorySegment cname = cString(s.path, stored);
             int rc = Libc.mknodat(s.errno, dfd, cname, mode, rdev);
             if (rc < 0) {
-                if (longName) removeLongName(s, dfd, stored);
+                if (longName) store.removeLongName(s, dfd, stored);
                 throw new ErrnoException(-rc);
             }
             own(s, request, dfd, cname);
@@ -906,7 +698,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             check(Libc.fstatat(s.errno, dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
             entry(s, p, dfd, stored, plain, st, reply);
         } finally {
-            closeDir(s, dfd);
+            store.closeDir(s, dfd);
         }
     }
 
@@ -914,7 +706,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     public void mkdir(Request request, long parent, Name name, int mode, EntryReply reply) throws ErrnoException {
         Scratch s = scratch();
         Node p = directory(parent);
-        int dfd = openDir(s, p);
+        int dfd = store.openDir(s, p);
         try {
             NewName nn = newName(s, p, dfd, name);
             byte[] plain = nn.plain();
@@ -925,19 +717,19 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             MemorySegment cname = cString(s.path, stored);
             int rc = Libc.mkdirat(s.errno, dfd, cname, 0700);
             if (rc < 0) {
-                if (longName) removeLongName(s, dfd, stored);
+                if (longName) store.removeLongName(s, dfd, stored);
                 throw new ErrnoException(-rc);
             }
             byte[] iv = new byte[DIRIV_LENGTH];
             random.nextBytes(iv);
             int fd = Libc.openat(s.errno, dfd, cname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
             try {
-                rc = fd < 0 ? fd : writeNew(s, fd, DIRIV, iv, 0444);
+                rc = fd < 0 ? fd : store.writeNew(s, fd, DIRIV, iv, 0444);
                 if (rc == 0) rc = Libc.fchmod(s.errno, fd, (mode & 07777) | (inheritsSgid ? S_ISGID : 0));
                 if (rc < 0) {
                     if (fd >= 0) Libc.unlinkat(s.errno, fd, cString(s.path2, DIRIV), 0);
                     Libc.unlinkat(s.errno, dfd, cString(s.path, stored), Libc.AT_REMOVEDIR);
-                    if (longName) removeLongName(s, dfd, stored);
+                    if (longName) store.removeLongName(s, dfd, stored);
                     throw new ErrnoException(-rc);
                 }
                 if (root && (request.uid() != 0 || gid != 0)) {
@@ -953,41 +745,26 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 if (fd >= 0) Libc.close(s.errno, fd);
             }
         } finally {
-            closeDir(s, dfd);
+            store.closeDir(s, dfd);
         }
-    }
-
-    /** Creates {@code name} in {@code dirfd} exclusively with {@code data}: 0 or -errno (nothing left behind on failure). */
-    private static int writeNew(Scratch s, int dirfd, byte[] name, byte[] data, int mode) {
-        MemorySegment n = cString(s.path2, name);
-        int fd = Libc.openat(s.errno, dirfd, n, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-        if (fd < 0) return fd;
-        MemorySegment.copy(data, 0, s.small, JAVA_BYTE, 0, data.length);
-        long w = Libc.write(s.errno, fd, s.small, data.length);
-        Libc.close(s.errno, fd);
-        if (w != data.length) {
-            Libc.unlinkat(s.errno, dirfd, n, 0);
-            return w < 0 ? (int) w : -EIO;
-        }
-        return 0;
     }
 
     @Override
     public void symlink(Request request, long parent, Name name, byte[] target, EntryReply reply) throws ErrnoException {
         Scratch s = scratch();
         Node p = directory(parent);
-        int dfd = openDir(s, p);
+        int dfd = store.openDir(s, p);
         try {
             byte[] plain = name.bytes();
-            byte[] stored = storedName(s, p, dfd, plain);
+            byte[] stored = store.storedName(s, p, dfd, plain);
             announce(stored);
             byte[] encrypted = content.encryptSymlink(target);
             if (encrypted.length >= Scratch.PATH_MAX) throw new ErrnoException(ENAMETOOLONG);
-            boolean longName = writeLongName(s, p, dfd, stored, plain);
+            boolean longName = store.writeLongName(s, p, dfd, stored, plain);
             MemorySegment cname = cString(s.path, stored);
             int rc = Libc.symlinkat(s.errno, cString(s.cipher, encrypted), dfd, cname);
             if (rc < 0) {
-                if (longName) removeLongName(s, dfd, stored);
+                if (longName) store.removeLongName(s, dfd, stored);
                 throw new ErrnoException(-rc);
             }
             own(s, request, dfd, cname);
@@ -999,7 +776,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             st.setSize(target.length);
             table.entry(reply, n, CACHE);
         } finally {
-            closeDir(s, dfd);
+            store.closeDir(s, dfd);
         }
     }
 
@@ -1011,11 +788,11 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             reply.target(n.target);
             return;
         }
-        Place at = named(s, n);
+        Place at = store.named(s, n);
         try {
             reply.target(target(s, n, at.dfd(), cString(s.path2, at.stored())));
         } finally {
-            closeDir(s, at.dfd());
+            store.closeDir(s, at.dfd());
         }
     }
 
@@ -1024,27 +801,27 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Scratch s = scratch();
         Node n = node(ino);
         Node p = directory(newParent);
-        Place from = named(s, n);
+        Place from = store.named(s, n);
         try {
-            int dfd = openDir(s, p);
+            int dfd = store.openDir(s, p);
             try {
                 byte[] plain = newName.bytes();
-                byte[] stored = storedName(s, p, dfd, plain);
+                byte[] stored = store.storedName(s, p, dfd, plain);
                 announce(stored);
-                boolean longName = writeLongName(s, p, dfd, stored, plain);
+                boolean longName = store.writeLongName(s, p, dfd, stored, plain);
                 int rc = Libc.linkat(s.errno, from.dfd(), cString(s.path2, from.stored()), dfd, cString(s.path, stored), 0);
                 if (rc < 0) {
-                    if (longName) removeLongName(s, dfd, stored);
+                    if (longName) store.removeLongName(s, dfd, stored);
                     throw new ErrnoException(-rc);
                 }
                 Stat st = reply.attributes();
                 check(Libc.fstatat(s.errno, dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
                 entry(s, p, dfd, stored, plain, st, reply);
             } finally {
-                closeDir(s, dfd);
+                store.closeDir(s, dfd);
             }
         } finally {
-            closeDir(s, from.dfd());
+            store.closeDir(s, from.dfd());
         }
     }
 
@@ -1052,15 +829,15 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     public void unlink(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
         Scratch s = scratch();
         Node p = directory(parent);
-        int dfd = openDir(s, p);
+        int dfd = store.openDir(s, p);
         try {
-            byte[] stored = storedName(s, p, dfd, name);
+            byte[] stored = store.storedName(s, p, dfd, name);
             check(Libc.unlinkat(s.errno, dfd, cString(s.path, stored), 0));
-            removeLongName(s, dfd, stored);
+            store.removeLongName(s, dfd, stored);
             unnamed(p, stored);
             reply.ok();
         } finally {
-            closeDir(s, dfd);
+            store.closeDir(s, dfd);
         }
     }
 
@@ -1075,74 +852,16 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     public void rmdir(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
         Scratch s = scratch();
         Node p = directory(parent);
-        int dfd = openDir(s, p);
+        int dfd = store.openDir(s, p);
         try {
-            byte[] stored = storedName(s, p, dfd, name);
-            check(removeEmptyDirectory(s, dfd, stored));
-            removeLongName(s, dfd, stored);
+            byte[] stored = store.storedName(s, p, dfd, name);
+            check(store.removeEmptyDirectory(s, dfd, stored));
+            store.removeLongName(s, dfd, stored);
             unnamed(p, stored);
             reply.ok();
         } finally {
-            closeDir(s, dfd);
+            store.closeDir(s, dfd);
         }
-    }
-
-    /**
-     * Removes the directory {@code stored} in {@code dfd} if it holds nothing but its
-     * gocryptfs.diriv (which is put back if the removal fails after all): 0 or -errno.
-     */
-    private static int removeEmptyDirectory(Scratch s, int dfd, byte[] stored) {
-        int fd = Libc.openat(s.errno, dfd, cString(s.path, stored), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
-        if (fd < 0) return fd;
-        try {
-            boolean hasIv = false;
-            for (byte[] entry : rawNames(s, fd)) {
-                if (!Arrays.equals(entry, DIRIV)) return -ENOTEMPTY;
-                hasIv = true;
-            }
-            byte[] iv = null;
-            if (hasIv) {
-                int ivFd = Libc.openat(s.errno, fd, cString(s.path2, DIRIV), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
-                if (ivFd >= 0) {
-                    if (Libc.pread(s.errno, ivFd, s.small, DIRIV_LENGTH, 0) == DIRIV_LENGTH) {
-                        iv = s.small.asSlice(0, DIRIV_LENGTH).toArray(JAVA_BYTE);
-                    }
-                    Libc.close(s.errno, ivFd);
-                }
-                int rc = Libc.unlinkat(s.errno, fd, cString(s.path2, DIRIV), 0);
-                if (rc < 0) return rc;
-            }
-            int rc = Libc.unlinkat(s.errno, dfd, cString(s.path, stored), Libc.AT_REMOVEDIR);
-            if (rc < 0 && iv != null) writeNew(s, fd, DIRIV, iv, 0444); // put it back: the directory stays
-            return rc;
-        } catch (ErrnoException e) {
-            return -e.errno();
-        } finally {
-            Libc.close(s.errno, fd);
-        }
-    }
-
-    /** The raw names in the open directory {@code fd}, without "." and "..". */
-    private static List<byte[]> rawNames(Scratch s, int fd) throws ErrnoException {
-        List<byte[]> out = new ArrayList<>();
-        Libc.lseek(s.errno, fd, 0, Posix.SEEK_SET);
-        long n;
-        while ((n = check(Libc.getdents64(s.errno, fd, s.dents, Scratch.DENTS))) > 0) {
-            for (long at = 0; at < n; ) {
-                int reclen = Short.toUnsignedInt(s.dents.get(JAVA_SHORT, at + Libc.DIRENT64_RECLEN));
-                byte[] name = direntName(s.dents, at);
-                if (!Arrays.equals(name, DOT) && !Arrays.equals(name, DOT_DOT)) out.add(name);
-                at += reclen;
-            }
-        }
-        return out;
-    }
-
-    private static byte[] direntName(MemorySegment dents, long record) {
-        long start = record + Libc.DIRENT64_NAME;
-        long end = start;
-        while (dents.get(JAVA_BYTE, end) != 0) end++;
-        return dents.asSlice(start, end - start).toArray(JAVA_BYTE);
     }
 
     @Override
@@ -1151,36 +870,36 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Scratch s = scratch();
         Node p = directory(parent);
         Node np = directory(newParent);
-        int dfd = openDir(s, p);
+        int dfd = store.openDir(s, p);
         try {
-            int ndfd = openDir(s, np);
+            int ndfd = store.openDir(s, np);
             try {
-                byte[] stored = storedName(s, p, dfd, name);
+                byte[] stored = store.storedName(s, p, dfd, name);
                 byte[] newPlain = newName.bytes();
-                byte[] newStored = storedName(s, np, ndfd, newPlain);
+                byte[] newStored = store.storedName(s, np, ndfd, newPlain);
                 announce(newStored);
-                boolean longName = writeLongName(s, np, ndfd, newStored, newPlain);
+                boolean longName = store.writeLongName(s, np, ndfd, newStored, newPlain);
                 int rc = Libc.renameat2(s.errno, dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
-                if ((rc == -ENOTEMPTY || rc == -EEXIST) && flags == 0 && removeEmptyDirectory(s, ndfd, newStored) == 0) {
+                if ((rc == -ENOTEMPTY || rc == -EEXIST) && flags == 0 && store.removeEmptyDirectory(s, ndfd, newStored) == 0) {
                     // The "empty" directory replaced still held its gocryptfs.diriv: removed first, as gocryptfs does.
                     rc = Libc.renameat2(s.errno, dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
                 }
                 if (rc < 0) {
-                    if (longName) removeLongName(s, ndfd, newStored);
+                    if (longName) store.removeLongName(s, ndfd, newStored);
                     throw new ErrnoException(-rc);
                 }
                 if ((flags & Posix.RENAME_EXCHANGE) == 0) {
-                    removeLongName(s, dfd, stored);
+                    store.removeLongName(s, dfd, stored);
                 }
                 long ctime = Libc.fstatat(s.errno, ndfd, cString(s.path2, newStored), s.stat, Libc.AT_SYMLINK_NOFOLLOW) == 0
                         ? ctime(s.statView) : Long.MIN_VALUE;
                 renamed(p, stored, np, newStored, newPlain, name.bytes(), (flags & Posix.RENAME_EXCHANGE) != 0, ctime);
                 reply.ok();
             } finally {
-                closeDir(s, ndfd);
+                store.closeDir(s, ndfd);
             }
         } finally {
-            closeDir(s, dfd);
+            store.closeDir(s, dfd);
         }
     }
 
@@ -1226,7 +945,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         // Its name is looked up, and its directory opened, before its content lock is taken (the
         // table's lock comes first); not at all when the handle serves (ftruncate).
         boolean byName = n != rootNode && (h == null || (toSet & (SET_MODE | SET_UID | SET_GID | SET_ATIME | SET_MTIME)) != 0);
-        Place at = byName ? place(s, n) : null;
+        Place at = byName ? store.place(s, n) : null;
         try {
             // Held throughout, so that the watcher takes the change for the vault's own (see externalChange).
             Lock changing = n.content.writeLock();
@@ -1238,7 +957,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 changing.unlock();
             }
         } finally {
-            if (at != null) closeDir(s, at.dfd());
+            if (at != null) store.closeDir(s, at.dfd());
         }
         reply.send(CACHE);
     }
@@ -1255,7 +974,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             if (at != null) {
                 change(s, at.dfd(), cString(s.path2, at.stored()), false, attributes, toSet);
             } else if (n == rootNode) {
-                change(s, Libc.AT_FDCWD, cString(s.path2, procPath(rootFd)), true, attributes, toSet);
+                change(s, Libc.AT_FDCWD, cString(s.path2, procPath(store.rootFd)), true, attributes, toSet);
             } else {
                 // A file with no name left: through an open descriptor's /proc link.
                 OpenFile any = h != null && h.borrow() ? h : borrow(n);
@@ -1267,10 +986,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 }
             }
         }
-    }
-
-    private static byte[] procPath(int fd) {
-        return ("/proc/self/fd/" + fd).getBytes(StandardCharsets.US_ASCII);
     }
 
     /** chmod, chown, utimens of {@code name} in {@code dirfd}, following a last link only for a /proc link ({@code follow}). */
@@ -1304,7 +1019,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     public void statfs(Request request, long ino, StatfsReply reply) throws ErrnoException {
         Scratch s = scratch();
         MemorySegment v = s.small;
-        check(Libc.fstatvfs(s.errno, rootFd, v));
+        check(Libc.fstatvfs(s.errno, store.rootFd, v));
         // Sizes in ciphertext blocks overstate what fits by the 32 bytes per 4 KiB of overhead (<1 %), as gocryptfs reports them.
         reply.statvfs().setBlockSize(v.get(JAVA_LONG, 0)).setFragmentSize(v.get(JAVA_LONG, 8))
                 .setBlocks(v.get(JAVA_LONG, 16)).setBlocksFree(v.get(JAVA_LONG, 24))
@@ -1355,12 +1070,12 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     public void open(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
         Scratch s = scratch();
         Node n = node(ino);
-        Place at = named(s, n);
+        Place at = store.named(s, n);
         int fd;
         try {
             fd = openCipher(s, at.dfd(), cString(s.path2, at.stored()), flags, -1);
         } finally {
-            closeDir(s, at.dfd());
+            store.closeDir(s, at.dfd());
         }
         int keep = OpenReply.KEEP_CACHE;
         try {
@@ -1401,7 +1116,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     public void create(Request request, long parent, Name name, int mode, int flags, CreateReply reply) throws ErrnoException {
         Scratch s = scratch();
         Node p = directory(parent);
-        int dfd = openDir(s, p);
+        int dfd = store.openDir(s, p);
         try {
             NewName nn = newName(s, p, dfd, name);
             byte[] plain = nn.plain();
@@ -1412,7 +1127,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             try {
                 fd = openCipher(s, dfd, cname, flags, mode & 07777);
             } catch (ErrnoException e) {
-                if (longName) removeLongName(s, dfd, stored);
+                if (longName) store.removeLongName(s, dfd, stored);
                 throw e;
             }
             own(s, request, dfd, cname);
@@ -1435,7 +1150,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             long fh = register(h);
             if (!table.created(reply, n, CACHE, fh, OpenReply.KEEP_CACHE)) closeHandle(fh);
         } finally {
-            closeDir(s, dfd);
+            store.closeDir(s, dfd);
         }
     }
 
@@ -1466,13 +1181,13 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         long n = check(Libc.pread(s.errno, h.fd, s.small, HEADER, 0));
         if (n == 0) return null;
         if (n < HEADER) {
-            LOG.error("vault {}: {} is truncated inside its header ({} bytes)", cipherDir, plainPath(h.node), n);
+            LOG.error("vault {}: {} is truncated inside its header ({} bytes)", cipherDir, store.plainPath(h.node), n);
             throw new ErrnoException(EIO);
         }
         try {
             id = ContentCipher.parseHeader(s.small.asSlice(0, HEADER).toArray(JAVA_BYTE));
         } catch (CorruptDataException e) {
-            LOG.error("vault {}: {} has a bad file header: {}", cipherDir, plainPath(h.node), e.getMessage());
+            LOG.error("vault {}: {} has a bad file header: {}", cipherDir, store.plainPath(h.node), e.getMessage());
             throw new ErrnoException(EIO);
         }
         h.node.fileId = id;
@@ -1525,28 +1240,11 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         try {
             content.decryptBlock(cipher, block, fileId, out);
         } catch (CorruptDataException e) {
-            if (reported.size() < MAX_REPORTED && reported.add(n.backingIno + " block " + block)) {
-                LOG.error("vault {}: {} block {} fails authentication ({}): reads of it answer EIO", cipherDir, plainPath(n),
+            if (store.reportOnce(n.backingIno + " block " + block)) {
+                LOG.error("vault {}: {} block {} fails authentication ({}): reads of it answer EIO", cipherDir, store.plainPath(n),
                         block, e.getMessage());
             }
             throw new ErrnoException(EIO);
-        }
-    }
-
-    private static long preadFully(Scratch s, int fd, MemorySegment buf, long size, long offset) throws ErrnoException {
-        long done = 0;
-        while (done < size) {
-            long n = check(Libc.pread(s.errno, fd, buf.asSlice(done), size - done, offset + done));
-            if (n == 0) break;
-            done += n;
-        }
-        return done;
-    }
-
-    private static void pwriteFully(Scratch s, int fd, MemorySegment buf, long size, long offset) throws ErrnoException {
-        long done = 0;
-        while (done < size) {
-            done += check(Libc.pwrite(s.errno, fd, buf.asSlice(done), size - done, offset + done));
         }
     }
 
@@ -1564,7 +1262,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                     if (dataChanged(s, request, h, null)) seen(s, h);
                 } catch (ErrnoException e) {
                     // the data is written: the write succeeded; the bits stay as they were
-                    LOG.warn("vault {}: clearing the set-ID bits of {} after a write failed: {}", cipherDir, plainPath(h.node),
+                    LOG.warn("vault {}: clearing the set-ID bits of {} after a write failed: {}", cipherDir, store.plainPath(h.node),
                             dev.fusepanama.Errno.name(e.errno()));
                 }
             }
@@ -1601,7 +1299,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         long cipherSize = check(Libc.lseek(s.errno, h.fd, 0, SEEK_END));
         long plain = ContentCipher.plainSize(cipherSize);
         if (plain < 0) {
-            LOG.error("vault {}: {} has a ciphertext size ({}) no gocryptfs file can have", cipherDir, plainPath(h.node), cipherSize);
+            LOG.error("vault {}: {} has a ciphertext size ({}) no gocryptfs file can have", cipherDir, store.plainPath(h.node), cipherSize);
             throw new ErrnoException(EIO);
         }
         return plain;
@@ -1773,8 +1471,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private record XattrTarget(MemorySegment path, boolean follow, int dfd, OpenFile borrowed) {}
 
     private XattrTarget xattrTarget(Scratch s, Node n) throws ErrnoException {
-        if (n == rootNode) return new XattrTarget(cString(s.path, procPath(rootFd)), true, -1, null);
-        Place at = place(s, n);
+        if (n == rootNode) return new XattrTarget(cString(s.path, procPath(store.rootFd)), true, -1, null);
+        Place at = store.place(s, n);
         if (at != null) {
             return new XattrTarget(cString(s.path, "/proc/self/fd/" + at.dfd() + "/" + at.stored()), false, at.dfd(), null);
         }
@@ -1789,7 +1487,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     }
 
     private void done(Scratch s, XattrTarget t) {
-        closeDir(s, t.dfd());
+        store.closeDir(s, t.dfd());
         if (t.borrowed() != null) t.borrowed().letGo();
     }
 
@@ -1852,7 +1550,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         try {
             plain = isAcl(stored) ? encrypted : content.decryptXattrValue(encrypted);
         } catch (CorruptDataException e) {
-            LOG.error("vault {}: attribute {} of {} fails authentication", cipherDir, name, plainPath(n));
+            LOG.error("vault {}: attribute {} of {} fails authentication", cipherDir, name, store.plainPath(n));
             throw new ErrnoException(EIO);
         }
         if (size == 0) reply.size(plain.length);
@@ -1921,92 +1619,25 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Node n = directory(ino);
         int fd;
         if (n == rootNode) {
-            fd = check(Libc.openat(s.errno, rootFd, cString(s.path2, DOT), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0));
+            fd = check(Libc.openat(s.errno, store.rootFd, cString(s.path2, DOT), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0));
         } else {
-            Place at = named(s, n);
+            Place at = store.named(s, n);
             try {
                 fd = check(Libc.openat(s.errno, at.dfd(), cString(s.path2, at.stored()),
                         O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0));
             } finally {
-                closeDir(s, at.dfd());
+                store.closeDir(s, at.dfd());
             }
         }
         Listing listing;
         try {
-            listing = list(s, n, fd);
+            listing = store.list(s, n, fd);
         } catch (ErrnoException e) {
             Libc.close(s.errno, fd);
             throw e;
         }
         long fh = register(new OpenFile(n, fd, listing));
         if (!reply.open(fh, 0)) closeHandle(fh);
-    }
-
-    /** The decrypted listing of directory {@code dir}, open as {@code fd}. */
-    private Listing list(Scratch s, Node dir, int fd) throws ErrnoException {
-        byte[] iv = dirIv(s, dir, fd);
-        List<Listing.Entry> entries = new ArrayList<>();
-        long n;
-        while ((n = check(Libc.getdents64(s.errno, fd, s.dents, Scratch.DENTS))) > 0) {
-            List<long[]> records = new ArrayList<>();
-            for (long at = 0; at < n; ) {
-                records.add(new long[] {at});
-                at += Short.toUnsignedInt(s.dents.get(JAVA_SHORT, at + Libc.DIRENT64_RECLEN));
-            }
-            // Copy the batch's names out first: reading a long name's .name file reuses no dents memory, but be plain about it.
-            List<Object[]> batch = new ArrayList<>(records.size());
-            for (long[] r : records) {
-                batch.add(new Object[] {direntName(s.dents, r[0]), s.dents.get(JAVA_LONG, r[0] + Libc.DIRENT64_INO),
-                        Byte.toUnsignedInt(s.dents.get(JAVA_BYTE, r[0] + Libc.DIRENT64_TYPE)) << 12});
-            }
-            for (Object[] e : batch) {
-                byte[] stored = (byte[]) e[0];
-                if (hidden(dir, stored)) continue;
-                byte[] encrypted = stored;
-                if (NameCipher.isLongName(stored)) {
-                    encrypted = readLongName(s, dir, fd, stored);
-                    if (encrypted == null) continue;
-                }
-                byte[] plain;
-                try {
-                    plain = names.decrypt(encrypted, iv);
-                } catch (InvalidNameException bad) {
-                    undecryptable(dir, stored, bad.getMessage());
-                    continue;
-                }
-                entries.add(new Listing.Entry(plain, stored, (long) e[1], (int) e[2]));
-            }
-        }
-        return new Listing(entries);
-    }
-
-    /** The vault's own files, which are not files of the mount. */
-    private boolean hidden(Node dir, byte[] stored) {
-        if (Arrays.equals(stored, DOT) || Arrays.equals(stored, DOT_DOT) || Arrays.equals(stored, DIRIV)) return true;
-        if (dir == rootNode && Arrays.equals(stored, CONF)) return true;
-        return NameCipher.isLongNameFile(stored);
-    }
-
-    private byte[] readLongName(Scratch s, Node dir, int fd, byte[] stored) throws ErrnoException {
-        int nfd = Libc.openat(s.errno, fd, cString(s.path2, NameCipher.longNameFileFor(stored)), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
-        if (nfd < 0) {
-            undecryptable(dir, stored, "its .name file is missing (" + dev.fusepanama.Errno.name(-nfd) + ")");
-            return null;
-        }
-        try {
-            long n = check(Libc.pread(s.errno, nfd, s.cipher, Scratch.PATH_MAX, 0));
-            return s.cipher.asSlice(0, n).toArray(JAVA_BYTE);
-        } finally {
-            Libc.close(s.errno, nfd);
-        }
-    }
-
-    private void undecryptable(Node dir, byte[] stored, String why) {
-        String cipherName = new String(stored, StandardCharsets.ISO_8859_1);
-        if (reported.size() < MAX_REPORTED && reported.add(dir.backingIno + "/" + cipherName)) {
-            LOG.warn("vault {}: name {} in {} does not decrypt ({}): left out of the listing", cipherDir, cipherName,
-                    plainPath(dir), why);
-        }
     }
 
     /**
@@ -2019,7 +1650,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             if (h.listedFromStart) {
                 Scratch s = scratch();
                 check(Libc.lseek(s.errno, h.fd, 0, dev.fusepanama.Posix.SEEK_SET));
-                h.listing = list(s, h.node, h.fd);
+                h.listing = store.list(s, h.node, h.fd);
             }
             h.listedFromStart = true;
         }
