@@ -39,9 +39,7 @@ import static dev.fusepanama.vault.CipherDir.DOT_DOT;
 import static dev.fusepanama.vault.CipherDir.NAME_MAX;
 import static dev.fusepanama.vault.LibcCalls.check;
 import static dev.fusepanama.vault.LibcCalls.cString;
-import static dev.fusepanama.vault.LibcCalls.preadFully;
 import static dev.fusepanama.vault.LibcCalls.procPath;
-import static dev.fusepanama.vault.LibcCalls.pwriteFully;
 
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.Posix;
@@ -132,10 +130,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      * caller's permission on the existing file (the kernel checked only the directory's).
      */
     private static final KernelCaching CACHING = KernelCaching.builder().handleKillprivV2(true).build();
-    private static final int PLAIN_BLOCK = ContentCipher.PLAIN_BLOCK;
-    private static final int CIPHER_BLOCK = ContentCipher.CIPHER_BLOCK;
-    private static final int HEADER = ContentCipher.HEADER_SIZE;
-    private static final int SEEK_END = 2;
     /** Access and status flags that mean the same for the ciphertext file. */
     private static final int PASSED_FLAGS = O_SYNC | O_DSYNC | O_NOATIME;
 
@@ -184,6 +178,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private final Node rootNode;
     /** The cipher directory: where a node's file is, and its names encrypted and decrypted. */
     private final CipherDir store;
+    /** Files' contents: blocks read, decrypted, encrypted and written. */
+    private final FileContents contents;
 
     /**
      * Serves the vault in {@code cipherDir} with the unlocked {@code key}; closing the filesystem
@@ -197,6 +193,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         this.table = NodeTable.caching(new Node(this, S_IFDIR, rootBackingIno));
         this.rootNode = table.root();
         this.store = new CipherDir(cipherDir, rootFd, names, table);
+        this.contents = new FileContents(cipherDir, content, store);
     }
 
     /** The mount ended: its open files are closed and the key is wiped (a vault serves one mount). */
@@ -1174,26 +1171,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     // ---- contents ------------------------------------------------------------------------------
 
-    /** The file id of {@code h}'s file from its header; null if the file is empty. Under the content lock. */
-    private byte[] fileId(Scratch s, OpenFile h) throws ErrnoException {
-        byte[] id = h.node.fileId;
-        if (id != null) return id;
-        long n = check(Libc.pread(s.errno, h.fd, s.small, HEADER, 0));
-        if (n == 0) return null;
-        if (n < HEADER) {
-            LOG.error("vault {}: {} is truncated inside its header ({} bytes)", cipherDir, store.plainPath(h.node), n);
-            throw new ErrnoException(EIO);
-        }
-        try {
-            id = ContentCipher.parseHeader(s.small.asSlice(0, HEADER).toArray(JAVA_BYTE));
-        } catch (CorruptDataException e) {
-            LOG.error("vault {}: {} has a bad file header: {}", cipherDir, store.plainPath(h.node), e.getMessage());
-            throw new ErrnoException(EIO);
-        }
-        h.node.fileId = id;
-        return id;
-    }
-
     @Override
     public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws ErrnoException {
         Scratch s = scratch();
@@ -1201,50 +1178,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Lock l = h.node.content.readLock();
         l.lock();
         try {
-            byte[] id = fileId(s, h);
-            if (id == null || size == 0) {
-                reply.data(s.plain.clear().limit(0));
-                return;
-            }
-            long first = offset / PLAIN_BLOCK;
-            long last = (offset + Math.min(size, Scratch.MAX_IO) - 1) / PLAIN_BLOCK;
-            int blocks = (int) (last - first + 1);
-            long got = preadFully(s, h.fd, s.cipher, (long) blocks * CIPHER_BLOCK, HEADER + first * CIPHER_BLOCK);
-            ByteBuffer plain = s.plain.clear();
-            ByteBuffer cipher = s.cipherBuffer;
-            for (int b = 0; b < blocks; b++) {
-                long start = (long) b * CIPHER_BLOCK;
-                if (start >= got) break;
-                int len = (int) Math.min(CIPHER_BLOCK, got - start);
-                decrypt(h.node, cipher.limit((int) start + len).position((int) start), first + b, id, plain);
-            }
-            plain.flip();
-            int skip = (int) (offset - first * PLAIN_BLOCK);
-            if (skip >= plain.limit()) {
-                reply.data(plain.limit(0));
-                return;
-            }
-            plain.position(skip).limit((int) Math.min(plain.limit(), skip + size));
-            reply.data(plain);
+            reply.data(contents.readLocked(s, h, size, offset));
         } finally {
             l.unlock();
-        }
-    }
-
-    /**
-     * Decrypts one ciphertext block into {@code out}, failing with EIO if it is not authentic,
-     * with one log line per file and block (the kernel retries a failed read page by page, and
-     * a program may retry forever).
-     */
-    private void decrypt(Node n, ByteBuffer cipher, long block, byte[] fileId, ByteBuffer out) throws ErrnoException {
-        try {
-            content.decryptBlock(cipher, block, fileId, out);
-        } catch (CorruptDataException e) {
-            if (store.reportOnce(n.backingIno + " block " + block)) {
-                LOG.error("vault {}: {} block {} fails authentication ({}): reads of it answer EIO", cipherDir, store.plainPath(n),
-                        block, e.getMessage());
-            }
-            throw new ErrnoException(EIO);
         }
     }
 
@@ -1256,7 +1192,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Lock l = h.node.content.writeLock();
         l.lock();
         try {
-            writeLocked(s, h, data, offset);
+            contents.writeLocked(s, h, data, offset);
             if (seen(s, h) && (s.statView.mode() & (S_ISUID | S_ISGID)) != 0) {
                 try {
                     if (dataChanged(s, request, h, null)) seen(s, h);
@@ -1294,93 +1230,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         return CACHING;
     }
 
-    /** The plaintext size of the open file, from its ciphertext size. */
-    private long plainSize(Scratch s, OpenFile h) throws ErrnoException {
-        long cipherSize = check(Libc.lseek(s.errno, h.fd, 0, SEEK_END));
-        long plain = ContentCipher.plainSize(cipherSize);
-        if (plain < 0) {
-            LOG.error("vault {}: {} has a ciphertext size ({}) no gocryptfs file can have", cipherDir, store.plainPath(h.node), cipherSize);
-            throw new ErrnoException(EIO);
-        }
-        return plain;
-    }
-
-    /** The file id, writing a new header first if the file is empty. Under the content write lock. */
-    private byte[] fileIdForWrite(Scratch s, OpenFile h) throws ErrnoException {
-        byte[] id = fileId(s, h);
-        if (id != null) return id;
-        id = ContentCipher.newFileId();
-        MemorySegment.copy(ContentCipher.header(id), 0, s.small, JAVA_BYTE, 0, HEADER);
-        pwriteFully(s, h.fd, s.small, HEADER, 0);
-        h.node.fileId = id;
-        return id;
-    }
-
-    /**
-     * Writes {@code data} at {@code offset}: whole blocks are encrypted as they are, a block only
-     * partly covered is read, decrypted, merged and encrypted anew, and a write past the end first
-     * completes the old last block with zeros (a partial block may only be the last), leaving
-     * the blocks in between as holes, which read as zeros.
-     */
-    private void writeLocked(Scratch s, OpenFile h, ByteBuffer data, long offset) throws ErrnoException {
-        int count = data.remaining();
-        if (count == 0) return;
-        byte[] id = fileIdForWrite(s, h);
-        long size = plainSize(s, h);
-        long first = offset / PLAIN_BLOCK;
-        long last = (offset + count - 1) / PLAIN_BLOCK;
-        long lastOld = size == 0 ? -1 : (size - 1) / PLAIN_BLOCK;
-        if (size % PLAIN_BLOCK != 0 && first > lastOld) {
-            padLastBlock(s, h, id, size);
-        }
-        ByteBuffer cipher = s.cipherBuffer.clear();
-        ByteBuffer block = s.plain.clear();
-        for (long b = first; b <= last; b++) {
-            long blockStart = b * PLAIN_BLOCK;
-            int from = (int) Math.max(offset - blockStart, 0);
-            int to = (int) Math.min(offset + count - blockStart, PLAIN_BLOCK);
-            ByteBuffer plainBlock;
-            if (from == 0 && (to == PLAIN_BLOCK || blockStart + to >= size)) {
-                plainBlock = data.slice(data.position() + (int) (blockStart + from - offset), to - from);
-            } else {
-                // Part of a block that has data: read it, merge.
-                block.clear();
-                if (blockStart < size) {
-                    readBlock(s, h, id, b, block);
-                }
-                int oldLen = block.position();
-                int newLen = Math.max(oldLen, to);
-                for (int i = oldLen; i < from; i++) block.put(i, (byte) 0);
-                block.put(from, data, data.position() + (int) (blockStart + from - offset), to - from);
-                plainBlock = block.position(0).limit(newLen);
-            }
-            content.encryptBlock(plainBlock, b, id, cipher);
-        }
-        cipher.flip();
-        pwriteFully(s, h.fd, s.cipher, cipher.limit(), HEADER + first * CIPHER_BLOCK);
-    }
-
-    /** Reads and decrypts block {@code b} into {@code out} (from its position), using the cipher buffer's tail. */
-    private void readBlock(Scratch s, OpenFile h, byte[] id, long b, ByteBuffer out) throws ErrnoException {
-        long tail = s.cipher.byteSize() - CIPHER_BLOCK;
-        MemorySegment at = s.cipher.asSlice(tail, CIPHER_BLOCK);
-        long got = preadFully(s, h.fd, at, CIPHER_BLOCK, HEADER + b * CIPHER_BLOCK);
-        if (got == 0) return;
-        decrypt(h.node, at.asByteBuffer().limit((int) got), b, id, out);
-    }
-
-    /** Completes a partial last block with zeros, so that blocks after it can be written. */
-    private void padLastBlock(Scratch s, OpenFile h, byte[] id, long size) throws ErrnoException {
-        long b = size / PLAIN_BLOCK;
-        ByteBuffer block = s.plain.clear();
-        readBlock(s, h, id, b, block);
-        for (int i = block.position(); i < PLAIN_BLOCK; i++) block.put(i, (byte) 0);
-        block.position(0).limit(PLAIN_BLOCK);
-        ByteBuffer cipher = s.cipherBuffer.clear();
-        content.encryptBlock(block, b, id, cipher);
-        pwriteFully(s, h.fd, s.cipher, cipher.position(), HEADER + b * CIPHER_BLOCK);
-    }
-
     /**
      * Truncates the file of {@code n} (through {@code h}, else opened by its name {@code at}, else
      * through any open handle) to {@code size} plaintext bytes.
@@ -1402,52 +1251,12 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Lock l = n.content.writeLock();
         l.lock();
         try {
-            truncateLocked(s, via, size);
+            contents.truncateLocked(s, via, size);
             seen(s, via);
         } finally {
             l.unlock();
             if (opened) Libc.close(s.errno, via.fd);
             if (borrowed) via.letGo();
-        }
-    }
-
-    private void truncateLocked(Scratch s, OpenFile h, long size) throws ErrnoException {
-        long old = plainSize(s, h);
-        if (size == old) return;
-        if (size == 0) {
-            check(Libc.ftruncate(s.errno, h.fd, 0)); // an empty file has no header
-            h.node.fileId = null;
-            return;
-        }
-        if (size < old) {
-            int keep = (int) (size % PLAIN_BLOCK);
-            if (keep != 0) {
-                byte[] id = fileId(s, h);
-                long b = size / PLAIN_BLOCK;
-                ByteBuffer block = s.plain.clear();
-                readBlock(s, h, id, b, block);
-                block.position(0).limit(keep);
-                ByteBuffer cipher = s.cipherBuffer.clear();
-                content.encryptBlock(block, b, id, cipher);
-                pwriteFully(s, h.fd, s.cipher, cipher.position(), HEADER + b * CIPHER_BLOCK);
-            }
-            check(Libc.ftruncate(s.errno, h.fd, ContentCipher.cipherSize(size)));
-            return;
-        }
-        // Growing: whole blocks past the old end become holes; a partial new last block is written as zeros.
-        byte[] id = fileIdForWrite(s, h);
-        long lastStart = (size - 1) / PLAIN_BLOCK * PLAIN_BLOCK;
-        if (old > lastStart) {
-            writeLocked(s, h, ByteBuffer.allocate((int) (size - old)), old); // within the old last block
-            return;
-        }
-        if (old % PLAIN_BLOCK != 0) {
-            padLastBlock(s, h, id, old);
-        }
-        if (size % PLAIN_BLOCK == 0) {
-            check(Libc.ftruncate(s.errno, h.fd, ContentCipher.cipherSize(size)));
-        } else {
-            writeLocked(s, h, ByteBuffer.allocate((int) (size - lastStart)), lastStart);
         }
     }
 
