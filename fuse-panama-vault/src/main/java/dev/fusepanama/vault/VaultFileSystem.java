@@ -83,7 +83,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -173,11 +172,11 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      * ISO-8859-1 keys hold exactly. The plaintext is kept on the node ({@link Node#named}).
      */
     private final NodeTable<Node> table;
-    private final AtomicLong handles = new AtomicLong(1);
-    private final Map<Long, OpenFile> open = new ConcurrentHashMap<>();
     private final Node rootNode;
     /** The cipher directory: where a node's file is, and its names encrypted and decrypted. */
     private final CipherDir store;
+    /** The files and directories open through the mount, by handle. */
+    private final OpenFiles openFiles;
     /** Files' contents: blocks read, decrypted, encrypted and written. */
     private final FileContents contents;
 
@@ -194,14 +193,13 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         this.rootNode = table.root();
         this.store = new CipherDir(cipherDir, rootFd, names, table);
         this.contents = new FileContents(cipherDir, content, store);
+        this.openFiles = new OpenFiles(table);
     }
 
     /** The mount ended: its open files are closed and the key is wiped (a vault serves one mount). */
     @Override
     public void destroy() {
-        for (long fh : List.copyOf(open.keySet())) {
-            closeHandle(fh);
-        }
+        openFiles.closeAll();
         close();
     }
 
@@ -385,27 +383,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         table.entry(reply, n, CACHE);
     }
 
-    /** The open handle {@code fh} if it is one of {@code n}'s (the kernel holds it for the whole request), else null. */
-    private OpenFile given(Node n, long fh) {
-        if (fh == NO_HANDLE) return null;
-        OpenFile h = open.get(fh);
-        return h != null && h.node == n ? h : null;
-    }
-
-    /**
-     * Any open handle of {@code n}, borrowed (give it back with {@link OpenFile#letGo}), or null:
-     * for a file whose names are gone, which the table keeps while it is open ({@link #register}).
-     */
-    private OpenFile borrow(Node n) {
-        for (OpenFile h : open.values()) {
-            if (h.node == n && h.borrow()) return h;
-        }
-        return null;
-    }
-
     /** Fills {@code st} with the attributes of {@code n} as the mount shows them. */
     private void stat(Scratch s, Node n, long fh, Stat st) throws ErrnoException {
-        OpenFile h = given(n, fh);
+        OpenFile h = openFiles.given(n, fh);
         Place at = n == rootNode || h != null ? null : store.place(s, n);
         try {
             stat(s, n, h, at, st);
@@ -437,7 +417,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 return;
             }
         }
-        OpenFile any = borrow(n); // an open file whose names are gone
+        OpenFile any = openFiles.borrow(n); // an open file whose names are gone
         if (any == null) throw new ErrnoException(-rc);
         try {
             check(Libc.fstat(s.errno, any.fd, st.segment()));
@@ -938,7 +918,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     public void setattr(Request request, long ino, Stat attributes, int toSet, long fh, AttrReply reply) throws ErrnoException {
         Scratch s = scratch();
         Node n = node(ino);
-        OpenFile h = given(n, fh);
+        OpenFile h = openFiles.given(n, fh);
         // Its name is looked up, and its directory opened, before its content lock is taken (the
         // table's lock comes first); not at all when the handle serves (ftruncate).
         boolean byName = n != rootNode && (h == null || (toSet & (SET_MODE | SET_UID | SET_GID | SET_ATIME | SET_MTIME)) != 0);
@@ -974,7 +954,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 change(s, Libc.AT_FDCWD, cString(s.path2, procPath(store.rootFd)), true, attributes, toSet);
             } else {
                 // A file with no name left: through an open descriptor's /proc link.
-                OpenFile any = h != null && h.borrow() ? h : borrow(n);
+                OpenFile any = h != null && h.borrow() ? h : openFiles.borrow(n);
                 if (any == null) throw new ErrnoException(ENOENT);
                 try {
                     change(s, Libc.AT_FDCWD, cString(s.path2, procPath(any.fd)), true, attributes, toSet);
@@ -1028,25 +1008,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     // ---- open files ----------------------------------------------------------------------------
 
-    private long register(OpenFile h) {
-        table.hold(h.node); // an unlinked file stays while it is open
-        long fh = handles.getAndIncrement();
-        open.put(fh, h);
-        return fh;
-    }
-
-    private void closeHandle(long fh) {
-        OpenFile h = open.remove(fh);
-        if (h == null) return;
-        h.release();
-        table.letGo(h.node);
-    }
-
     private OpenFile handle(long fh) throws ErrnoException {
         if (locked) throw new ErrnoException(EIO);
-        OpenFile h = open.get(fh);
-        if (h == null) throw new ErrnoException(dev.fusepanama.Errno.EBADF);
-        return h;
+        return openFiles.handle(fh);
     }
 
     /**
@@ -1105,8 +1069,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 throw e;
             }
         }
-        long fh = register(h);
-        if (!reply.open(fh, keep)) closeHandle(fh);
+        long fh = openFiles.register(h);
+        if (!reply.open(fh, keep)) openFiles.closeHandle(fh);
     }
 
     @Override
@@ -1144,8 +1108,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 table.forget(n.nodeId(), 1); // the lookup remember counted: no entry is sent
                 throw e;
             }
-            long fh = register(h);
-            if (!table.created(reply, n, CACHE, fh, OpenReply.KEEP_CACHE)) closeHandle(fh);
+            long fh = openFiles.register(h);
+            if (!table.created(reply, n, CACHE, fh, OpenReply.KEEP_CACHE)) openFiles.closeHandle(fh);
         } finally {
             store.closeDir(s, dfd);
         }
@@ -1153,7 +1117,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void release(Request request, long ino, long fh, int flags, EmptyReply reply) {
-        closeHandle(fh);
+        openFiles.closeHandle(fh);
         reply.ok();
     }
 
@@ -1243,7 +1207,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 via = new OpenFile(n, openCipher(s, at.dfd(), cString(s.path2, at.stored()), O_WRONLY, -1), null);
                 opened = true;
             } else {
-                via = borrow(n);
+                via = openFiles.borrow(n);
                 if (via == null) throw new ErrnoException(ENOENT);
                 borrowed = true;
             }
@@ -1285,7 +1249,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         if (at != null) {
             return new XattrTarget(cString(s.path, "/proc/self/fd/" + at.dfd() + "/" + at.stored()), false, at.dfd(), null);
         }
-        OpenFile any = borrow(n);
+        OpenFile any = openFiles.borrow(n);
         if (any == null) throw new ErrnoException(ENOENT);
         return new XattrTarget(cString(s.path, procPath(any.fd)), true, -1, any);
     }
@@ -1445,8 +1409,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             Libc.close(s.errno, fd);
             throw e;
         }
-        long fh = register(new OpenFile(n, fd, listing));
-        if (!reply.open(fh, 0)) closeHandle(fh);
+        long fh = openFiles.register(new OpenFile(n, fd, listing));
+        if (!reply.open(fh, 0)) openFiles.closeHandle(fh);
     }
 
     /**
@@ -1525,7 +1489,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void releasedir(Request request, long ino, long fh, EmptyReply reply) {
-        closeHandle(fh);
+        openFiles.closeHandle(fh);
         reply.ok();
     }
 
