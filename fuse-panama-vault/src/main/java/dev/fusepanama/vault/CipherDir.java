@@ -398,6 +398,11 @@ final class CipherDir {
         }
     }
 
+    /** The top directory's node. */
+    Node rootNode() {
+        return rootNode;
+    }
+
     /** Runs {@code section} under the table's shared lock: no name changes meanwhile. */
     private <T> T shared(Supplier<T> section) {
         try {

@@ -47,7 +47,6 @@ import dev.fusepanama.Stat;
 import dev.fusepanama.vault.CipherDir.Place;
 import dev.fusepanama.vault.crypto.ContentCipher;
 import dev.fusepanama.vault.crypto.CorruptDataException;
-import dev.fusepanama.vault.crypto.InvalidNameException;
 import dev.fusepanama.vault.crypto.MasterKey;
 import dev.fusepanama.vault.crypto.NameCipher;
 import dev.fusepanama.inode.AttrReply;
@@ -177,6 +176,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private final CipherDir store;
     /** The files and directories open through the mount, by handle. */
     private final OpenFiles openFiles;
+    /** Extended attributes: names and values as gocryptfs encrypts them. */
+    private final Xattrs xattrs;
     /** Files' contents: blocks read, decrypted, encrypted and written. */
     private final FileContents contents;
 
@@ -194,6 +195,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         this.store = new CipherDir(cipherDir, rootFd, names, table);
         this.contents = new FileContents(cipherDir, content, store);
         this.openFiles = new OpenFiles(table);
+        this.xattrs = new Xattrs(cipherDir, names, content, store, openFiles);
     }
 
     /** The mount ended: its open files are closed and the key is wiped (a vault serves one mount). */
@@ -1226,78 +1228,11 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     // ---- extended attributes -------------------------------------------------------------------
 
-    /** POSIX ACLs, which gocryptfs keeps unencrypted so that the kernel below can enforce them. */
-    private static boolean isAcl(byte[] name) {
-        return Arrays.equals(name, ACL_ACCESS) || Arrays.equals(name, ACL_DEFAULT);
-    }
-
-    private static final byte[] ACL_ACCESS = "system.posix_acl_access".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] ACL_DEFAULT = "system.posix_acl_default".getBytes(StandardCharsets.US_ASCII);
-    /** The largest value (or list) the kernel passes: XATTR_SIZE_MAX, and its encryption's overhead. */
-    private static final int XATTR_MAX = 65536 + ContentCipher.BLOCK_OVERHEAD;
-
-    /**
-     * Where the xattr calls reach the ciphertext file of {@code n}: a path through /proc to its
-     * directory's descriptor and its name (not following a final link), the top's descriptor, or
-     * an open descriptor of a file with no name left. Release with {@link #done}.
-     */
-    private record XattrTarget(MemorySegment path, boolean follow, int dfd, OpenFile borrowed) {}
-
-    private XattrTarget xattrTarget(Scratch s, Node n) throws ErrnoException {
-        if (n == rootNode) return new XattrTarget(cString(s.path, procPath(store.rootFd)), true, -1, null);
-        Place at = store.place(s, n);
-        if (at != null) {
-            return new XattrTarget(cString(s.path, "/proc/self/fd/" + at.dfd() + "/" + at.stored()), false, at.dfd(), null);
-        }
-        OpenFile any = openFiles.borrow(n);
-        if (any == null) throw new ErrnoException(ENOENT);
-        return new XattrTarget(cString(s.path, procPath(any.fd)), true, -1, any);
-    }
-
-    private static boolean hasPrefix(byte[] name, String prefix) {
-        byte[] p = prefix.getBytes(StandardCharsets.US_ASCII);
-        return name.length > p.length && Arrays.equals(name, 0, p.length, p, 0, p.length);
-    }
-
-    private void done(Scratch s, XattrTarget t) {
-        store.closeDir(s, t.dfd());
-        if (t.borrowed() != null) t.borrowed().letGo();
-    }
-
-    /**
-     * The stored name of the attribute {@code name}. Namespaces the kernel's filesystems do not
-     * know answer EOPNOTSUPP, as there (gocryptfs would store them: a vault it wrote still lists them).
-     */
-    private byte[] storedXattrName(Name name) throws ErrnoException {
-        byte[] plain = name.bytes();
-        if (isAcl(plain)) return plain;
-        if (!hasPrefix(plain, "user.") && !hasPrefix(plain, "trusted.") && !hasPrefix(plain, "security.")) {
-            throw new ErrnoException(dev.fusepanama.Errno.EOPNOTSUPP);
-        }
-        try {
-            return names.encryptXattrName(plain);
-        } catch (IllegalArgumentException e) {
-            throw new ErrnoException(plain.length > NAME_MAX ? ERANGE : EINVAL);
-        }
-    }
-
     @Override
     public void setxattr(Request request, long ino, Name name, ByteBuffer value, int flags, EmptyReply reply) throws ErrnoException {
         Scratch s = scratch();
         Node n = node(ino);
-        byte[] stored = storedXattrName(name);
-        byte[] plain = new byte[value.remaining()];
-        value.get(value.position(), plain);
-        byte[] encrypted = isAcl(stored) ? plain : content.encryptXattrValue(plain);
-        XattrTarget t = xattrTarget(s, n);
-        try {
-            MemorySegment.copy(encrypted, 0, s.cipher, JAVA_BYTE, 0, encrypted.length);
-            MemorySegment nameSeg = cString(s.path2, stored);
-            check(t.follow() ? Libc.setxattr(s.errno, t.path(), nameSeg, s.cipher, encrypted.length, flags)
-                    : Libc.lsetxattr(s.errno, t.path(), nameSeg, s.cipher, encrypted.length, flags));
-        } finally {
-            done(s, t);
-        }
+        xattrs.set(s, n, name, value, flags);
         reply.ok();
     }
 
@@ -1308,24 +1243,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         if (capabilitiesIgnored && name.is(SECURITY_CAPABILITY)) throw new ErrnoException(dev.fusepanama.Errno.EOPNOTSUPP);
         Scratch s = scratch();
         Node n = node(ino);
-        byte[] stored = storedXattrName(name);
-        byte[] encrypted;
-        XattrTarget t = xattrTarget(s, n);
-        try {
-            MemorySegment nameSeg = cString(s.path2, stored);
-            long got = check(t.follow() ? Libc.getxattr(s.errno, t.path(), nameSeg, s.cipher, XATTR_MAX)
-                    : Libc.lgetxattr(s.errno, t.path(), nameSeg, s.cipher, XATTR_MAX));
-            encrypted = s.cipher.asSlice(0, got).toArray(JAVA_BYTE);
-        } finally {
-            done(s, t);
-        }
-        byte[] plain;
-        try {
-            plain = isAcl(stored) ? encrypted : content.decryptXattrValue(encrypted);
-        } catch (CorruptDataException e) {
-            LOG.error("vault {}: attribute {} of {} fails authentication", cipherDir, name, store.plainPath(n));
-            throw new ErrnoException(EIO);
-        }
+        byte[] plain = xattrs.get(s, n, name);
         if (size == 0) reply.size(plain.length);
         else if (plain.length > size) reply.error(ERANGE);
         else reply.data(plain, 0, plain.length);
@@ -1335,52 +1253,17 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     public void listxattr(Request request, long ino, long size, XattrReply reply) throws ErrnoException {
         Scratch s = scratch();
         Node n = node(ino);
-        byte[] list;
-        XattrTarget t = xattrTarget(s, n);
-        try {
-            long got = check(t.follow() ? Libc.listxattr(s.errno, t.path(), s.cipher, XATTR_MAX)
-                    : Libc.llistxattr(s.errno, t.path(), s.cipher, XATTR_MAX));
-            list = s.cipher.asSlice(0, got).toArray(JAVA_BYTE);
-        } finally {
-            done(s, t);
-        }
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        for (int start = 0, i = 0; i < list.length; i++) {
-            if (list[i] != 0) continue;
-            byte[] stored = Arrays.copyOfRange(list, start, i);
-            start = i + 1;
-            byte[] plain = null;
-            if (isAcl(stored)) {
-                plain = stored;
-            } else if (stored.length > NameCipher.XATTR_PREFIX.length()) {
-                try {
-                    plain = names.decryptXattrName(stored);
-                } catch (InvalidNameException notOurs) {
-                    // another program's attribute on the ciphertext file, or a damaged one: not the plaintext file's
-                }
-            }
-            if (plain != null) {
-                out.writeBytes(plain);
-                out.write(0);
-            }
-        }
-        if (size == 0) reply.size(out.size());
-        else if (out.size() > size) reply.error(ERANGE);
-        else reply.data(out.toByteArray(), 0, out.size());
+        byte[] list = xattrs.list(s, n);
+        if (size == 0) reply.size(list.length);
+        else if (list.length > size) reply.error(ERANGE);
+        else reply.data(list, 0, list.length);
     }
 
     @Override
     public void removexattr(Request request, long ino, Name name, EmptyReply reply) throws ErrnoException {
         Scratch s = scratch();
         Node n = node(ino);
-        byte[] stored = storedXattrName(name);
-        XattrTarget t = xattrTarget(s, n);
-        try {
-            MemorySegment nameSeg = cString(s.path2, stored);
-            check(t.follow() ? Libc.removexattr(s.errno, t.path(), nameSeg) : Libc.lremovexattr(s.errno, t.path(), nameSeg));
-        } finally {
-            done(s, t);
-        }
+        xattrs.remove(s, n, name);
         reply.ok();
     }
 
