@@ -3,6 +3,7 @@ package dev.fusepanama.vault;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import dev.fusepanama.ErrnoException;
+import dev.fusepanama.Stat;
 import dev.fusepanama.libc.Libc;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -56,5 +57,10 @@ final class LibcCalls {
         while (done < size) {
             done += check(Libc.pwrite(s.errno, fd, buf.asSlice(done), size - done, offset + done));
         }
+    }
+
+    /** The ctime in {@code st}, in nanoseconds. */
+    static long ctime(Stat st) {
+        return st.ctimeSeconds() * 1_000_000_000L + st.ctimeNanos();
     }
 }

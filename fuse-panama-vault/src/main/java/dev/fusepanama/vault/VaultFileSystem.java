@@ -31,13 +31,13 @@ import static dev.fusepanama.Posix.S_IFREG;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import static dev.fusepanama.vault.CipherDir.CONF;
 import static dev.fusepanama.vault.CipherDir.DIRIV;
 import static dev.fusepanama.vault.CipherDir.DIRIV_LENGTH;
 import static dev.fusepanama.vault.CipherDir.DOT;
 import static dev.fusepanama.vault.CipherDir.DOT_DOT;
 import static dev.fusepanama.vault.CipherDir.NAME_MAX;
 import static dev.fusepanama.vault.LibcCalls.check;
+import static dev.fusepanama.vault.LibcCalls.ctime;
 import static dev.fusepanama.vault.LibcCalls.cString;
 import static dev.fusepanama.vault.LibcCalls.procPath;
 
@@ -77,9 +77,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
@@ -141,7 +139,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private volatile InodeMount mount;
     /** Set by {@link #lockNow}: every request is refused from then on. */
     private volatile boolean locked;
-    private volatile CipherDirWatcher watcher;
     /** Every thread's native memory for this vault, freed by {@link #close}. */
     private final Set<Scratch> scratches = ConcurrentHashMap.newKeySet();
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(() -> {
@@ -153,12 +150,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private volatile boolean capabilitiesIgnored;
     private static final byte[] SECURITY_CAPABILITY = "security.capability".getBytes(StandardCharsets.US_ASCII);
     private static final long ST_NOSUID = 2;
-    /**
-     * Names the vault is creating, by stored name, with when it began: their creation events
-     * are the vault's own until the node table has them (a little later, or never if it failed).
-     */
-    private final Map<String, Long> creating = new ConcurrentHashMap<>();
-    private static final long CREATION_WINDOW_NANOS = 2_000_000_000L;
 
     /**
      * The nodes the kernel knows. Keyed by the ciphertext inode number, so that hard links are
@@ -178,6 +169,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private final OpenFiles openFiles;
     /** Extended attributes: names and values as gocryptfs encrypts them. */
     private final Xattrs xattrs;
+    /** Changes other programs make in the cipher directory, told to the kernel. */
+    private final ExternalChanges changes;
     /** Files' contents: blocks read, decrypted, encrypted and written. */
     private final FileContents contents;
 
@@ -196,6 +189,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         this.contents = new FileContents(cipherDir, content, store);
         this.openFiles = new OpenFiles(table);
         this.xattrs = new Xattrs(cipherDir, names, content, store, openFiles);
+        this.changes = new ExternalChanges(cipherDir, table, store, closed, scratch::get);
     }
 
     /** The mount ended: its open files are closed and the key is wiped (a vault serves one mount). */
@@ -240,8 +234,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            CipherDirWatcher w = watcher;
-            if (w != null) w.close();
+            changes.close();
             key.close();
             Libc.close(Libc.errno(), store.rootFd);
             int busy = 0;
@@ -312,18 +305,16 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             known.named = new Node.Named(parent, name, plain);
             return known;
         });
-        if (!creating.isEmpty()) creating.remove(name);
-        CipherDirWatcher w = watcher;
-        if (n == made[0] && n.isDirectory() && w != null) {
-            watch(w, n);
+        changes.remembered(name);
+        if (n == made[0] && n.isDirectory()) {
+            changes.watch(n);
         }
         return n;
     }
 
     /** The table dropped {@code n}: a directory the kernel no longer knows is not watched any more. */
     void forgotten(Node n) {
-        CipherDirWatcher w = watcher;
-        if (w != null && n.isDirectory()) w.forget(n);
+        changes.forgotten(n);
     }
 
     /** Turns the ciphertext file's attributes in {@code st} into the plaintext file's. */
@@ -340,10 +331,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         } else if (n.type() == S_IFLNK) {
             st.setSize(target(s, n, dfd, storedName).length);
         }
-    }
-
-    private static long ctime(Stat st) {
-        return st.ctimeSeconds() * 1_000_000_000L + st.ctimeNanos();
     }
 
     /**
@@ -465,21 +452,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     public void watch(InodeMount mount) throws IOException {
         this.mount = mount;
         capabilitiesIgnored = mountedNosuid(mount.mountpoint());
-        CipherDirWatcher w = new CipherDirWatcher(new CipherDirWatcher.Listener() {
-            @Override
-            public boolean changed(Node dir, byte[] stored) {
-                return externalChange(dir, stored);
-            }
-
-            @Override
-            public void lost() {
-                everythingChanged();
-            }
-        }, cipherDir);
-        this.watcher = w;
-        for (Node n : table.nodes()) {
-            if (n.isDirectory()) watch(w, n);
-        }
+        changes.start(mount);
     }
 
     /** Whether the filesystem at {@code mountpoint} is mounted nosuid (statvfs's ST_NOSUID), where file capabilities do not apply. */
@@ -489,120 +462,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             int rc = Libc.statvfs(Libc.errno(), a.allocateFrom(mountpoint.toString()), buf);
             return rc == 0 && (buf.get(JAVA_LONG, 72) & ST_NOSUID) != 0;
         }
-    }
-
-    private void watch(CipherDirWatcher w, Node dir) {
-        Scratch s = scratch();
-        int dfd;
-        try {
-            dfd = store.openDir(s, dir);
-        } catch (ErrnoException gone) {
-            return; // removed meanwhile: nothing to watch
-        }
-        try {
-            w.watch(dir, dfd);
-        } finally {
-            store.closeDir(s, dfd);
-        }
-        if (dir.isDropped()) w.forget(dir); // forgotten meanwhile, before it was watched
-    }
-
-    /**
-     * The name {@code stored} changed in {@code dir}'s cipher directory. The vault's own changes
-     * are told from others' by the ciphertext file's ctime, which the vault records after each of
-     * its changes; a change still under way (the file's content lock held, or a name not yet in
-     * the node table) is looked at again shortly (false). Another program's change drops the
-     * kernel's cached name and, for a file the kernel knows, its attributes and data.
-     */
-    boolean externalChange(Node dir, byte[] stored) {
-        InodeMount m = mount;
-        if (m == null || closed.get()) return true;
-        if (Arrays.equals(stored, DIRIV) || (dir == rootNode && Arrays.equals(stored, CONF))) return true;
-        byte[] name = NameCipher.isLongNameFile(stored)
-                ? Arrays.copyOf(stored, stored.length - NameCipher.LONG_NAME_SUFFIX.length()) : stored;
-        if (!NameCipher.isLongName(name) && !plausibleName(name)) return true; // gocryptfs's temporary files and the like
-        String key = NodeTable.key(name);
-        Node known = table.child(dir, key);
-        byte[] plain = known == null ? null : known.plain(dir, key);
-        // The vault's own change still under way: look again shortly, without a system call now.
-        if (known != null ? known.content.isWriteLocked() : recentlyCreated(key)) return false;
-        Scratch s = scratch();
-        int rc;
-        int dfd;
-        try {
-            dfd = store.openDir(s, dir);
-        } catch (ErrnoException gone) {
-            return true; // the directory itself went: its own name's change says so to its parent
-        }
-        try {
-            rc = Libc.fstatat(s.errno, dfd, cString(s.path, name), s.stat, Libc.AT_SYMLINK_NOFOLLOW);
-            if (known != null && rc == 0 && s.statView.ino() == known.backingIno && ctime(s.statView) == known.seenCtime) {
-                return true; // as the vault left it
-            }
-            if (plain == null) {
-                plain = store.decryptName(s, dir, dfd, name);
-                if (plain == null) return true;
-            }
-        } catch (ErrnoException e) {
-            return true;
-        } finally {
-            store.closeDir(s, dfd);
-        }
-        try {
-            m.invalidateEntry(dir.nodeId(), plain);
-            if (known != null) {
-                known.fileId = null;
-                known.target = null;
-                known.seenCtime = Long.MIN_VALUE;
-                m.invalidateInode(known.nodeId(), 0, 0);
-            }
-        } catch (IOException | IllegalStateException e) {
-            LOG.debug("vault {}: telling the kernel that {} changed: {}", cipherDir, store.plainPath(dir), e.toString());
-        }
-        return true;
-    }
-
-    /** Lost events: everything the kernel knows may have changed. */
-    private void everythingChanged() {
-        InodeMount m = mount;
-        if (m == null) return;
-        for (Node n : table.nodes()) {
-            n.fileId = null;
-            n.target = null;
-            n.seenCtime = Long.MIN_VALUE;
-            try {
-                m.invalidateInode(n.nodeId(), 0, 0);
-                dev.fusepanama.inode.table.Node.Link l = table.name(n);
-                byte[] plain = l == null ? null : n.plain(l.parent(), l.name());
-                if (plain != null) m.invalidateEntry(l.parent().nodeId(), plain);
-            } catch (IOException | IllegalStateException e) {
-                LOG.debug("vault {}: invalidating after lost events: {}", cipherDir, e.toString());
-            }
-        }
-    }
-
-    /** Names a vault holds are unpadded URL-safe base64 (or long names). */
-    private static boolean plausibleName(byte[] name) {
-        for (byte b : name) {
-            if (!(b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '-' || b == '_')) return false;
-        }
-        return name.length > 0;
-    }
-
-    /** The vault is about to create {@code stored}: its creation event is the vault's own. */
-    private void announce(byte[] stored) {
-        if (watcher == null) return;
-        if (creating.size() > 10_000) {
-            long now = System.nanoTime();
-            creating.values().removeIf(at -> now - at > CREATION_WINDOW_NANOS);
-        }
-        creating.put(NodeTable.key(stored), System.nanoTime());
-    }
-
-    /** Whether the name {@code stored} (as the table keys it) was created by the vault moments ago and is not yet in the node table. */
-    private boolean recentlyCreated(String stored) {
-        Long at = creating.get(stored);
-        return at != null && System.nanoTime() - at < CREATION_WINDOW_NANOS;
     }
 
     // ---- names: lookup, create, remove, rename -----------------------------------------------
@@ -622,13 +481,13 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         try {
             byte[] plain = name.bytes();
             byte[] stored = store.storedName(s, p, dfd, plain);
-            announce(stored);
+            changes.announce(stored);
             Stat st = reply.attributes();
             int rc = Libc.fstatat(s.errno, dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW);
             if (rc < 0) {
                 // A miss, which the kernel keeps (negative entries): another program's creation
                 // of the name from now on is not the vault's own, and must reach the kernel.
-                creating.remove(NodeTable.key(stored));
+                changes.remembered(NodeTable.key(stored));
                 throw new ErrnoException(-rc);
             }
             entry(s, p, dfd, stored, plain, st, reply);
@@ -652,7 +511,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private NewName newName(Scratch s, Node p, int dfd, Name name) throws ErrnoException {
         byte[] plain = name.bytes();
         byte[] stored = store.storedName(s, p, dfd, plain);
-        announce(stored);
+        changes.announce(stored);
         return new NewName(plain, stored, store.writeLongName(s, p, dfd, stored, plain));
     }
 
@@ -736,7 +595,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         try {
             byte[] plain = name.bytes();
             byte[] stored = store.storedName(s, p, dfd, plain);
-            announce(stored);
+            changes.announce(stored);
             byte[] encrypted = content.encryptSymlink(target);
             if (encrypted.length >= Scratch.PATH_MAX) throw new ErrnoException(ENAMETOOLONG);
             boolean longName = store.writeLongName(s, p, dfd, stored, plain);
@@ -786,7 +645,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             try {
                 byte[] plain = newName.bytes();
                 byte[] stored = store.storedName(s, p, dfd, plain);
-                announce(stored);
+                changes.announce(stored);
                 boolean longName = store.writeLongName(s, p, dfd, stored, plain);
                 int rc = Libc.linkat(s.errno, from.dfd(), cString(s.path2, from.stored()), dfd, cString(s.path, stored), 0);
                 if (rc < 0) {
@@ -856,7 +715,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 byte[] stored = store.storedName(s, p, dfd, name);
                 byte[] newPlain = newName.bytes();
                 byte[] newStored = store.storedName(s, np, ndfd, newPlain);
-                announce(newStored);
+                changes.announce(newStored);
                 boolean longName = store.writeLongName(s, np, ndfd, newStored, newPlain);
                 int rc = Libc.renameat2(s.errno, dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
                 if ((rc == -ENOTEMPTY || rc == -EEXIST) && flags == 0 && store.removeEmptyDirectory(s, ndfd, newStored) == 0) {
