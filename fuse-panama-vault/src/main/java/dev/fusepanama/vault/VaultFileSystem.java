@@ -26,7 +26,6 @@ import static dev.fusepanama.Posix.O_TRUNC;
 import static dev.fusepanama.Posix.O_WRONLY;
 import static dev.fusepanama.Posix.S_IFDIR;
 import static dev.fusepanama.Posix.S_IFLNK;
-import static dev.fusepanama.Posix.S_IFMT;
 import static dev.fusepanama.Posix.S_IFREG;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -81,7 +80,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -171,6 +169,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private final Xattrs xattrs;
     /** Changes other programs make in the cipher directory, told to the kernel. */
     private final ExternalChanges changes;
+    /** What the vault keeps of the names it told the kernel, changed with the table. */
+    private final Nodes nodes;
     /** Files' contents: blocks read, decrypted, encrypted and written. */
     private final FileContents contents;
 
@@ -190,6 +190,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         this.openFiles = new OpenFiles(table);
         this.xattrs = new Xattrs(cipherDir, names, content, store, openFiles);
         this.changes = new ExternalChanges(cipherDir, table, store, closed, scratch::get);
+        this.nodes = new Nodes(this, table, changes);
     }
 
     /** The mount ended: its open files are closed and the key is wiped (a vault serves one mount). */
@@ -259,24 +260,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     // ---- nodes and names ---------------------------------------------------------------------
 
-    /** Runs {@code section} under the table's shared lock: no name changes meanwhile. */
-    private <T> T shared(Supplier<T> section) {
-        try {
-            return table.read(section::get);
-        } catch (IOException e) {
-            throw new IllegalStateException(e); // a Supplier throws none
-        }
-    }
-
-    /** Runs {@code section} under the table's exclusive lock: names and what the vault keeps of them change in one step. */
-    private <T> T exclusive(Supplier<T> section) {
-        try {
-            return table.write(section::get);
-        } catch (IOException e) {
-            throw new IllegalStateException(e); // a Supplier throws none
-        }
-    }
-
     private Node node(long ino) throws ErrnoException {
         if (locked) throw new ErrnoException(EIO);
         Node n = table.find(ino);
@@ -287,28 +270,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private Node directory(long ino) throws ErrnoException {
         Node n = node(ino);
         if (!n.isDirectory()) throw new ErrnoException(ENOTDIR);
-        return n;
-    }
-
-    /**
-     * The node of the file {@code stored} in {@code parent} whose attributes are {@code st}, with
-     * one lookup more: the one the table knows by this name or by the ciphertext inode (a hard
-     * link), or a new one, which is watched if it is a directory.
-     */
-    private Node remember(Node parent, byte[] stored, byte[] plain, Stat st) {
-        int type = st.mode() & S_IFMT;
-        long ino = st.ino();
-        String name = NodeTable.key(stored);
-        Node[] made = {null};
-        Node n = exclusive(() -> {
-            Node known = table.remember(parent, name, ino, type, () -> made[0] = new Node(this, type, ino));
-            known.named = new Node.Named(parent, name, plain);
-            return known;
-        });
-        changes.remembered(name);
-        if (n == made[0] && n.isDirectory()) {
-            changes.watch(n);
-        }
         return n;
     }
 
@@ -362,7 +323,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     /** Answers with the entry of {@code stored} in {@code parent}, whose attributes {@code st} holds. */
     private void entry(Scratch s, Node parent, int dfd, byte[] stored, byte[] plain, Stat st, EntryReply reply)
             throws ErrnoException {
-        Node n = remember(parent, stored, plain, st);
+        Node n = nodes.remember(parent, stored, plain, st);
         try {
             present(s, n, st, dfd, cString(s.path2, stored));
         } catch (ErrnoException e) {
@@ -575,7 +536,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 }
                 Stat st = reply.attributes();
                 check(Libc.fstat(s.errno, fd, st.segment()));
-                Node n = remember(p, stored, plain, st);
+                Node n = nodes.remember(p, stored, plain, st);
                 n.dirIv = iv;
                 n.seenCtime = ctime(st);
                 table.entry(reply, n, CACHE);
@@ -608,7 +569,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             own(s, request, dfd, cname);
             Stat st = reply.attributes();
             check(Libc.fstatat(s.errno, dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
-            Node n = remember(p, stored, plain, st);
+            Node n = nodes.remember(p, stored, plain, st);
             n.target = target.clone();
             n.seenCtime = ctime(st);
             st.setSize(target.length);
@@ -672,18 +633,11 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             byte[] stored = store.storedName(s, p, dfd, name);
             check(Libc.unlinkat(s.errno, dfd, cString(s.path, stored), 0));
             store.removeLongName(s, dfd, stored);
-            unnamed(p, stored);
+            nodes.unnamed(p, stored);
             reply.ok();
         } finally {
             store.closeDir(s, dfd);
         }
-    }
-
-    /** The name {@code stored} in {@code parent} is gone: whichever node had it loses it. */
-    private void unnamed(Node parent, byte[] stored) {
-        String name = NodeTable.key(stored);
-        Node n = table.forgetName(parent, name);
-        if (n != null) n.unnamed(parent, name);
     }
 
     @Override
@@ -695,7 +649,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             byte[] stored = store.storedName(s, p, dfd, name);
             check(store.removeEmptyDirectory(s, dfd, stored));
             store.removeLongName(s, dfd, stored);
-            unnamed(p, stored);
+            nodes.unnamed(p, stored);
             reply.ok();
         } finally {
             store.closeDir(s, dfd);
@@ -731,7 +685,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 }
                 long ctime = Libc.fstatat(s.errno, ndfd, cString(s.path2, newStored), s.stat, Libc.AT_SYMLINK_NOFOLLOW) == 0
                         ? ctime(s.statView) : Long.MIN_VALUE;
-                renamed(p, stored, np, newStored, newPlain, name.bytes(), (flags & Posix.RENAME_EXCHANGE) != 0, ctime);
+                nodes.renamed(p, stored, np, newStored, newPlain, name.bytes(), (flags & Posix.RENAME_EXCHANGE) != 0, ctime);
                 reply.ok();
             } finally {
                 store.closeDir(s, ndfd);
@@ -739,30 +693,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         } finally {
             store.closeDir(s, dfd);
         }
-    }
-
-    /** Moves the names in the node table as the rename moved the files. */
-    private void renamed(Node p, byte[] stored, Node np, byte[] newStored, byte[] newPlain, byte[] oldPlain, boolean exchange,
-            long movedCtime) {
-        String from = NodeTable.key(stored);
-        String to = NodeTable.key(newStored);
-        exclusive(() -> {
-            Node replaced = null;
-            if (exchange) {
-                table.exchange(p, from, np, to);
-            } else {
-                replaced = table.move(p, from, np, to);
-            }
-            if (replaced != null) replaced.unnamed(np, to);
-            Node moved = table.child(np, to);
-            if (moved != null) {
-                moved.named = new Node.Named(np, to, newPlain);
-                moved.seenCtime = movedCtime;
-            }
-            Node other = exchange ? table.child(p, from) : null;
-            if (other != null) other.named = new Node.Named(p, from, oldPlain);
-            return null;
-        });
     }
 
     // ---- attributes --------------------------------------------------------------------------
@@ -959,7 +889,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 Libc.close(s.errno, fd);
                 throw new ErrnoException(-rc);
             }
-            Node n = remember(p, stored, plain, st);
+            Node n = nodes.remember(p, stored, plain, st);
             OpenFile h = new OpenFile(n, fd, null);
             try {
                 if ((flags & O_TRUNC) != 0 && st.size() > 0) truncate(s, n, h, null, 0);
@@ -1212,7 +1142,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 st.clear();
                 continue; // removed since opendir
             }
-            Node n = remember(h.node, e.stored(), e.plain(), st);
+            Node n = nodes.remember(h.node, e.stored(), e.plain(), st);
             try {
                 present(s, n, st, h.fd, name);
             } catch (ErrnoException bad) {
