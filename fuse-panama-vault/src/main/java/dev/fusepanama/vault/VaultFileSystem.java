@@ -27,7 +27,6 @@ import static dev.fusepanama.Posix.O_WRONLY;
 import static dev.fusepanama.Posix.S_IFDIR;
 import static dev.fusepanama.Posix.S_IFLNK;
 import static dev.fusepanama.Posix.S_IFREG;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import static dev.fusepanama.vault.CipherDir.DIRIV;
@@ -45,7 +44,6 @@ import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.vault.CipherDir.Place;
 import dev.fusepanama.vault.crypto.ContentCipher;
-import dev.fusepanama.vault.crypto.CorruptDataException;
 import dev.fusepanama.vault.crypto.MasterKey;
 import dev.fusepanama.vault.crypto.NameCipher;
 import dev.fusepanama.inode.AttrReply;
@@ -63,7 +61,6 @@ import dev.fusepanama.inode.ReadlinkReply;
 import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.inode.Timeouts;
-import dev.fusepanama.inode.SetId;
 import dev.fusepanama.inode.StatfsReply;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
@@ -118,8 +115,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     /**
      * What the kernel may do on top of caching names and attributes: on libfuse 3.17.1+, skip the
      * {@code security.capability} lookup before each write, since the vault clears set-ID bits
-     * itself ({@link #dataChanged}). Not yet: kept listings, which need offsets that mean the same
-     * in every open of a directory (the vault's index a listing taken per open), and negative
+     * itself ({@link Attributes#dataChanged}). Not yet: kept listings, which need offsets that
+     * mean the same in every open of a directory (the vault's index a listing taken per open), and negative
      * entries, which need a create over a name made meanwhile behind the vault to check the
      * caller's permission on the existing file (the kernel checked only the directory's).
      */
@@ -171,6 +168,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private final ExternalChanges changes;
     /** What the vault keeps of the names it told the kernel, changed with the table. */
     private final Nodes nodes;
+    /** The plaintext file's attributes from the ciphertext file's, and changes to them. */
+    private final Attributes attrs;
     /** Files' contents: blocks read, decrypted, encrypted and written. */
     private final FileContents contents;
 
@@ -191,6 +190,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         this.xattrs = new Xattrs(cipherDir, names, content, store, openFiles);
         this.changes = new ExternalChanges(cipherDir, table, store, closed, scratch::get);
         this.nodes = new Nodes(this, table, changes);
+        this.attrs = new Attributes(cipherDir, content, store, openFiles, root);
     }
 
     /** The mount ended: its open files are closed and the key is wiped (a vault serves one mount). */
@@ -278,128 +278,17 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         changes.forgotten(n);
     }
 
-    /** Turns the ciphertext file's attributes in {@code st} into the plaintext file's. */
-    private void present(Scratch s, Node n, Stat st, int dfd, MemorySegment storedName) throws ErrnoException {
-        n.seenCtime = ctime(st);
-        if (n.type() == S_IFREG) {
-            long plain = ContentCipher.plainSize(st.size());
-            if (plain < 0) {
-                LOG.warn("vault {}: {} has a ciphertext size ({}) no gocryptfs file can have: shown as empty",
-                        cipherDir, store.plainPath(n), st.size());
-                plain = 0;
-            }
-            st.setSize(plain);
-        } else if (n.type() == S_IFLNK) {
-            st.setSize(target(s, n, dfd, storedName).length);
-        }
-    }
-
-    /**
-     * Records the ctime the open file has after the vault changed it (under its content write
-     * lock), leaving its {@code struct stat} in {@code s.stat}; false if it could not be read.
-     */
-    private static boolean seen(Scratch s, OpenFile h) {
-        if (Libc.fstat(s.errno, h.fd, s.stat) != 0) return false;
-        h.node.seenCtime = ctime(s.statView);
-        return true;
-    }
-
-    /** A symbolic link's decrypted target, read once. */
-    private byte[] target(Scratch s, Node n, int dfd, MemorySegment storedName) throws ErrnoException {
-        byte[] t = n.target;
-        if (t != null) return t;
-        long len = check(Libc.readlinkat(s.errno, dfd, storedName, s.cipher, Scratch.PATH_MAX));
-        byte[] encrypted = s.cipher.asSlice(0, len).toArray(JAVA_BYTE);
-        try {
-            t = content.decryptSymlink(encrypted);
-        } catch (CorruptDataException e) {
-            LOG.error("vault {}: the target of symbolic link {} fails authentication", cipherDir, store.plainPath(n));
-            throw new ErrnoException(EIO);
-        }
-        n.target = t;
-        return t;
-    }
-
     /** Answers with the entry of {@code stored} in {@code parent}, whose attributes {@code st} holds. */
     private void entry(Scratch s, Node parent, int dfd, byte[] stored, byte[] plain, Stat st, EntryReply reply)
             throws ErrnoException {
         Node n = nodes.remember(parent, stored, plain, st);
         try {
-            present(s, n, st, dfd, cString(s.path2, stored));
+            attrs.present(s, n, st, dfd, cString(s.path2, stored));
         } catch (ErrnoException e) {
             table.forget(n.nodeId(), 1);
             throw e;
         }
         table.entry(reply, n, CACHE);
-    }
-
-    /** Fills {@code st} with the attributes of {@code n} as the mount shows them. */
-    private void stat(Scratch s, Node n, long fh, Stat st) throws ErrnoException {
-        OpenFile h = openFiles.given(n, fh);
-        Place at = n == rootNode || h != null ? null : store.place(s, n);
-        try {
-            stat(s, n, h, at, st);
-        } finally {
-            if (at != null) store.closeDir(s, at.dfd());
-        }
-    }
-
-    /**
-     * Fills {@code st} with the attributes of {@code n}: through its handle {@code h} if given,
-     * else by its name {@code at} (null: none left), else through any open handle.
-     */
-    private void stat(Scratch s, Node n, OpenFile h, Place at, Stat st) throws ErrnoException {
-        if (n == rootNode) {
-            check(Libc.fstatat(s.errno, store.rootFd, cString(s.path2, new byte[0]), st.segment(), Libc.AT_EMPTY_PATH));
-            return;
-        }
-        if (h != null) {
-            check(Libc.fstat(s.errno, h.fd, st.segment()));
-            present(s, n, st, -1, null);
-            return;
-        }
-        int rc = -ENOENT;
-        if (at != null) {
-            MemorySegment name = cString(s.path2, at.stored());
-            rc = Libc.fstatat(s.errno, at.dfd(), name, st.segment(), Libc.AT_SYMLINK_NOFOLLOW);
-            if (rc == 0) {
-                present(s, n, st, at.dfd(), name);
-                return;
-            }
-        }
-        OpenFile any = openFiles.borrow(n); // an open file whose names are gone
-        if (any == null) throw new ErrnoException(-rc);
-        try {
-            check(Libc.fstat(s.errno, any.fd, st.segment()));
-        } finally {
-            any.letGo();
-        }
-        present(s, n, st, -1, null);
-    }
-
-    /**
-     * Files created for another user by a vault that runs as root belong to that user and its
-     * group, or in a set-group-ID directory to the directory's group, as on a local filesystem
-     * (the store gave the file that group already: a chown to the caller's would undo it).
-     */
-    private void own(Scratch s, Request request, int dfd, MemorySegment name) {
-        int gid = groupOfNewEntry(s, request, dfd);
-        if (root && (request.uid() != 0 || gid != 0)) {
-            Libc.fchownat(s.errno, dfd, name, request.uid(), gid, Libc.AT_SYMLINK_NOFOLLOW);
-        }
-    }
-
-    /** The group a new entry of directory {@code dfd} gets: the directory's if it is set-group-ID, else the caller's. */
-    private static int groupOfNewEntry(Scratch s, Request request, int dfd) {
-        return setGroupId(s, dfd) ? s.statView.gid() : request.gid();
-    }
-
-    /**
-     * Whether directory {@code dfd} is set-group-ID (its new subdirectories are too), leaving its
-     * {@code struct stat} in {@code s.stat}.
-     */
-    private static boolean setGroupId(Scratch s, int dfd) {
-        return Libc.fstat(s.errno, dfd, s.stat) == 0 && (s.statView.mode() & S_ISGID) != 0;
     }
 
     // ---- changes made behind the vault's back ------------------------------------------------
@@ -433,7 +322,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Node p = directory(parent);
         if (name.is(DOT)) {
             Stat st = reply.attributes();
-            stat(s, p, NO_HANDLE, st);
+            attrs.stat(s, p, NO_HANDLE, st);
             table.count(p);
             table.entry(reply, p, CACHE);
             return;
@@ -492,7 +381,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 if (longName) store.removeLongName(s, dfd, stored);
                 throw new ErrnoException(-rc);
             }
-            own(s, request, dfd, cname);
+            attrs.own(s, request, dfd, cname);
             Stat st = reply.attributes();
             check(Libc.fstatat(s.errno, dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
             entry(s, p, dfd, stored, plain, st, reply);
@@ -511,7 +400,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             byte[] plain = nn.plain();
             byte[] stored = nn.stored();
             boolean longName = nn.longName();
-            boolean inheritsSgid = setGroupId(s, dfd);
+            boolean inheritsSgid = Attributes.setGroupId(s, dfd);
             int gid = inheritsSgid ? s.statView.gid() : request.gid();
             MemorySegment cname = cString(s.path, stored);
             int rc = Libc.mkdirat(s.errno, dfd, cname, 0700);
@@ -566,7 +455,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 if (longName) store.removeLongName(s, dfd, stored);
                 throw new ErrnoException(-rc);
             }
-            own(s, request, dfd, cname);
+            attrs.own(s, request, dfd, cname);
             Stat st = reply.attributes();
             check(Libc.fstatat(s.errno, dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
             Node n = nodes.remember(p, stored, plain, st);
@@ -589,7 +478,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         }
         Place at = store.named(s, n);
         try {
-            reply.target(target(s, n, at.dfd(), cString(s.path2, at.stored())));
+            reply.target(attrs.target(s, n, at.dfd(), cString(s.path2, at.stored())));
         } finally {
             store.closeDir(s, at.dfd());
         }
@@ -701,7 +590,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     public void getattr(Request request, long ino, long fh, AttrReply reply) throws ErrnoException {
         Scratch s = scratch();
         Node n = node(ino);
-        stat(s, n, fh, reply.attributes());
+        attrs.stat(s, n, fh, reply.attributes());
         reply.send(CACHE);
     }
 
@@ -720,7 +609,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             changing.lock();
             try {
                 setattrLocked(s, request, n, h, at, attributes, toSet);
-                stat(s, n, h, at, reply.attributes());
+                attrs.stat(s, n, h, at, reply.attributes());
             } finally {
                 changing.unlock();
             }
@@ -736,51 +625,24 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         if ((toSet & SET_SIZE) != 0) {
             if (n.type() != S_IFREG) throw new ErrnoException(EINVAL);
             truncate(s, n, h, at, attributes.size());
-            if (h != null || at != null) dataChanged(s, request, h, at);
+            if (h != null || at != null) attrs.dataChanged(s, request, h, at);
         }
         if ((toSet & (SET_MODE | SET_UID | SET_GID | SET_ATIME | SET_MTIME)) != 0) {
             if (at != null) {
-                change(s, at.dfd(), cString(s.path2, at.stored()), false, attributes, toSet);
+                Attributes.change(s, at.dfd(), cString(s.path2, at.stored()), false, attributes, toSet);
             } else if (n == rootNode) {
-                change(s, Libc.AT_FDCWD, cString(s.path2, procPath(store.rootFd)), true, attributes, toSet);
+                Attributes.change(s, Libc.AT_FDCWD, cString(s.path2, procPath(store.rootFd)), true, attributes, toSet);
             } else {
                 // A file with no name left: through an open descriptor's /proc link.
                 OpenFile any = h != null && h.borrow() ? h : openFiles.borrow(n);
                 if (any == null) throw new ErrnoException(ENOENT);
                 try {
-                    change(s, Libc.AT_FDCWD, cString(s.path2, procPath(any.fd)), true, attributes, toSet);
+                    Attributes.change(s, Libc.AT_FDCWD, cString(s.path2, procPath(any.fd)), true, attributes, toSet);
                 } finally {
                     any.letGo();
                 }
             }
         }
-    }
-
-    /** chmod, chown, utimens of {@code name} in {@code dirfd}, following a last link only for a /proc link ({@code follow}). */
-    private static void change(Scratch s, int dirfd, MemorySegment name, boolean follow, Stat a, int toSet) throws ErrnoException {
-        int nofollow = follow ? 0 : Libc.AT_SYMLINK_NOFOLLOW;
-        if ((toSet & SET_MODE) != 0) {
-            check(Libc.fchmodat(s.errno, dirfd, name, a.mode() & 07777, 0));
-        }
-        if ((toSet & (SET_UID | SET_GID)) != 0) {
-            check(Libc.fchownat(s.errno, dirfd, name, (toSet & SET_UID) != 0 ? a.uid() : -1,
-                    (toSet & SET_GID) != 0 ? a.gid() : -1, nofollow));
-        }
-        if ((toSet & (SET_ATIME | SET_MTIME)) != 0) {
-            MemorySegment times = s.small.asSlice(0, 32);
-            times.set(JAVA_LONG, 0, a.atimeSeconds());
-            times.set(JAVA_LONG, 8, time(toSet, SET_ATIME, SET_ATIME_NOW, a.atimeNanos()));
-            times.set(JAVA_LONG, 16, a.mtimeSeconds());
-            times.set(JAVA_LONG, 24, time(toSet, SET_MTIME, SET_MTIME_NOW, a.mtimeNanos()));
-            check(Libc.utimensat(s.errno, dirfd, name, times, nofollow));
-        }
-    }
-
-    /** A timespec's nanoseconds for utimensat(2): UTIME_OMIT, UTIME_NOW or the time given. */
-    private static long time(int toSet, int set, int now, long nanos) {
-        final long utimeNow = (1L << 30) - 1;
-        final long utimeOmit = (1L << 30) - 2;
-        return (toSet & set) == 0 ? utimeOmit : (toSet & now) != 0 ? utimeNow : nanos;
     }
 
     @Override
@@ -882,7 +744,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 if (longName) store.removeLongName(s, dfd, stored);
                 throw e;
             }
-            own(s, request, dfd, cname);
+            attrs.own(s, request, dfd, cname);
             Stat st = reply.attributes();
             int rc = Libc.fstat(s.errno, fd, st.segment());
             if (rc < 0) {
@@ -893,7 +755,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             OpenFile h = new OpenFile(n, fd, null);
             try {
                 if ((flags & O_TRUNC) != 0 && st.size() > 0) truncate(s, n, h, null, 0);
-                present(s, n, st, dfd, cname);
+                attrs.present(s, n, st, dfd, cname);
             } catch (ErrnoException | RuntimeException e) {
                 Libc.close(s.errno, fd);
                 table.forget(n.nodeId(), 1); // the lookup remember counted: no entry is sent
@@ -948,9 +810,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         l.lock();
         try {
             contents.writeLocked(s, h, data, offset);
-            if (seen(s, h) && (s.statView.mode() & (S_ISUID | S_ISGID)) != 0) {
+            if (Attributes.seen(s, h) && (s.statView.mode() & (S_ISUID | S_ISGID)) != 0) {
                 try {
-                    if (dataChanged(s, request, h, null)) seen(s, h);
+                    if (attrs.dataChanged(s, request, h, null)) Attributes.seen(s, h);
                 } catch (ErrnoException e) {
                     // the data is written: the write succeeded; the bits stay as they were
                     LOG.warn("vault {}: clearing the set-ID bits of {} after a write failed: {}", cipherDir, store.plainPath(h.node),
@@ -961,23 +823,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             l.unlock();
         }
         reply.written(count);
-    }
-
-    /**
-     * After a write or truncate by {@code request}: clears set-ID bits as a local filesystem does
-     * ({@link SetId}), on the ciphertext file, which carries the plaintext's mode. The kernel
-     * leaves this to the vault with {@code handle_killpriv_v2}, and without it applies an older
-     * rule (set-group-ID only beside group-execute). Under the content lock; true if it changed the mode.
-     */
-    private boolean dataChanged(Scratch s, Request request, OpenFile h, Place at) throws ErrnoException {
-        int rc = h != null ? Libc.fstat(s.errno, h.fd, s.stat)
-                : Libc.fstatat(s.errno, at.dfd(), cString(s.path2, at.stored()), s.stat, Libc.AT_SYMLINK_NOFOLLOW);
-        if (rc != 0) return false;
-        int mode = s.statView.mode() & 07777;
-        int kept = SetId.afterDataChange(mode, s.statView.gid(), request);
-        if (kept == mode) return false;
-        check(h != null ? Libc.fchmod(s.errno, h.fd, kept) : Libc.fchmodat(s.errno, at.dfd(), cString(s.path2, at.stored()), kept, 0));
-        return true;
     }
 
     @Override
@@ -1007,7 +852,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         l.lock();
         try {
             contents.truncateLocked(s, via, size);
-            seen(s, via);
+            Attributes.seen(s, via);
         } finally {
             l.unlock();
             if (opened) Libc.close(s.errno, via.fd);
@@ -1132,7 +977,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         for (long i = offset; i < entries.size() + 2; i++) {
             Stat st = reply.attributes();
             if (i < 2) {
-                stat(s, h.node, NO_HANDLE, st);
+                attrs.stat(s, h.node, NO_HANDLE, st);
                 if (reply.add(i == 0 ? DOT : DOT_DOT, h.node, CACHE, i + 1)) break;
                 continue;
             }
@@ -1144,7 +989,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             }
             Node n = nodes.remember(h.node, e.stored(), e.plain(), st);
             try {
-                present(s, n, st, h.fd, name);
+                attrs.present(s, n, st, h.fd, name);
             } catch (ErrnoException bad) {
                 table.forget(n.nodeId(), 1);
                 st.clear();
