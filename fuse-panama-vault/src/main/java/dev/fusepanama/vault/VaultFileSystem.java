@@ -100,6 +100,14 @@ import org.slf4j.LoggerFactory;
  * <p>Authenticity: a block that fails authentication fails the read with EIO and one log line
  * naming the file and block; nothing unauthenticated is ever returned. A name that does not
  * decrypt is left out of listings and logged once.
+ *
+ * <p>This class answers the kernel's requests, takes the locks and delegates, one concern per
+ * class of this package: {@code CipherDir} (where a node's file is, its names encrypted,
+ * decrypted and listed), {@code Nodes} (what the vault keeps in the node table),
+ * {@code OpenFiles} (handles), {@code Attributes} (what the mount shows of a file, and changes
+ * to it), {@code FileContents} (blocks read, decrypted, encrypted and written), {@code Xattrs}
+ * (extended attributes) and {@code ExternalChanges} (others' changes in the cipher directory,
+ * told to the kernel).
  */
 public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(VaultFileSystem.class);
@@ -412,7 +420,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             random.nextBytes(iv);
             int fd = Libc.openat(s.errno, dfd, cname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
             try {
-                rc = fd < 0 ? fd : store.writeNew(s, fd, DIRIV, iv, 0444);
+                rc = fd < 0 ? fd : CipherDir.writeNew(s, fd, DIRIV, iv, 0444);
                 if (rc == 0) rc = Libc.fchmod(s.errno, fd, (mode & 07777) | (inheritsSgid ? S_ISGID : 0));
                 if (rc < 0) {
                     if (fd >= 0) Libc.unlinkat(s.errno, fd, cString(s.path2, DIRIV), 0);
@@ -536,7 +544,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         int dfd = store.openDir(s, p);
         try {
             byte[] stored = store.storedName(s, p, dfd, name);
-            check(store.removeEmptyDirectory(s, dfd, stored));
+            check(CipherDir.removeEmptyDirectory(s, dfd, stored));
             store.removeLongName(s, dfd, stored);
             nodes.unnamed(p, stored);
             reply.ok();
@@ -561,7 +569,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 changes.announce(newStored);
                 boolean longName = store.writeLongName(s, np, ndfd, newStored, newPlain);
                 int rc = Libc.renameat2(s.errno, dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
-                if ((rc == -ENOTEMPTY || rc == -EEXIST) && flags == 0 && store.removeEmptyDirectory(s, ndfd, newStored) == 0) {
+                if ((rc == -ENOTEMPTY || rc == -EEXIST) && flags == 0 && CipherDir.removeEmptyDirectory(s, ndfd, newStored) == 0) {
                     // The "empty" directory replaced still held its gocryptfs.diriv: removed first, as gocryptfs does.
                     rc = Libc.renameat2(s.errno, dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
                 }
