@@ -124,9 +124,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      * What the kernel may do on top of caching names and attributes: on libfuse 3.17.1+, skip the
      * {@code security.capability} lookup before each write, since the vault clears set-ID bits
      * itself ({@link Attributes#dataChanged}). Not yet: kept listings, which need offsets that
-     * mean the same in every open of a directory (the vault's index a listing taken per open), and negative
-     * entries, which need a create over a name made meanwhile behind the vault to check the
-     * caller's permission on the existing file (the kernel checked only the directory's).
+     * mean the same in every open of a directory (the vault's index a listing taken per open),
+     * and negative entries, which need a create over a name made meanwhile behind the vault to
+     * check the caller's permission on the existing file (the kernel checked only the directory's).
      */
     private static final KernelCaching CACHING = KernelCaching.builder().handleKillprivV2(true).build();
     /** Access and status flags that mean the same for the ciphertext file. */
@@ -134,7 +134,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     private final MasterKey key;
     private final ContentCipher content;
-    private final NameCipher names;
     private final String cipherDir;
     private final boolean root = Libc.geteuid() == 0;
     private final SecureRandom random = new SecureRandom();
@@ -189,7 +188,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         this.cipherDir = cipherDir;
         this.key = key;
         this.content = key.content();
-        this.names = key.names();
+        NameCipher names = key.names();
         this.table = NodeTable.caching(new Node(this, S_IFDIR, rootBackingIno));
         this.rootNode = table.root();
         this.store = new CipherDir(cipherDir, rootFd, names, table);
