@@ -1,8 +1,8 @@
 package dev.fusepanama.examples;
 
-import dev.fusepanama.examples.vault.Vault;
-import dev.fusepanama.examples.vault.VaultFileSystem;
-import dev.fusepanama.examples.vault.crypto.WrongPasswordException;
+import dev.fusepanama.vault.Vault;
+import dev.fusepanama.vault.VaultFileSystem;
+import dev.fusepanama.vault.crypto.WrongPasswordException;
 import java.io.Console;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

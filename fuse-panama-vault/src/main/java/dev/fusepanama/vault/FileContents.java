@@ -1,0 +1,235 @@
+package dev.fusepanama.vault;
+
+import static dev.fusepanama.Errno.EIO;
+import static dev.fusepanama.vault.LibcCalls.check;
+import static dev.fusepanama.vault.LibcCalls.preadFully;
+import static dev.fusepanama.vault.LibcCalls.pwriteFully;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+import dev.fusepanama.ErrnoException;
+import dev.fusepanama.libc.Libc;
+import dev.fusepanama.vault.crypto.ContentCipher;
+import dev.fusepanama.vault.crypto.CorruptDataException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The plaintext of a regular file over its ciphertext file: a header with the file's id, then
+ * authenticated blocks ({@link ContentCipher}). Reads decrypt whole blocks; writes and truncation
+ * re-encrypt the blocks they touch, reading a partly covered block first. The callers hold the
+ * node's content lock, shared for reads and alone for changes.
+ */
+final class FileContents {
+    /** One logger for the whole vault, the one an application configures. */
+    private static final Logger LOG = LoggerFactory.getLogger(VaultFileSystem.class);
+    private static final int PLAIN_BLOCK = ContentCipher.PLAIN_BLOCK;
+    private static final int CIPHER_BLOCK = ContentCipher.CIPHER_BLOCK;
+    private static final int HEADER = ContentCipher.HEADER_SIZE;
+    private static final int SEEK_END = 2;
+
+    private final String cipherDir;
+    private final ContentCipher content;
+    private final CipherDir store;
+
+    FileContents(String cipherDir, ContentCipher content, CipherDir store) {
+        this.cipherDir = cipherDir;
+        this.content = content;
+        this.store = store;
+    }
+
+    /** The file id of {@code h}'s file from its header; null if the file is empty. Under the content lock. */
+    private byte[] fileId(Scratch s, OpenFile h) throws ErrnoException {
+        byte[] id = h.node.fileId;
+        if (id != null) return id;
+        long n = check(Libc.pread(s.errno, h.fd, s.small, HEADER, 0));
+        if (n == 0) return null;
+        if (n < HEADER) {
+            LOG.error("vault {}: {} is truncated inside its header ({} bytes)", cipherDir, store.plainPath(h.node), n);
+            throw new ErrnoException(EIO);
+        }
+        try {
+            id = ContentCipher.parseHeader(s.small.asSlice(0, HEADER).toArray(JAVA_BYTE));
+        } catch (CorruptDataException e) {
+            LOG.error("vault {}: {} has a bad file header: {}", cipherDir, store.plainPath(h.node), e.getMessage());
+            throw new ErrnoException(EIO);
+        }
+        h.node.fileId = id;
+        return id;
+    }
+
+    /**
+     * The plaintext of {@code size} bytes at {@code offset} of the open file {@code h}, decrypted
+     * into this thread's plaintext buffer (shorter at the end of the file). Under the content read lock.
+     */
+    ByteBuffer readLocked(Scratch s, OpenFile h, long size, long offset) throws ErrnoException {
+        byte[] id = fileId(s, h);
+        if (id == null || size == 0) {
+            return s.plain.clear().limit(0);
+        }
+        long first = offset / PLAIN_BLOCK;
+        long last = (offset + Math.min(size, Scratch.MAX_IO) - 1) / PLAIN_BLOCK;
+        int blocks = (int) (last - first + 1);
+        long got = preadFully(s, h.fd, s.cipher, (long) blocks * CIPHER_BLOCK, HEADER + first * CIPHER_BLOCK);
+        ByteBuffer plain = s.plain.clear();
+        ByteBuffer cipher = s.cipherBuffer;
+        for (int b = 0; b < blocks; b++) {
+            long start = (long) b * CIPHER_BLOCK;
+            if (start >= got) break;
+            int len = (int) Math.min(CIPHER_BLOCK, got - start);
+            decrypt(h.node, cipher.limit((int) start + len).position((int) start), first + b, id, plain);
+        }
+        plain.flip();
+        int skip = (int) (offset - first * PLAIN_BLOCK);
+        if (skip >= plain.limit()) {
+            return plain.limit(0);
+        }
+        plain.position(skip).limit((int) Math.min(plain.limit(), skip + size));
+        return plain;
+    }
+
+    /**
+     * Decrypts one ciphertext block into {@code out}, failing with EIO if it is not authentic,
+     * with one log line per file and block (the kernel retries a failed read page by page, and
+     * a program may retry forever).
+     */
+    private void decrypt(Node n, ByteBuffer cipher, long block, byte[] fileId, ByteBuffer out) throws ErrnoException {
+        try {
+            content.decryptBlock(cipher, block, fileId, out);
+        } catch (CorruptDataException e) {
+            if (store.reportOnce(n.backingIno + " block " + block)) {
+                LOG.error("vault {}: {} block {} fails authentication ({}): reads of it answer EIO", cipherDir, store.plainPath(n),
+                        block, e.getMessage());
+            }
+            throw new ErrnoException(EIO);
+        }
+    }
+
+    /** The plaintext size of the open file, from its ciphertext size. */
+    private long plainSize(Scratch s, OpenFile h) throws ErrnoException {
+        long cipherSize = check(Libc.lseek(s.errno, h.fd, 0, SEEK_END));
+        long plain = ContentCipher.plainSize(cipherSize);
+        if (plain < 0) {
+            LOG.error("vault {}: {} has a ciphertext size ({}) no gocryptfs file can have", cipherDir, store.plainPath(h.node), cipherSize);
+            throw new ErrnoException(EIO);
+        }
+        return plain;
+    }
+
+    /** The file id, writing a new header first if the file is empty. Under the content write lock. */
+    private byte[] fileIdForWrite(Scratch s, OpenFile h) throws ErrnoException {
+        byte[] id = fileId(s, h);
+        if (id != null) return id;
+        id = ContentCipher.newFileId();
+        MemorySegment.copy(ContentCipher.header(id), 0, s.small, JAVA_BYTE, 0, HEADER);
+        pwriteFully(s, h.fd, s.small, HEADER, 0);
+        h.node.fileId = id;
+        return id;
+    }
+
+    /**
+     * Writes {@code data} at {@code offset}: whole blocks are encrypted as they are, a block only
+     * partly covered is read, decrypted, merged and encrypted anew, and a write past the end first
+     * completes the old last block with zeros (a partial block may only be the last), leaving
+     * the blocks in between as holes, which read as zeros.
+     */
+    void writeLocked(Scratch s, OpenFile h, ByteBuffer data, long offset) throws ErrnoException {
+        int count = data.remaining();
+        if (count == 0) return;
+        byte[] id = fileIdForWrite(s, h);
+        long size = plainSize(s, h);
+        long first = offset / PLAIN_BLOCK;
+        long last = (offset + count - 1) / PLAIN_BLOCK;
+        long lastOld = size == 0 ? -1 : (size - 1) / PLAIN_BLOCK;
+        if (size % PLAIN_BLOCK != 0 && first > lastOld) {
+            padLastBlock(s, h, id, size);
+        }
+        ByteBuffer cipher = s.cipherBuffer.clear();
+        ByteBuffer block = s.plain.clear();
+        for (long b = first; b <= last; b++) {
+            long blockStart = b * PLAIN_BLOCK;
+            int from = (int) Math.max(offset - blockStart, 0);
+            int to = (int) Math.min(offset + count - blockStart, PLAIN_BLOCK);
+            ByteBuffer plainBlock;
+            if (from == 0 && (to == PLAIN_BLOCK || blockStart + to >= size)) {
+                plainBlock = data.slice(data.position() + (int) (blockStart + from - offset), to - from);
+            } else {
+                // Part of a block that has data: read it, merge.
+                block.clear();
+                if (blockStart < size) {
+                    readBlock(s, h, id, b, block);
+                }
+                int oldLen = block.position();
+                int newLen = Math.max(oldLen, to);
+                for (int i = oldLen; i < from; i++) block.put(i, (byte) 0);
+                block.put(from, data, data.position() + (int) (blockStart + from - offset), to - from);
+                plainBlock = block.position(0).limit(newLen);
+            }
+            content.encryptBlock(plainBlock, b, id, cipher);
+        }
+        cipher.flip();
+        pwriteFully(s, h.fd, s.cipher, cipher.limit(), HEADER + first * CIPHER_BLOCK);
+    }
+
+    /** Reads and decrypts block {@code b} into {@code out} (from its position), using the cipher buffer's tail. */
+    private void readBlock(Scratch s, OpenFile h, byte[] id, long b, ByteBuffer out) throws ErrnoException {
+        long tail = s.cipher.byteSize() - CIPHER_BLOCK;
+        MemorySegment at = s.cipher.asSlice(tail, CIPHER_BLOCK);
+        long got = preadFully(s, h.fd, at, CIPHER_BLOCK, HEADER + b * CIPHER_BLOCK);
+        if (got == 0) return;
+        decrypt(h.node, at.asByteBuffer().limit((int) got), b, id, out);
+    }
+
+    /** Completes a partial last block with zeros, so that blocks after it can be written. */
+    private void padLastBlock(Scratch s, OpenFile h, byte[] id, long size) throws ErrnoException {
+        long b = size / PLAIN_BLOCK;
+        ByteBuffer block = s.plain.clear();
+        readBlock(s, h, id, b, block);
+        for (int i = block.position(); i < PLAIN_BLOCK; i++) block.put(i, (byte) 0);
+        block.position(0).limit(PLAIN_BLOCK);
+        ByteBuffer cipher = s.cipherBuffer.clear();
+        content.encryptBlock(block, b, id, cipher);
+        pwriteFully(s, h.fd, s.cipher, cipher.position(), HEADER + b * CIPHER_BLOCK);
+    }
+
+    void truncateLocked(Scratch s, OpenFile h, long size) throws ErrnoException {
+        long old = plainSize(s, h);
+        if (size == old) return;
+        if (size == 0) {
+            check(Libc.ftruncate(s.errno, h.fd, 0)); // an empty file has no header
+            h.node.fileId = null;
+            return;
+        }
+        if (size < old) {
+            int keep = (int) (size % PLAIN_BLOCK);
+            if (keep != 0) {
+                byte[] id = fileId(s, h);
+                long b = size / PLAIN_BLOCK;
+                ByteBuffer block = s.plain.clear();
+                readBlock(s, h, id, b, block);
+                block.position(0).limit(keep);
+                ByteBuffer cipher = s.cipherBuffer.clear();
+                content.encryptBlock(block, b, id, cipher);
+                pwriteFully(s, h.fd, s.cipher, cipher.position(), HEADER + b * CIPHER_BLOCK);
+            }
+            check(Libc.ftruncate(s.errno, h.fd, ContentCipher.cipherSize(size)));
+            return;
+        }
+        // Growing: whole blocks past the old end become holes; a partial new last block is written as zeros.
+        byte[] id = fileIdForWrite(s, h);
+        long lastStart = (size - 1) / PLAIN_BLOCK * PLAIN_BLOCK;
+        if (old > lastStart) {
+            writeLocked(s, h, ByteBuffer.allocate((int) (size - old)), old); // within the old last block
+            return;
+        }
+        if (old % PLAIN_BLOCK != 0) {
+            padLastBlock(s, h, id, old);
+        }
+        if (size % PLAIN_BLOCK == 0) {
+            check(Libc.ftruncate(s.errno, h.fd, ContentCipher.cipherSize(size)));
+        } else {
+            writeLocked(s, h, ByteBuffer.allocate((int) (size - lastStart)), lastStart);
+        }
+    }
+}

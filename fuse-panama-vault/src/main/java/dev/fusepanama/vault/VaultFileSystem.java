@@ -1,0 +1,1026 @@
+package dev.fusepanama.vault;
+
+import static dev.fusepanama.Errno.EIO;
+import static dev.fusepanama.Errno.ENAMETOOLONG;
+import static dev.fusepanama.Errno.ENOENT;
+import static dev.fusepanama.Errno.ENOTDIR;
+import static dev.fusepanama.Errno.ENOTEMPTY;
+import static dev.fusepanama.Errno.EINVAL;
+import static dev.fusepanama.Errno.EACCES;
+import static dev.fusepanama.Errno.EEXIST;
+import static dev.fusepanama.Errno.ERANGE;
+import static dev.fusepanama.Posix.O_ACCMODE;
+import static dev.fusepanama.Posix.S_ISGID;
+import static dev.fusepanama.Posix.S_ISUID;
+import static dev.fusepanama.Posix.O_CLOEXEC;
+import static dev.fusepanama.Posix.O_CREAT;
+import static dev.fusepanama.Posix.O_DIRECTORY;
+import static dev.fusepanama.Posix.O_DSYNC;
+import static dev.fusepanama.Posix.O_EXCL;
+import static dev.fusepanama.Posix.O_NOATIME;
+import static dev.fusepanama.Posix.O_NOFOLLOW;
+import static dev.fusepanama.Posix.O_RDONLY;
+import static dev.fusepanama.Posix.O_RDWR;
+import static dev.fusepanama.Posix.O_SYNC;
+import static dev.fusepanama.Posix.O_TRUNC;
+import static dev.fusepanama.Posix.O_WRONLY;
+import static dev.fusepanama.Posix.S_IFDIR;
+import static dev.fusepanama.Posix.S_IFLNK;
+import static dev.fusepanama.Posix.S_IFREG;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import static dev.fusepanama.vault.CipherDir.DIRIV;
+import static dev.fusepanama.vault.CipherDir.DIRIV_LENGTH;
+import static dev.fusepanama.vault.CipherDir.DOT;
+import static dev.fusepanama.vault.CipherDir.DOT_DOT;
+import static dev.fusepanama.vault.CipherDir.NAME_MAX;
+import static dev.fusepanama.vault.LibcCalls.check;
+import static dev.fusepanama.vault.LibcCalls.ctime;
+import static dev.fusepanama.vault.LibcCalls.cString;
+import static dev.fusepanama.vault.LibcCalls.procPath;
+
+import dev.fusepanama.ErrnoException;
+import dev.fusepanama.Posix;
+import dev.fusepanama.Stat;
+import dev.fusepanama.vault.CipherDir.Place;
+import dev.fusepanama.vault.crypto.ContentCipher;
+import dev.fusepanama.vault.crypto.MasterKey;
+import dev.fusepanama.vault.crypto.NameCipher;
+import dev.fusepanama.inode.AttrReply;
+import dev.fusepanama.inode.CreateReply;
+import dev.fusepanama.inode.DataReply;
+import dev.fusepanama.inode.DirPlusReply;
+import dev.fusepanama.inode.DirReply;
+import dev.fusepanama.inode.EmptyReply;
+import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.InodeMount;
+import dev.fusepanama.inode.Name;
+import dev.fusepanama.inode.OpenReply;
+import dev.fusepanama.inode.ReadlinkReply;
+import dev.fusepanama.inode.KernelCaching;
+import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.Timeouts;
+import dev.fusepanama.inode.StatfsReply;
+import dev.fusepanama.inode.WriteReply;
+import dev.fusepanama.inode.XattrReply;
+import dev.fusepanama.inode.table.NodeTable;
+import dev.fusepanama.libc.Libc;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Lock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A gocryptfs-compatible vault on the inode API: every file of the mount is a file of the cipher
+ * directory with its name encrypted (EME, per-directory IV) and its contents in authenticated
+ * 4 KiB blocks (AES-256-GCM, per-file id). The cipher directory stays a valid gocryptfs vault
+ * throughout: gocryptfs mounts it, and this mounts what gocryptfs wrote.
+ *
+ * <p>Files are found by name, never by a kept descriptor: a directory's place in the cipher
+ * directory is the chain of its encrypted names, opened with {@code openat2(RESOLVE_BENEATH |
+ * RESOLVE_NO_SYMLINKS)} from the top (so a link planted in the cipher directory is never followed
+ * out of it), and a file is its directory's descriptor plus its name. The kernel may hold a node
+ * for as long as it likes without costing a descriptor. An unlinked file still open answers
+ * through its open descriptor.
+ *
+ * <p>The files the kernel knows, their numbers, lookups and names, are the library's caching node
+ * table's ({@link NodeTable#caching}): the cipher directory is the namespace, and the table
+ * remembers what the kernel was told of it.
+ *
+ * <p>Authenticity: a block that fails authentication fails the read with EIO and one log line
+ * naming the file and block; nothing unauthenticated is ever returned. A name that does not
+ * decrypt is left out of listings and logged once.
+ *
+ * <p>This class answers the kernel's requests, takes the locks and delegates, one concern per
+ * class of this package: {@code CipherDir} (where a node's file is, its names encrypted,
+ * decrypted and listed), {@code Nodes} (what the vault keeps in the node table),
+ * {@code OpenFiles} (handles), {@code Attributes} (what the mount shows of a file, and changes
+ * to it), {@code FileContents} (blocks read, decrypted, encrypted and written), {@code Xattrs}
+ * (extended attributes) and {@code ExternalChanges} (others' changes in the cipher directory,
+ * told to the kernel).
+ */
+public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(VaultFileSystem.class);
+    /**
+     * Seconds the kernel may trust names and attributes. Changes made through the mount reach
+     * the kernel in its own requests, and those made in the cipher directory by other programs
+     * are told to it by the watcher ({@link #watch}), so the kernel may cache for long; the bound
+     * is for the rare change the watcher cannot see (a directory it could not watch).
+     */
+    static final double TIMEOUT = 60.0;
+    /** {@link #TIMEOUT} for names and attributes alike. */
+    static final Timeouts CACHE = Timeouts.NONE.withAttributes(TIMEOUT).withEntries(TIMEOUT);
+    /**
+     * What the kernel may do on top of caching names and attributes: on libfuse 3.17.1+, skip the
+     * {@code security.capability} lookup before each write, since the vault clears set-ID bits
+     * itself ({@link Attributes#dataChanged}). Not yet: kept listings, which need offsets that
+     * mean the same in every open of a directory (the vault's index a listing taken per open),
+     * and negative entries, which need a create over a name made meanwhile behind the vault to
+     * check the caller's permission on the existing file (the kernel checked only the directory's).
+     */
+    private static final KernelCaching CACHING = KernelCaching.builder().handleKillprivV2(true).build();
+    /** Access and status flags that mean the same for the ciphertext file. */
+    private static final int PASSED_FLAGS = O_SYNC | O_DSYNC | O_NOATIME;
+
+    private final MasterKey key;
+    private final ContentCipher content;
+    private final String cipherDir;
+    private final boolean root = Libc.geteuid() == 0;
+    private final SecureRandom random = new SecureRandom();
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile InodeMount mount;
+    /** Set by {@link #lockNow}: every request is refused from then on. */
+    private volatile boolean locked;
+    /** Every thread's native memory for this vault, freed by {@link #close}. */
+    private final Set<Scratch> scratches = ConcurrentHashMap.newKeySet();
+    private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(() -> {
+        Scratch s = new Scratch();
+        scratches.add(s);
+        return s;
+    });
+    /** Set once mounted nosuid: {@code security.capability} then means nothing and is not looked up. */
+    private volatile boolean capabilitiesIgnored;
+    private static final byte[] SECURITY_CAPABILITY = "security.capability".getBytes(StandardCharsets.US_ASCII);
+    private static final long ST_NOSUID = 2;
+
+    /**
+     * The nodes the kernel knows. Keyed by the ciphertext inode number, so that hard links are
+     * one node (the number is also the st_ino the mount shows, as gocryptfs shows it; the
+     * kernel's numbers are the table's own). A name in the table is the stored (encrypted) name,
+     * not the plaintext: the cipher directory is the namespace, so a directory's path for openat2
+     * is its table names joined, with nothing encrypted again, and the watcher, which sees only
+     * stored names, finds the node of a changed name even when that name no longer decrypts (a
+     * long name whose .name file went with it). Stored names are ASCII, which the table's
+     * ISO-8859-1 keys hold exactly. The plaintext is kept on the node ({@link Node#named}).
+     */
+    private final NodeTable<Node> table;
+    private final Node rootNode;
+    /** The cipher directory: where a node's file is, and its names encrypted and decrypted. */
+    private final CipherDir store;
+    /** The files and directories open through the mount, by handle. */
+    private final OpenFiles openFiles;
+    /** Extended attributes: names and values as gocryptfs encrypts them. */
+    private final Xattrs xattrs;
+    /** Changes other programs make in the cipher directory, told to the kernel. */
+    private final ExternalChanges changes;
+    /** What the vault keeps of the names it told the kernel, changed with the table. */
+    private final Nodes nodes;
+    /** The plaintext file's attributes from the ciphertext file's, and changes to them. */
+    private final Attributes attrs;
+    /** Files' contents: blocks read, decrypted, encrypted and written. */
+    private final FileContents contents;
+
+    /**
+     * Serves the vault in {@code cipherDir} with the unlocked {@code key}; closing the filesystem
+     * wipes the key. The directory is opened now and kept open.
+     */
+    VaultFileSystem(String cipherDir, int rootFd, long rootBackingIno, MasterKey key) {
+        this.cipherDir = cipherDir;
+        this.key = key;
+        this.content = key.content();
+        NameCipher names = key.names();
+        this.table = NodeTable.caching(new Node(this, S_IFDIR, rootBackingIno));
+        this.rootNode = table.root();
+        this.store = new CipherDir(cipherDir, rootFd, names, table);
+        this.contents = new FileContents(cipherDir, content, store);
+        this.openFiles = new OpenFiles(table);
+        this.xattrs = new Xattrs(cipherDir, names, content, store, openFiles);
+        this.changes = new ExternalChanges(cipherDir, table, store, closed, scratch::get);
+        this.nodes = new Nodes(this, table, changes);
+        this.attrs = new Attributes(cipherDir, content, store, openFiles, root);
+    }
+
+    /** The mount ended: its open files are closed and the key is wiped (a vault serves one mount). */
+    @Override
+    public void destroy() {
+        openFiles.closeAll();
+        close();
+    }
+
+    /**
+     * Locks the vault now, for an application that must not leave it open a moment longer (the
+     * user locked the screen, the session timed out): the key is wiped at once, so calls still
+     * running fail with EIO; the kernel drops the plaintext it cached; and the mount is ended with
+     * {@link dev.fusepanama.Mount#forceClose}, so programs that still have files open there
+     * get errors instead of data.
+     *
+     * @return whether the mount's session ended within {@code timeout}
+     */
+    public boolean lockNow(java.time.Duration timeout) throws IOException {
+        InodeMount m = mount;
+        locked = true;
+        if (m != null && m.isMounted()) {
+            for (Node n : table.nodes()) {
+                if (n.type() != S_IFREG && n.type() != S_IFLNK) continue;
+                try {
+                    m.invalidateInode(n.nodeId(), 0, 0);
+                } catch (IOException | IllegalStateException e) {
+                    LOG.debug("vault {}: dropping cached data at lock: {}", cipherDir, e.toString());
+                }
+            }
+        }
+        close();
+        return m == null || m.forceClose(timeout);
+    }
+
+    /** Whether the key has been wiped (the vault closed, or its mount ended). */
+    public boolean isLocked() {
+        return closed.get();
+    }
+
+    /** Wipes the master key and closes the cipher directory; for a vault never mounted, or after its mount. Idempotent. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            changes.close();
+            key.close();
+            Libc.close(Libc.errno(), store.rootFd);
+            int busy = 0;
+            for (Scratch s : scratches) {
+                if (!s.free()) busy++;
+            }
+            scratches.clear();
+            scratch.remove();
+            if (busy > 0) LOG.debug("vault {}: {} threads' buffers still in use at close; left to the garbage collector", cipherDir, busy);
+        }
+    }
+
+    /** How many threads' native memory this vault holds (for tests: none once closed). */
+    int threadBuffers() {
+        return scratches.size();
+    }
+
+    /** This thread's native memory for this vault. */
+    private Scratch scratch() {
+        return scratch.get();
+    }
+
+    // ---- nodes and names ---------------------------------------------------------------------
+
+    private Node node(long ino) throws ErrnoException {
+        if (locked) throw new ErrnoException(EIO);
+        Node n = table.find(ino);
+        if (n == null) throw new ErrnoException(ENOENT);
+        return n;
+    }
+
+    private Node directory(long ino) throws ErrnoException {
+        Node n = node(ino);
+        if (!n.isDirectory()) throw new ErrnoException(ENOTDIR);
+        return n;
+    }
+
+    /** The table dropped {@code n}: a directory the kernel no longer knows is not watched any more. */
+    void forgotten(Node n) {
+        changes.forgotten(n);
+    }
+
+    /** Answers with the entry of {@code stored} in {@code parent}, whose attributes {@code st} holds. */
+    private void entry(Scratch s, Node parent, int dfd, byte[] stored, byte[] plain, Stat st, EntryReply reply)
+            throws ErrnoException {
+        Node n = nodes.remember(parent, stored, plain, st);
+        try {
+            attrs.present(s, n, st, dfd, cString(s.path2, stored));
+        } catch (ErrnoException e) {
+            table.forget(n.nodeId(), 1);
+            throw e;
+        }
+        table.entry(reply, n, CACHE);
+    }
+
+    // ---- changes made behind the vault's back ------------------------------------------------
+
+    /**
+     * Starts telling the kernel about changes other programs make in the cipher directory (a
+     * sync client adding, replacing or removing files), through {@code mount}'s notifications:
+     * what it cached of a changed name or file is dropped, so the change is seen at once while
+     * caching stays on. Called once the vault is mounted; stopped by {@link #close}.
+     */
+    public void watch(InodeMount mount) throws IOException {
+        this.mount = mount;
+        capabilitiesIgnored = mountedNosuid(mount.mountpoint());
+        changes.start(mount);
+    }
+
+    /** Whether the filesystem at {@code mountpoint} is mounted nosuid (statvfs's ST_NOSUID), where file capabilities do not apply. */
+    private static boolean mountedNosuid(java.nio.file.Path mountpoint) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment buf = a.allocate(112, 8);
+            int rc = Libc.statvfs(Libc.errno(), a.allocateFrom(mountpoint.toString()), buf);
+            return rc == 0 && (buf.get(JAVA_LONG, 72) & ST_NOSUID) != 0;
+        }
+    }
+
+    // ---- names: lookup, create, remove, rename -----------------------------------------------
+
+    @Override
+    public void lookup(Request request, long parent, Name name, EntryReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node p = directory(parent);
+        if (name.is(DOT)) {
+            Stat st = reply.attributes();
+            attrs.stat(s, p, NO_HANDLE, st);
+            table.count(p);
+            table.entry(reply, p, CACHE);
+            return;
+        }
+        int dfd = store.openDir(s, p);
+        try {
+            byte[] plain = name.bytes();
+            byte[] stored = store.storedName(s, p, dfd, plain);
+            changes.announce(stored);
+            Stat st = reply.attributes();
+            int rc = Libc.fstatat(s.errno, dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW);
+            if (rc < 0) {
+                // A miss, which the kernel keeps (negative entries): another program's creation
+                // of the name from now on is not the vault's own, and must reach the kernel.
+                changes.remembered(NodeTable.key(stored));
+                throw new ErrnoException(-rc);
+            }
+            entry(s, p, dfd, stored, plain, st, reply);
+        } finally {
+            store.closeDir(s, dfd);
+        }
+    }
+
+    @Override
+    public void forget(long ino, long lookups) {
+        table.forget(ino, lookups);
+    }
+
+    /** A name about to be created in a directory: plain and stored, and whether its .name file was written for it. */
+    private record NewName(byte[] plain, byte[] stored, boolean longName) {}
+
+    /**
+     * Prepares creating {@code name} in {@code p}: encrypts it, tells the watcher the vault is
+     * making it, and writes a long name's {@code .name} file first, as gocryptfs does.
+     */
+    private NewName newName(Scratch s, Node p, int dfd, Name name) throws ErrnoException {
+        byte[] plain = name.bytes();
+        byte[] stored = store.storedName(s, p, dfd, plain);
+        changes.announce(stored);
+        return new NewName(plain, stored, store.writeLongName(s, p, dfd, stored, plain));
+    }
+
+    @Override
+    public void mknod(Request request, long parent, Name name, int mode, long rdev, EntryReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node p = directory(parent);
+        int dfd = store.openDir(s, p);
+        try {
+            NewName nn = newName(s, p, dfd, name);
+            byte[] plain = nn.plain();
+            byte[] stored = nn.stored();
+            boolean longName = nn.longName();
+            MemorySegment cname = cString(s.path, stored);
+            int rc = Libc.mknodat(s.errno, dfd, cname, mode, rdev);
+            if (rc < 0) {
+                if (longName) store.removeLongName(s, dfd, stored);
+                throw new ErrnoException(-rc);
+            }
+            attrs.own(s, request, dfd, cname);
+            Stat st = reply.attributes();
+            check(Libc.fstatat(s.errno, dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
+            entry(s, p, dfd, stored, plain, st, reply);
+        } finally {
+            store.closeDir(s, dfd);
+        }
+    }
+
+    @Override
+    public void mkdir(Request request, long parent, Name name, int mode, EntryReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node p = directory(parent);
+        int dfd = store.openDir(s, p);
+        try {
+            NewName nn = newName(s, p, dfd, name);
+            byte[] plain = nn.plain();
+            byte[] stored = nn.stored();
+            boolean longName = nn.longName();
+            boolean inheritsSgid = Attributes.setGroupId(s, dfd);
+            int gid = inheritsSgid ? s.statView.gid() : request.gid();
+            MemorySegment cname = cString(s.path, stored);
+            int rc = Libc.mkdirat(s.errno, dfd, cname, 0700);
+            if (rc < 0) {
+                if (longName) store.removeLongName(s, dfd, stored);
+                throw new ErrnoException(-rc);
+            }
+            byte[] iv = new byte[DIRIV_LENGTH];
+            random.nextBytes(iv);
+            int fd = Libc.openat(s.errno, dfd, cname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+            try {
+                rc = fd < 0 ? fd : CipherDir.writeNew(s, fd, DIRIV, iv, 0444);
+                if (rc == 0) rc = Libc.fchmod(s.errno, fd, (mode & 07777) | (inheritsSgid ? S_ISGID : 0));
+                if (rc < 0) {
+                    if (fd >= 0) Libc.unlinkat(s.errno, fd, cString(s.path2, DIRIV), 0);
+                    Libc.unlinkat(s.errno, dfd, cString(s.path, stored), Libc.AT_REMOVEDIR);
+                    if (longName) store.removeLongName(s, dfd, stored);
+                    throw new ErrnoException(-rc);
+                }
+                if (root && (request.uid() != 0 || gid != 0)) {
+                    Libc.fchown(s.errno, fd, request.uid(), gid);
+                }
+                Stat st = reply.attributes();
+                check(Libc.fstat(s.errno, fd, st.segment()));
+                Node n = nodes.remember(p, stored, plain, st);
+                n.dirIv = iv;
+                n.seenCtime = ctime(st);
+                table.entry(reply, n, CACHE);
+            } finally {
+                if (fd >= 0) Libc.close(s.errno, fd);
+            }
+        } finally {
+            store.closeDir(s, dfd);
+        }
+    }
+
+    @Override
+    public void symlink(Request request, long parent, Name name, byte[] target, EntryReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node p = directory(parent);
+        int dfd = store.openDir(s, p);
+        try {
+            byte[] plain = name.bytes();
+            byte[] stored = store.storedName(s, p, dfd, plain);
+            changes.announce(stored);
+            byte[] encrypted = content.encryptSymlink(target);
+            if (encrypted.length >= Scratch.PATH_MAX) throw new ErrnoException(ENAMETOOLONG);
+            boolean longName = store.writeLongName(s, p, dfd, stored, plain);
+            MemorySegment cname = cString(s.path, stored);
+            int rc = Libc.symlinkat(s.errno, cString(s.cipher, encrypted), dfd, cname);
+            if (rc < 0) {
+                if (longName) store.removeLongName(s, dfd, stored);
+                throw new ErrnoException(-rc);
+            }
+            attrs.own(s, request, dfd, cname);
+            Stat st = reply.attributes();
+            check(Libc.fstatat(s.errno, dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
+            Node n = nodes.remember(p, stored, plain, st);
+            n.target = target.clone();
+            n.seenCtime = ctime(st);
+            st.setSize(target.length);
+            table.entry(reply, n, CACHE);
+        } finally {
+            store.closeDir(s, dfd);
+        }
+    }
+
+    @Override
+    public void readlink(Request request, long ino, ReadlinkReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = node(ino);
+        if (n.target != null) {
+            reply.target(n.target);
+            return;
+        }
+        Place at = store.named(s, n);
+        try {
+            reply.target(attrs.target(s, n, at.dfd(), cString(s.path2, at.stored())));
+        } finally {
+            store.closeDir(s, at.dfd());
+        }
+    }
+
+    @Override
+    public void link(Request request, long ino, long newParent, Name newName, EntryReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = node(ino);
+        Node p = directory(newParent);
+        Place from = store.named(s, n);
+        try {
+            int dfd = store.openDir(s, p);
+            try {
+                byte[] plain = newName.bytes();
+                byte[] stored = store.storedName(s, p, dfd, plain);
+                changes.announce(stored);
+                boolean longName = store.writeLongName(s, p, dfd, stored, plain);
+                int rc = Libc.linkat(s.errno, from.dfd(), cString(s.path2, from.stored()), dfd, cString(s.path, stored), 0);
+                if (rc < 0) {
+                    if (longName) store.removeLongName(s, dfd, stored);
+                    throw new ErrnoException(-rc);
+                }
+                Stat st = reply.attributes();
+                check(Libc.fstatat(s.errno, dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
+                entry(s, p, dfd, stored, plain, st, reply);
+            } finally {
+                store.closeDir(s, dfd);
+            }
+        } finally {
+            store.closeDir(s, from.dfd());
+        }
+    }
+
+    @Override
+    public void unlink(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node p = directory(parent);
+        int dfd = store.openDir(s, p);
+        try {
+            byte[] stored = store.storedName(s, p, dfd, name);
+            check(Libc.unlinkat(s.errno, dfd, cString(s.path, stored), 0));
+            store.removeLongName(s, dfd, stored);
+            nodes.unnamed(p, stored);
+            reply.ok();
+        } finally {
+            store.closeDir(s, dfd);
+        }
+    }
+
+    @Override
+    public void rmdir(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node p = directory(parent);
+        int dfd = store.openDir(s, p);
+        try {
+            byte[] stored = store.storedName(s, p, dfd, name);
+            check(CipherDir.removeEmptyDirectory(s, dfd, stored));
+            store.removeLongName(s, dfd, stored);
+            nodes.unnamed(p, stored);
+            reply.ok();
+        } finally {
+            store.closeDir(s, dfd);
+        }
+    }
+
+    @Override
+    public void rename(Request request, long parent, Name name, long newParent, Name newName, int flags, EmptyReply reply)
+            throws ErrnoException {
+        Scratch s = scratch();
+        Node p = directory(parent);
+        Node np = directory(newParent);
+        int dfd = store.openDir(s, p);
+        try {
+            int ndfd = store.openDir(s, np);
+            try {
+                byte[] stored = store.storedName(s, p, dfd, name);
+                byte[] newPlain = newName.bytes();
+                byte[] newStored = store.storedName(s, np, ndfd, newPlain);
+                changes.announce(newStored);
+                boolean longName = store.writeLongName(s, np, ndfd, newStored, newPlain);
+                int rc = Libc.renameat2(s.errno, dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
+                if ((rc == -ENOTEMPTY || rc == -EEXIST) && flags == 0 && CipherDir.removeEmptyDirectory(s, ndfd, newStored) == 0) {
+                    // The "empty" directory replaced still held its gocryptfs.diriv: removed first, as gocryptfs does.
+                    rc = Libc.renameat2(s.errno, dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
+                }
+                if (rc < 0) {
+                    if (longName) store.removeLongName(s, ndfd, newStored);
+                    throw new ErrnoException(-rc);
+                }
+                if ((flags & Posix.RENAME_EXCHANGE) == 0) {
+                    store.removeLongName(s, dfd, stored);
+                }
+                long ctime = Libc.fstatat(s.errno, ndfd, cString(s.path2, newStored), s.stat, Libc.AT_SYMLINK_NOFOLLOW) == 0
+                        ? ctime(s.statView) : Long.MIN_VALUE;
+                nodes.renamed(p, stored, np, newStored, newPlain, name.bytes(), (flags & Posix.RENAME_EXCHANGE) != 0, ctime);
+                reply.ok();
+            } finally {
+                store.closeDir(s, ndfd);
+            }
+        } finally {
+            store.closeDir(s, dfd);
+        }
+    }
+
+    // ---- attributes --------------------------------------------------------------------------
+
+    @Override
+    public void getattr(Request request, long ino, long fh, AttrReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = node(ino);
+        attrs.stat(s, n, fh, reply.attributes());
+        reply.send(CACHE);
+    }
+
+    @Override
+    public void setattr(Request request, long ino, Stat attributes, int toSet, long fh, AttrReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = node(ino);
+        OpenFile h = openFiles.given(n, fh);
+        // Its name is looked up, and its directory opened, before its content lock is taken (the
+        // table's lock comes first); not at all when the handle serves (ftruncate).
+        boolean byName = n != rootNode && (h == null || (toSet & (SET_MODE | SET_UID | SET_GID | SET_ATIME | SET_MTIME)) != 0);
+        Place at = byName ? store.place(s, n) : null;
+        try {
+            // Held throughout, so that the watcher takes the change for the vault's own (see externalChange).
+            Lock changing = n.content.writeLock();
+            changing.lock();
+            try {
+                setattrLocked(s, request, n, h, at, attributes, toSet);
+                attrs.stat(s, n, h, at, reply.attributes());
+            } finally {
+                changing.unlock();
+            }
+        } finally {
+            if (at != null) store.closeDir(s, at.dfd());
+        }
+        reply.send(CACHE);
+    }
+
+    /** The changes of setattr to {@code n}, named {@code at} (null: the root, or no name left). */
+    private void setattrLocked(Scratch s, Request request, Node n, OpenFile h, Place at, Stat attributes, int toSet)
+            throws ErrnoException {
+        if ((toSet & SET_SIZE) != 0) {
+            if (n.type() != S_IFREG) throw new ErrnoException(EINVAL);
+            truncate(s, n, h, at, attributes.size());
+            if (h != null || at != null) attrs.dataChanged(s, request, h, at);
+        }
+        if ((toSet & (SET_MODE | SET_UID | SET_GID | SET_ATIME | SET_MTIME)) != 0) {
+            if (at != null) {
+                Attributes.change(s, at.dfd(), cString(s.path2, at.stored()), false, attributes, toSet);
+            } else if (n == rootNode) {
+                Attributes.change(s, Libc.AT_FDCWD, cString(s.path2, procPath(store.rootFd)), true, attributes, toSet);
+            } else {
+                // A file with no name left: through an open descriptor's /proc link.
+                OpenFile any = h != null && h.borrow() ? h : openFiles.borrow(n);
+                if (any == null) throw new ErrnoException(ENOENT);
+                try {
+                    Attributes.change(s, Libc.AT_FDCWD, cString(s.path2, procPath(any.fd)), true, attributes, toSet);
+                } finally {
+                    any.letGo();
+                }
+            }
+        }
+    }
+
+    @Override
+    public void statfs(Request request, long ino, StatfsReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        MemorySegment v = s.small;
+        check(Libc.fstatvfs(s.errno, store.rootFd, v));
+        // Sizes in ciphertext blocks overstate what fits by the 32 bytes per 4 KiB of overhead (<1 %), as gocryptfs reports them.
+        reply.statvfs().setBlockSize(v.get(JAVA_LONG, 0)).setFragmentSize(v.get(JAVA_LONG, 8))
+                .setBlocks(v.get(JAVA_LONG, 16)).setBlocksFree(v.get(JAVA_LONG, 24))
+                .setBlocksAvailable(v.get(JAVA_LONG, 32)).setFiles(v.get(JAVA_LONG, 40))
+                .setFilesFree(v.get(JAVA_LONG, 48)).setFilesAvailable(v.get(JAVA_LONG, 56))
+                .setFsid(v.get(JAVA_LONG, 64)).setFlags(v.get(JAVA_LONG, 72)).setNameMax(NAME_MAX);
+        reply.send();
+    }
+
+    // ---- open files ----------------------------------------------------------------------------
+
+    private OpenFile handle(long fh) throws ErrnoException {
+        if (locked) throw new ErrnoException(EIO);
+        return openFiles.handle(fh);
+    }
+
+    /**
+     * Opens the ciphertext file read-write whatever the caller asked: a write of part of a block
+     * must read the rest of it. A file the vault may only read (mode 0444 for a non-root vault) is
+     * opened read-only for a reader.
+     */
+    private int openCipher(Scratch s, int dfd, MemorySegment name, int flags, int createMode) throws ErrnoException {
+        int passed = (flags & PASSED_FLAGS) | O_NOFOLLOW | O_CLOEXEC | (createMode >= 0 ? O_CREAT | (flags & O_EXCL) : 0);
+        int fd = Libc.openat(s.errno, dfd, name, O_RDWR | passed, Math.max(createMode, 0) & 07777);
+        if (fd == -EACCES && (flags & O_ACCMODE) == O_RDONLY) {
+            fd = Libc.openat(s.errno, dfd, name, O_RDONLY | passed, 0);
+        }
+        return check(fd);
+    }
+
+    @Override
+    public void open(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = node(ino);
+        Place at = store.named(s, n);
+        int fd;
+        try {
+            fd = openCipher(s, at.dfd(), cString(s.path2, at.stored()), flags, -1);
+        } finally {
+            store.closeDir(s, at.dfd());
+        }
+        int keep = OpenReply.KEEP_CACHE;
+        try {
+            check(Libc.fstat(s.errno, fd, s.stat));
+            // Another program replaced the file under this name, and the watcher has not told the
+            // kernel yet: ESTALE makes the kernel look the name up again and open the new file.
+            if (s.statView.ino() != n.backingIno) throw new ErrnoException(dev.fusepanama.Errno.ESTALE);
+            if (ctime(s.statView) != n.seenCtime) {
+                // Changed since the vault last looked (perhaps rewritten in place by another
+                // program): read its header again, and let the kernel drop the pages it keeps.
+                Lock l = n.content.writeLock();
+                l.lock();
+                try {
+                    n.fileId = null;
+                } finally {
+                    l.unlock();
+                }
+                keep = 0;
+            }
+        } catch (ErrnoException e) {
+            Libc.close(s.errno, fd);
+            throw e;
+        }
+        OpenFile h = new OpenFile(n, fd, null);
+        if ((flags & O_TRUNC) != 0) {
+            try {
+                truncate(s, n, h, null, 0);
+            } catch (ErrnoException e) {
+                Libc.close(s.errno, fd);
+                throw e;
+            }
+        }
+        long fh = openFiles.register(h);
+        if (!reply.open(fh, keep)) openFiles.closeHandle(fh);
+    }
+
+    @Override
+    public void create(Request request, long parent, Name name, int mode, int flags, CreateReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node p = directory(parent);
+        int dfd = store.openDir(s, p);
+        try {
+            NewName nn = newName(s, p, dfd, name);
+            byte[] plain = nn.plain();
+            byte[] stored = nn.stored();
+            boolean longName = nn.longName();
+            MemorySegment cname = cString(s.path, stored);
+            int fd;
+            try {
+                fd = openCipher(s, dfd, cname, flags, mode & 07777);
+            } catch (ErrnoException e) {
+                if (longName) store.removeLongName(s, dfd, stored);
+                throw e;
+            }
+            attrs.own(s, request, dfd, cname);
+            Stat st = reply.attributes();
+            int rc = Libc.fstat(s.errno, fd, st.segment());
+            if (rc < 0) {
+                Libc.close(s.errno, fd);
+                throw new ErrnoException(-rc);
+            }
+            Node n = nodes.remember(p, stored, plain, st);
+            OpenFile h = new OpenFile(n, fd, null);
+            try {
+                if ((flags & O_TRUNC) != 0 && st.size() > 0) truncate(s, n, h, null, 0);
+                attrs.present(s, n, st, dfd, cname);
+            } catch (ErrnoException | RuntimeException e) {
+                Libc.close(s.errno, fd);
+                table.forget(n.nodeId(), 1); // the lookup remember counted: no entry is sent
+                throw e;
+            }
+            long fh = openFiles.register(h);
+            if (!table.created(reply, n, CACHE, fh, OpenReply.KEEP_CACHE)) openFiles.closeHandle(fh);
+        } finally {
+            store.closeDir(s, dfd);
+        }
+    }
+
+    @Override
+    public void release(Request request, long ino, long fh, int flags, EmptyReply reply) {
+        openFiles.closeHandle(fh);
+        reply.ok();
+    }
+
+    @Override
+    public void flush(Request request, long ino, long fh, long lockOwner, EmptyReply reply) {
+        reply.ok(); // every write reached the ciphertext file before it was answered
+    }
+
+    @Override
+    public void fsync(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        check(Libc.fsync(s.errno, handle(fh).fd, dataOnly));
+        reply.ok();
+    }
+
+    // ---- contents ------------------------------------------------------------------------------
+
+    @Override
+    public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        OpenFile h = handle(fh);
+        Lock l = h.node.content.readLock();
+        l.lock();
+        try {
+            reply.data(contents.readLocked(s, h, size, offset));
+        } finally {
+            l.unlock();
+        }
+    }
+
+    @Override
+    public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        OpenFile h = handle(fh);
+        int count = data.remaining();
+        Lock l = h.node.content.writeLock();
+        l.lock();
+        try {
+            contents.writeLocked(s, h, data, offset);
+            if (Attributes.seen(s, h) && (s.statView.mode() & (S_ISUID | S_ISGID)) != 0) {
+                try {
+                    if (attrs.dataChanged(s, request, h, null)) Attributes.seen(s, h);
+                } catch (ErrnoException e) {
+                    // the data is written: the write succeeded; the bits stay as they were
+                    LOG.warn("vault {}: clearing the set-ID bits of {} after a write failed: {}", cipherDir, store.plainPath(h.node),
+                            dev.fusepanama.Errno.name(e.errno()));
+                }
+            }
+        } finally {
+            l.unlock();
+        }
+        reply.written(count);
+    }
+
+    @Override
+    public KernelCaching kernelCaching() {
+        return CACHING;
+    }
+
+    /**
+     * Truncates the file of {@code n} (through {@code h}, else opened by its name {@code at}, else
+     * through any open handle) to {@code size} plaintext bytes.
+     */
+    private void truncate(Scratch s, Node n, OpenFile h, Place at, long size) throws ErrnoException {
+        OpenFile via = h;
+        boolean opened = false;
+        boolean borrowed = false;
+        if (via == null) {
+            if (at != null) {
+                via = new OpenFile(n, openCipher(s, at.dfd(), cString(s.path2, at.stored()), O_WRONLY, -1), null);
+                opened = true;
+            } else {
+                via = openFiles.borrow(n);
+                if (via == null) throw new ErrnoException(ENOENT);
+                borrowed = true;
+            }
+        }
+        Lock l = n.content.writeLock();
+        l.lock();
+        try {
+            contents.truncateLocked(s, via, size);
+            Attributes.seen(s, via);
+        } finally {
+            l.unlock();
+            if (opened) Libc.close(s.errno, via.fd);
+            if (borrowed) via.letGo();
+        }
+    }
+
+    // ---- extended attributes -------------------------------------------------------------------
+
+    @Override
+    public void setxattr(Request request, long ino, Name name, ByteBuffer value, int flags, EmptyReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = node(ino);
+        xattrs.set(s, n, name, value, flags);
+        reply.ok();
+    }
+
+    @Override
+    public void getxattr(Request request, long ino, Name name, long size, XattrReply reply) throws ErrnoException {
+        // The kernel asks for this before every write, to clear it; on a nosuid mount it grants
+        // nothing, so answer at once, as gocryptfs does without -suid (its issue 515).
+        if (capabilitiesIgnored && name.is(SECURITY_CAPABILITY)) throw new ErrnoException(dev.fusepanama.Errno.EOPNOTSUPP);
+        Scratch s = scratch();
+        Node n = node(ino);
+        byte[] plain = xattrs.get(s, n, name);
+        if (size == 0) reply.size(plain.length);
+        else if (plain.length > size) reply.error(ERANGE);
+        else reply.data(plain, 0, plain.length);
+    }
+
+    @Override
+    public void listxattr(Request request, long ino, long size, XattrReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = node(ino);
+        byte[] list = xattrs.list(s, n);
+        if (size == 0) reply.size(list.length);
+        else if (list.length > size) reply.error(ERANGE);
+        else reply.data(list, 0, list.length);
+    }
+
+    @Override
+    public void removexattr(Request request, long ino, Name name, EmptyReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = node(ino);
+        xattrs.remove(s, n, name);
+        reply.ok();
+    }
+
+    // ---- directories ---------------------------------------------------------------------------
+
+    @Override
+    public void opendir(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        Node n = directory(ino);
+        int fd;
+        if (n == rootNode) {
+            fd = check(Libc.openat(s.errno, store.rootFd, cString(s.path2, DOT), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0));
+        } else {
+            Place at = store.named(s, n);
+            try {
+                fd = check(Libc.openat(s.errno, at.dfd(), cString(s.path2, at.stored()),
+                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0));
+            } finally {
+                store.closeDir(s, at.dfd());
+            }
+        }
+        Listing listing;
+        try {
+            listing = store.list(s, n, fd);
+        } catch (ErrnoException e) {
+            Libc.close(s.errno, fd);
+            throw e;
+        }
+        long fh = openFiles.register(new OpenFile(n, fd, listing));
+        if (!reply.open(fh, 0)) openFiles.closeHandle(fh);
+    }
+
+    /**
+     * The entries of the open directory {@code h} for a read from {@code offset}: read again from
+     * the store at a rewind (a second read from offset 0), as a kernel filesystem shows what was
+     * added or removed meanwhile.
+     */
+    private List<Listing.Entry> entries(OpenFile h, long offset) throws ErrnoException {
+        if (offset == 0) {
+            if (h.listedFromStart) {
+                Scratch s = scratch();
+                check(Libc.lseek(s.errno, h.fd, 0, dev.fusepanama.Posix.SEEK_SET));
+                h.listing = store.list(s, h.node, h.fd);
+            }
+            h.listedFromStart = true;
+        }
+        return h.listing.entries();
+    }
+
+    @Override
+    public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws ErrnoException {
+        OpenFile h = handle(fh);
+        List<Listing.Entry> entries = entries(h, offset);
+        for (long i = offset; i < entries.size() + 2; i++) {
+            boolean full;
+            // d_ino is the ciphertext inode number, as st_ino is (".." of a removed directory: its own).
+            if (i == 0) full = reply.add(DOT, h.node.backingIno, S_IFDIR, 1);
+            else if (i == 1) {
+                Node parent = table.parent(h.node);
+                full = reply.add(DOT_DOT, (parent != null ? parent : h.node).backingIno, S_IFDIR, 2);
+            }
+            else {
+                Listing.Entry e = entries.get((int) i - 2);
+                full = reply.add(e.plain(), e.backingIno(), e.type(), i + 1);
+            }
+            if (full) break;
+        }
+        reply.send();
+    }
+
+    @Override
+    public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        OpenFile h = handle(fh);
+        List<Listing.Entry> entries = entries(h, offset);
+        List<Node> counted = new ArrayList<>();
+        for (long i = offset; i < entries.size() + 2; i++) {
+            Stat st = reply.attributes();
+            if (i < 2) {
+                attrs.stat(s, h.node, NO_HANDLE, st);
+                if (reply.add(i == 0 ? DOT : DOT_DOT, h.node, CACHE, i + 1)) break;
+                continue;
+            }
+            Listing.Entry e = entries.get((int) i - 2);
+            MemorySegment name = cString(s.path, e.stored());
+            if (Libc.fstatat(s.errno, h.fd, name, st.segment(), Libc.AT_SYMLINK_NOFOLLOW) < 0) {
+                st.clear();
+                continue; // removed since opendir
+            }
+            Node n = nodes.remember(h.node, e.stored(), e.plain(), st);
+            try {
+                attrs.present(s, n, st, h.fd, name);
+            } catch (ErrnoException bad) {
+                table.forget(n.nodeId(), 1);
+                st.clear();
+                continue;
+            }
+            if (reply.add(e.plain(), n, CACHE, i + 1)) { // full
+                table.forget(n.nodeId(), 1);
+                break;
+            }
+            counted.add(n);
+        }
+        if (!reply.send()) table.forgetAll(counted);
+    }
+
+    @Override
+    public void releasedir(Request request, long ino, long fh, EmptyReply reply) {
+        openFiles.closeHandle(fh);
+        reply.ok();
+    }
+
+    @Override
+    public void fsyncdir(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) throws ErrnoException {
+        Scratch s = scratch();
+        check(Libc.fsync(s.errno, handle(fh).fd, dataOnly));
+        reply.ok();
+    }
+}
