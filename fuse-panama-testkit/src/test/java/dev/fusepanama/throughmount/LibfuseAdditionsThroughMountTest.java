@@ -134,7 +134,10 @@ class LibfuseAdditionsThroughMountTest {
         public void statx(Request request, long ino, long fh, int flags, int mask, dev.fusepanama.inode.StatxReply reply) {
             statxCalls.incrementAndGet();
             dev.fusepanama.Statx x = reply.attributes();
-            x.setIno(ino).setMode(Posix.S_IFREG | 0640).setNlink(1).setSize(3).setBtime(1_234_567_890L, 500)
+            // The root is asked too (a stat of the mountpoint, as the mount itself makes on 3.18): a directory.
+            boolean root = ino == ROOT;
+            x.setIno(ino).setMode(root ? Posix.S_IFDIR | 0755 : Posix.S_IFREG | 0640).setNlink(root ? 2 : 1)
+                    .setSize(root ? 0 : 3).setBtime(1_234_567_890L, 500)
                     .setMask(dev.fusepanama.Statx.STATX_BASIC_STATS | dev.fusepanama.Statx.STATX_BTIME);
             reply.send(Timeouts.NONE);
         }
@@ -160,6 +163,10 @@ class LibfuseAdditionsThroughMountTest {
         ForwardingThroughMountTest.OneFile paths = new ForwardingThroughMountTest.OneFile() {
             @Override
             public int statx(String path, int flags, int mask, dev.fusepanama.Statx stx, dev.fusepanama.FileInfo fi) {
+                if (path.equals("/")) { // asked by a stat of the mountpoint, as the mount itself makes on 3.18
+                    stx.setMode(Posix.S_IFDIR | 0755).setNlink(2).setMask(dev.fusepanama.Statx.STATX_BASIC_STATS);
+                    return 0;
+                }
                 if (!path.equals("/f")) return -Errno.ENOENT;
                 stx.setMode(Posix.S_IFREG | 0600).setNlink(1).setSize(TEXT.length).setBtime(987_654_321L, 7)
                         .setMask(dev.fusepanama.Statx.STATX_BASIC_STATS | dev.fusepanama.Statx.STATX_BTIME);

@@ -46,6 +46,9 @@ final class Preflight {
                     "mountpoint " + mountpoint + " is not a directory: mount on an (empty) directory");
         }
         Optional<MountTable.Entry> existing = table.find(mountpoint);
+        if (existing.isPresent() && existing.get().type().startsWith("fuse") && disconnected(mountpoint)) {
+            throw stale(mountpoint);
+        }
         if (existing.isPresent()) {
             throw new MountException(Reason.ALREADY_MOUNTED, mountpoint,
                     "mountpoint " + mountpoint + " is already a mount point (" + existing.get().type() + " from "
@@ -53,6 +56,22 @@ final class Preflight {
                             + ", or fusermount3 -u for FUSE) or choose another directory");
         }
         return mountpoint;
+    }
+
+    /**
+     * Whether the FUSE mount at {@code mountpoint} has lost its filesystem process. The stat above
+     * can be answered from the kernel's attribute cache for a while after the process died; a
+     * statfs is never cached, so it reaches the connection, which answers ENOTCONN once aborted.
+     */
+    private static boolean disconnected(Path mountpoint) {
+        try {
+            Files.getFileStore(mountpoint).getTotalSpace();
+            return false;
+        } catch (FileSystemException e) {
+            return String.valueOf(e.getReason()).contains("not connected");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     static MountException stale(Path mountpoint) {
