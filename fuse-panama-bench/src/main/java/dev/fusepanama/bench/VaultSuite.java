@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,7 +29,6 @@ final class VaultSuite implements Suite {
     static final String GOCRYPTFS = "gocryptfs";
     private static final int BIG_MIB = 1 << 10;
     private static final int RANDOM_FILE_MIB = 256;
-    private static final int FIO_SECONDS = 10;
     private static final String ABSENT = "fuse-panama-bench: absent from every file";
     private static final String TREE = "tree";
     private static final String BIG = "big";
@@ -44,7 +42,8 @@ final class VaultSuite implements Suite {
     private final Map<String, Filesystem> fresh;
     private final double scale;
     /** The new process of the start-up row, by the long-lived mount's root, until the row after it ends it. */
-    private final Map<Path, FsProcess> started = new LinkedHashMap<>();
+    /** The new processes, by the long-lived mount they repeat; also read by the shutdown's cleanup. */
+    private final Map<Path, FsProcess> started = new java.util.concurrent.ConcurrentHashMap<>();
     /** Each new process's peak RSS (VmHWM) when it ended, per filesystem. */
     private final Samples freshRss = new Samples();
     private final List<Metric> metrics;
@@ -94,13 +93,15 @@ final class VaultSuite implements Suite {
                             if (!Files.exists(w.resolve(BIG))) MemfsSuite.exec(w, "dd", "if=/dev/zero", "of=" + BIG, "bs=1M", "count=" + n, "conv=fsync", "status=none");
                             CryptomatorSuite.dropCaches();
                         }, Step.NOTHING),
-                new Metric(START_UP, "ms/op", false, 0, 1, (r, w, n) -> startAnother(r), Step.NOTHING, Step.NOTHING),
+                // Each new process lives only through its own row: the other filesystem's never runs beside it.
+                new Metric(START_UP, "ms/op", false, 0, 1, (r, w, n) -> startAnother(r), Step.NOTHING,
+                        (r, w, n) -> endAnother(r, false)),
                 new Metric(FRESH_READ, "MB/s", true, 1 << 20, BIG_MIB, (r, w, n) -> readThroughAnother(r, n),
-                        Step.NOTHING, (r, w, n) -> {
-                            endAnother(r);
+                        (r, w, n) -> startAnother(r), (r, w, n) -> {
+                            endAnother(r, true);
                             Files.delete(w.resolve(BIG));
                         }),
-                new Metric("4 KiB random reads (fio, psync, 1 job, 10 s) of a 256 MiB file, page cache dropped", "kIOPS", true, 0, RANDOM_FILE_MIB,
+                new Metric("4 KiB random reads (fio, psync, 1 job, each block once) of a 256 MiB file, page cache dropped", "kIOPS", true, 0, RANDOM_FILE_MIB,
                         (r, w, n) -> fio(w.resolve(RANDOM), n),
                         (r, w, n) -> {
                             if (!Files.exists(w.resolve(RANDOM))) MemfsSuite.exec(w, "dd", "if=/dev/urandom", "of=" + RANDOM, "bs=1M", "count=" + n, "conv=fsync", "status=none");
@@ -148,27 +149,27 @@ final class VaultSuite implements Suite {
         return new long[] {done[0], done[1], FsProcess.cpuBetween(before, p.cpuReading())};
     }
 
-    /** Ends the new process of {@code root}'s filesystem, keeping its peak RSS. */
-    private void endAnother(Path root) throws Exception {
+    /** Ends the new process of {@code root}'s filesystem, keeping its peak RSS if {@code rss} (after its first read). */
+    private void endAnother(Path root, boolean rss) throws Exception {
         FsProcess p = started.remove(root);
         if (p == null) return;
         try (p) {
-            freshRss.add("peak RSS", p.name(), p.peakRssKiB() / 1024.0);
+            if (rss) freshRss.add("peak RSS", p.name(), p.peakRssKiB() / 1024.0);
         }
     }
 
     private void endStarted() throws Exception {
-        for (Path root : List.copyOf(started.keySet())) endAnother(root);
+        for (Path root : List.copyOf(started.keySet())) endAnother(root, false);
     }
 
     /**
-     * fio's 4 KiB random reads of {@code file} ({@code mib} MiB), psync, one job, for 10 s at scale
-     * 1 (1 s at least): {reads done, nanoseconds}.
+     * fio's 4 KiB random reads of {@code file} ({@code mib} MiB), psync, one job, each block read
+     * once (fio's random map), so that every read misses the page cache the step before dropped:
+     * {reads done, nanoseconds}.
      */
     private long[] fio(Path file, long mib) throws Exception {
-        long seconds = Math.max(1, Math.round(FIO_SECONDS * scale));
         Process p = new ProcessBuilder("fio", "--name=r", "--filename=" + file, "--rw=randread", "--bs=4k", "--ioengine=psync",
-                "--numjobs=1", "--time_based", "--runtime=" + seconds, "--size=" + mib + "m", "--output-format=terse", "--terse-version=3")
+                "--numjobs=1", "--size=" + mib + "m", "--io_size=" + mib + "m", "--output-format=terse", "--terse-version=3")
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         if (p.waitFor() != 0) throw new IOException("fio on " + file + " exited with " + p.exitValue() + ": " + out);
@@ -199,14 +200,14 @@ final class VaultSuite implements Suite {
                 + "--passfile`: its JVM options and class-data sharing archive; the long-lived one also with %s), gocryptfs "
                 + "`-fg -passfile`. Rows: dd of /dev/zero into a new file, %d MiB in 1 MiB writes with conv=fsync; read back "
                 + "after `echo 3 > /proc/sys/vm/drop_caches`; a new process of the same filesystem started on a second mountpoint of "
-                + "the same vault, timed from its start to its mount in /proc/mounts (polled every 2 ms), then the same file read "
-                + "through it (its CPU, not the long-lived process's, in the CPU table), then the new process ended; fio's 4 KiB "
-                + "random reads of a %d MiB file of random bytes (psync, 1 job, %d s, page cache dropped first); the tar (%,d "
+                + "the same vault, timed from its start to its mount in /proc/mounts (polled every 2 ms), and ended; another such "
+                + "process, alone too, reading the same file through its mount (its CPU, not the long-lived process's, in the CPU "
+                + "table); fio's 4 KiB random reads of a %d MiB file of random bytes (psync, 1 job, each block read once, page "
+                + "cache dropped first); the tar (%,d "
                 + "entries of /usr/include, %.0f MB) unpacked as root into a new directory; find -ls and grep -r over it, each run "
                 + "once untimed first. Ratios: the vault's value over gocryptfs's, paired per round (below 1 is faster on the "
                 + "time rows, above 1 on the MB/s and kIOPS rows).",
-                gocryptfsVersion(), Compare.FIXED_COMPILER_THREADS, atScale(BIG_MIB), atScale(RANDOM_FILE_MIB),
-                Math.max(1, Math.round(FIO_SECONDS * scale)), tarball.entries(), tarball.bytes() / 1e6);
+                gocryptfsVersion(), Compare.FIXED_COMPILER_THREADS, atScale(BIG_MIB), atScale(RANDOM_FILE_MIB), tarball.entries(), tarball.bytes() / 1e6);
     }
 
     private long atScale(long n) {

@@ -24,10 +24,12 @@ final class FuseOptionNames {
     /**
      * Taken by libfuse's high-level (path) API only, which applies them to the attributes it
      * passes on: a filesystem on the inode API reports owners and modes itself, and libfuse's
-     * session refuses these. {@code fmask} and {@code dmask} need libfuse 3.17.
+     * session refuses these. {@code fmask} and {@code dmask} need libfuse 3.17, {@code
+     * parallel_direct_write} 3.16; {@code modules=} stacks libfuse's subdir and iconv modules,
+     * whose own options follow it.
      */
     static final Set<String> PATH_API = Set.of("uid", "gid", "umask", "fmask", "dmask", "noforget", "remember",
-            "no_rofd_flush", "ac_attr_timeout");
+            "no_rofd_flush", "ac_attr_timeout", "modules", "subdir", "iconv", "from_code", "to_code", "parallel_direct_write");
 
     /** The name of {@code option} ({@code NAME} or {@code NAME=VALUE}). */
     static String name(String option) {

@@ -131,7 +131,7 @@ public final class Main {
                             path.fuseOption(o);
                             pathSettings.add("-o " + o);
                         } else {
-                            throw new IllegalArgumentException("-o " + o + ": FUSE has no option named " + name + "; its options are "
+                            throw new IllegalArgumentException("-o " + o + ": no FUSE option named " + name + " is taken here; the options are "
                                     + "allow_other, allow_root, ro, rw, default_permissions, fsname=NAME, subtype=NAME, "
                                     + "max_read=BYTES, auto_unmount, nosuid, nodev, noexec, noatime, attr_timeout=SECONDS, ...");
                         }

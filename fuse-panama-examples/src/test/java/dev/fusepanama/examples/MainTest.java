@@ -84,7 +84,7 @@ class MainTest {
     void unknownAndContradictoryOptionsAreRefusedInAShellUsersWords(@TempDir Path tmp) throws IOException {
         String mnt = tmp.resolve("mnt").toString();
         Path source = Files.createDirectory(tmp.resolve("source"));
-        assertEquals("-o bogus: FUSE has no option named bogus; its options are allow_other, allow_root, ro, rw, "
+        assertEquals("-o bogus: no FUSE option named bogus is taken here; the options are allow_other, allow_root, ro, rw, "
                 + "default_permissions, fsname=NAME, subtype=NAME, max_read=BYTES, auto_unmount, nosuid, nodev, noexec, noatime, "
                 + "attr_timeout=SECONDS, ... (the launcher's own options: --help)", refusal(tmp, "memfs", mnt, "-o", "allow_other,bogus"));
         assertEquals("-o ro and -o rw contradict each other (the launcher's own options: --help)",

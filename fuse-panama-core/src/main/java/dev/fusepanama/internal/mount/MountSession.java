@@ -361,22 +361,32 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
     /**
      * The filesystem's init has run, but libfuse replies to the kernel's INIT only after it, and
      * in between it starts the io_uring queues (which may fail, see {@link #checkIoUring}) and the
-     * kernel sets the readahead from the reply and starts taking backing files. A stat of the
-     * mountpoint returns once the kernel has that reply, so what {@link #describe} says,
-     * {@link #raiseReadahead} writes and {@link BackingFiles#probe} finds is final. libfuse 3.18
-     * also takes notifications only from then on ({@code got_init} is set just before the reply;
-     * earlier releases set it before calling init): without the stat, a notification sent right
-     * after mount returned could fail with ENOTCONN.
+     * kernel sets the readahead from the reply and starts taking backing files. A statfs of the
+     * mountpoint returns once the kernel has that reply (every request waits for it), so what
+     * {@link #describe} says, {@link #raiseReadahead} writes and {@link BackingFiles#probe} finds is
+     * final. libfuse 3.18 also takes notifications only from then on ({@code got_init} is set just
+     * before the reply; earlier releases set it before calling init): without the wait, a
+     * notification sent right after mount returned could fail with ENOTCONN. statfs rather than a
+     * stat: it reaches the filesystem's statfs (libfuse answers it where the filesystem has none),
+     * and leaves no attributes of the root in the kernel's cache. If the kernel refused the reply
+     * (libfuse 3.18 can refuse its own INIT after init ran) or the connection ended, the mount fails.
      */
-    private void awaitInitReply() {
+    private void awaitInitReply() throws MountException {
         if (!ioUringActive() && !raisesReadahead() && (backing == null || backing.unavailable() != null)
                 && !lib.version.atLeast(3, 18, 0)) {
             return;
         }
-        try {
-            java.nio.file.Files.readAttributes(mountpoint, java.nio.file.attribute.BasicFileAttributes.class);
-        } catch (IOException e) {
-            LOG.debug("stat of {} after init: {}", mountpoint, e.toString());
+        int rc;
+        try (Arena probe = Arena.ofConfined()) {
+            rc = Libc.statvfs(Libc.errno(), probe.allocateFrom(mountpoint.toString()),
+                    probe.allocate(dev.fusepanama.internal.bind.statvfs.LAYOUT));
+        }
+        if (rc == -Errno.ECONNREFUSED || rc == -Errno.ENOTCONN) {
+            throw new MountException(Reason.MOUNT_FAILED, mountpoint, "mounting " + mountpoint + " failed: the kernel's "
+                    + "connection ended right after init (" + Errno.name(-rc) + "; the logger dev.fusepanama.libfuse says why)");
+        }
+        if (rc < 0) {
+            LOG.debug("statfs of {} after init: {}", mountpoint, Errno.name(-rc));
         }
     }
 

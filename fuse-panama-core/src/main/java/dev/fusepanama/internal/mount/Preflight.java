@@ -2,7 +2,11 @@ package dev.fusepanama.internal.mount;
 
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountException.Reason;
+import dev.fusepanama.Errno;
+import dev.fusepanama.internal.bind.statvfs;
+import dev.fusepanama.libc.Libc;
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -32,7 +36,11 @@ final class Preflight {
             throw new MountException(Reason.MOUNTPOINT_MISSING, mountpoint,
                     "mountpoint " + mountpoint + " does not exist: create it first (mkdir -p " + mountpoint + ")");
         } catch (FileSystemException e) {
-            if (String.valueOf(e.getReason()).contains("not connected") || table.find(mountpoint).isPresent()) {
+            Optional<MountTable.Entry> mounted = table.find(mountpoint);
+            if (mounted.isPresent() && !disconnected(mountpoint)) {
+                throw alreadyMounted(mountpoint, mounted.get()); // e.g. another user's, without allow_other
+            }
+            if (mounted.isPresent() || String.valueOf(e.getReason()).contains("not connected")) {
                 throw stale(mountpoint);
             }
             throw new MountException(Reason.MOUNT_FAILED, mountpoint,
@@ -50,29 +58,47 @@ final class Preflight {
             throw stale(mountpoint);
         }
         if (existing.isPresent()) {
-            throw new MountException(Reason.ALREADY_MOUNTED, mountpoint,
-                    "mountpoint " + mountpoint + " is already a mount point (" + existing.get().type() + " from "
-                            + existing.get().source() + "): unmount it first (umount " + mountpoint
-                            + ", or fusermount3 -u for FUSE) or choose another directory");
+            throw alreadyMounted(mountpoint, existing.get());
         }
         return mountpoint;
     }
 
+    private static MountException alreadyMounted(Path mountpoint, MountTable.Entry existing) {
+        return new MountException(Reason.ALREADY_MOUNTED, mountpoint,
+                "mountpoint " + mountpoint + " is already a mount point (" + existing.type() + " from "
+                        + existing.source() + "): unmount it first (umount " + mountpoint
+                        + ", or fusermount3 -u for FUSE) or choose another directory");
+    }
+
     /**
-     * Whether the FUSE mount at {@code mountpoint} has lost its filesystem process. The stat above
-     * can be answered from the kernel's attribute cache for a while after the process died; a
-     * statfs is never cached, so it reaches the connection, which answers ENOTCONN once aborted.
+     * Whether the mount at {@code mountpoint} has lost its filesystem process. A stat can be
+     * answered from the kernel's attribute cache for a while after the process died; a statfs is
+     * never cached, so it reaches the connection, which answers ENOTCONN once aborted. A live
+     * filesystem that does not answer within {@link #PROBE_WAIT} counts as live: the probe then
+     * stays blocked on its own daemon thread, never on the caller's.
      */
     private static boolean disconnected(Path mountpoint) {
+        java.util.concurrent.CompletableFuture<Integer> rc = new java.util.concurrent.CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("fuse-panama statfs probe").start(() -> {
+            try (Arena arena = Arena.ofConfined()) {
+                rc.complete(Libc.statvfs(Libc.errno(), arena.allocateFrom(mountpoint.toString()),
+                        arena.allocate(statvfs.LAYOUT)));
+            } catch (Throwable t) {
+                rc.completeExceptionally(t);
+            }
+        });
         try {
-            Files.getFileStore(mountpoint).getTotalSpace();
+            return rc.get(PROBE_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS) == -Errno.ENOTCONN;
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
             return false;
-        } catch (FileSystemException e) {
-            return String.valueOf(e.getReason()).contains("not connected");
-        } catch (IOException e) {
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return false;
         }
     }
+
+    /** How long {@link #disconnected} waits for a statfs answer. */
+    private static final java.time.Duration PROBE_WAIT = java.time.Duration.ofSeconds(2);
 
     static MountException stale(Path mountpoint) {
         return new MountException(Reason.STALE_MOUNT, mountpoint,

@@ -76,12 +76,14 @@ public final class InvalidateEntry implements InodeFileSystem {
             try {
                 while (mount.isMounted()) {
                     Thread.sleep(1000);
-                    update(LocalTime.now(), notify ? mount : null);
+                    try {
+                        update(LocalTime.now(), notify ? mount : null);
+                    } catch (IOException e) { // one refused notification; the next second tries again
+                        LOG.warn("the kernel refused the notification: {}", e.getMessage());
+                    }
                 }
             } catch (InterruptedException | IllegalStateException ended) {
                 // interrupted, or the mount ended between the check and the notification
-            } catch (IOException e) {
-                LOG.error("the kernel refused the notification: {}", e.getMessage());
             }
         });
     }

@@ -70,6 +70,10 @@ public final class IoctlSize implements InodeFileSystem {
     @Override
     public void ioctl(Request request, long ino, long fh, int cmd, long arg, int flags, ByteBuffer in, int outSize,
             IoctlReply reply) {
+        if (ino != FILE.nodeId()) {
+            reply.error(Errno.EINVAL); // as ioctl.c: only the file takes them
+            return;
+        }
         ByteBuffer sizeT = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder());
         switch (cmd) {
             case FIOC_GET_SIZE -> {
@@ -127,6 +131,10 @@ public final class IoctlSize implements InodeFileSystem {
     @Override
     public void setattr(Request request, long ino, Stat attributes, int toSet, long fh, AttrReply reply) {
         if ((toSet & SET_SIZE) != 0) { // truncate(2), or open with O_TRUNC where libfuse does not pass it to open
+            if (attributes.size() > 1 << 20) {
+                reply.error(Errno.EFBIG); // kept small, as by ioctl and write
+                return;
+            }
             resize(attributes.size());
         }
         getattr(request, ino, fh, reply);

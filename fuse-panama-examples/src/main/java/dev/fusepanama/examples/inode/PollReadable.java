@@ -89,6 +89,17 @@ public final class PollReadable implements InodeFileSystem {
         });
     }
 
+    /** At the end of the mount: the handles still kept are released (nothing will be ready for them). */
+    @Override
+    public void destroy() {
+        List<PollHandle> left;
+        synchronized (this) {
+            left = new ArrayList<>(waiting);
+            waiting.clear();
+        }
+        left.forEach(PollHandle::release);
+    }
+
     @Override
     public void poll(Request request, long ino, long fh, int events, PollHandle handle, PollReply reply) {
         boolean ready;

@@ -92,19 +92,21 @@ public final class StoreRetrieve implements InodeFileSystem {
             try {
                 while (mount.isMounted()) {
                     Thread.sleep(1000);
-                    if (update(LocalTime.now(), mount)) {
-                        byte[] stored = text;
-                        byte[] held = kernelCopy(mount).get(10, TimeUnit.SECONDS);
-                        if (!Arrays.equals(stored, held)) {
-                            LOG.warn("stored {} but the kernel holds {}", new String(stored, StandardCharsets.UTF_8).strip(),
-                                    new String(held, StandardCharsets.UTF_8).strip());
+                    try {
+                        if (update(LocalTime.now(), mount)) {
+                            byte[] stored = text;
+                            byte[] held = kernelCopy(mount).get(10, TimeUnit.SECONDS);
+                            if (!Arrays.equals(stored, held)) {
+                                LOG.warn("stored {} but the kernel holds {}", new String(stored, StandardCharsets.UTF_8).strip(),
+                                        new String(held, StandardCharsets.UTF_8).strip());
+                            }
                         }
+                    } catch (IOException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                        LOG.warn("this second's store or retrieve failed: {}; the next second tries again", e.toString());
                     }
                 }
             } catch (InterruptedException | IllegalStateException ended) {
                 // interrupted, or the mount ended
-            } catch (Exception e) {
-                LOG.error("store or retrieve failed: {}", e.toString());
             }
         });
     }

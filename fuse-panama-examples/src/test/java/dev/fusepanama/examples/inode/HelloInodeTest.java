@@ -18,7 +18,9 @@ import org.junit.jupiter.api.Timeout;
 @MountTest
 class HelloInodeTest {
     static String sh(String script, Path dir) throws Exception {
-        Process p = new ProcessBuilder("sh", "-ec", script).directory(dir.toFile()).redirectErrorStream(true).start();
+        ProcessBuilder b = new ProcessBuilder("sh", "-ec", script).directory(dir.toFile()).redirectErrorStream(true);
+        b.environment().put("LC_ALL", "C"); // the messages compared below are coreutils' English ones
+        Process p = b.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), out);
         return out;
