@@ -380,10 +380,22 @@ public final class Main {
     /** Installs fuse3 with the command {@link #INSTALL_WITH} names (apt-get), if the launcher said so; true if it did. */
     static boolean installFuse3() throws IOException, InterruptedException {
         String aptGet = System.getenv(INSTALL_WITH);
-        if (aptGet == null || aptGet.isBlank()) return false;
+        if (aptGet == null || aptGet.isBlank() || inLinkerCache()) return false; // present, but too old or of another architecture
         LOG.warn("libfuse3 is missing; installing fuse3 with {}", aptGet);
         if (run(aptGet, "install", "-y", "-qq", "fuse3") == 0) return true;
         return run(aptGet, "update", "-qq") == 0 && run(aptGet, "install", "-y", "-qq", "fuse3") == 0;
+    }
+
+    /** Whether the linker cache lists libfuse3.so.3 or libfuse3.so.4 (ldconfig is in sbin, which a PATH may lack). */
+    private static boolean inLinkerCache() throws IOException, InterruptedException {
+        for (String ldconfig : List.of("/sbin/ldconfig", "/usr/sbin/ldconfig")) {
+            if (!Files.isExecutable(Path.of(ldconfig))) continue;
+            Process p = new ProcessBuilder(ldconfig, "-p").redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String cache = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            p.waitFor();
+            return cache.contains("libfuse3.so.3 ") || cache.contains("libfuse3.so.4 ");
+        }
+        return false;
     }
 
     private static int run(String... command) throws IOException, InterruptedException {
