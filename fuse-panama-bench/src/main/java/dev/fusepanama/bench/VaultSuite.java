@@ -180,8 +180,8 @@ final class VaultSuite implements Suite {
 
     @Override
     public String afterRounds(List<FsProcess> running, double scale) {
-        StringBuilder sb = new StringBuilder(Report.wrap("The new processes of the start-up row (warm-up passes included), each "
-                + "ended after the read that follows it: peak RSS (VmHWM, read before it ends), median [lowest-highest]:"))
+        StringBuilder sb = new StringBuilder(Report.wrap("The new processes of the first-read row (warm-up passes included), each "
+                + "ended after its read: peak RSS (VmHWM, read before it ends), median [lowest-highest]:"))
                 .append("\n\n| new process | ");
         sb.append(VAULT).append(" | ").append(GOCRYPTFS).append(" |\n|---|---:|---:|\n| peak RSS (MiB) |");
         for (String name : List.of(VAULT, GOCRYPTFS)) sb.append(' ').append(freshRss.range("peak RSS", name)).append(" |");
