@@ -15,9 +15,9 @@ public final class Fuse {
      * Mounts {@code fs} at {@code mountpoint}. Returns once the kernel has initialised the
      * connection and the filesystem serves requests. To know that the kernel has libfuse's answer
      * to its INIT (on libfuse 3.18, where notifications work only from then on; with io_uring,
-     * kernel passthrough or a raised readahead on every release), the mount makes one statfs of
-     * the mountpoint before it returns: the filesystem's {@code statfs} may be called on the
-     * mounting thread, so it must not wait for a lock that thread holds.
+     * kernel passthrough or a raised readahead on every release), the mount makes one stat of
+     * the mountpoint before it returns: the filesystem's {@code getattr} of its root may be called
+     * while the mounting thread waits, so it must not wait for a lock that thread holds.
      *
      * @throws MountException saying what is wrong and how to fix it (mountpoint missing, not a
      *         directory, already or stale mounted; /dev/fuse missing or not accessible; libfuse3

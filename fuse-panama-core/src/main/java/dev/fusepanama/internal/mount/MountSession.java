@@ -361,15 +361,15 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
     /**
      * The filesystem's init has run, but libfuse replies to the kernel's INIT only after it, and
      * in between it starts the io_uring queues (which may fail, see {@link #checkIoUring}) and the
-     * kernel sets the readahead from the reply and starts taking backing files. A statfs of the
+     * kernel sets the readahead from the reply and starts taking backing files. A stat of the
      * mountpoint returns once the kernel has that reply (every request waits for it), so what
      * {@link #describe} says, {@link #raiseReadahead} writes and {@link BackingFiles#probe} finds is
      * final. libfuse 3.18 also takes notifications only from then on ({@code got_init} is set just
      * before the reply; earlier releases set it before calling init): without the wait, a
-     * notification sent right after mount returned could fail with ENOTCONN. statfs rather than a
-     * stat: it reaches the filesystem's statfs (libfuse answers it where the filesystem has none),
-     * and leaves no attributes of the root in the kernel's cache. If the kernel refused the reply
-     * (libfuse 3.18 can refuse its own INIT after init ran) or the connection ended, the mount fails.
+     * notification sent right after mount returned could fail with ENOTCONN. A plain stat (no
+     * birth time asked, so a getattr of the root, never a statx): the cheapest request, where a
+     * statfs may be slow. If the kernel refused the reply (libfuse 3.18 can refuse its own INIT
+     * after init ran) or the connection ended, the mount fails.
      */
     private void awaitInitReply() throws MountException {
         if (!ioUringActive() && !raisesReadahead() && (backing == null || backing.unavailable() != null)
@@ -378,15 +378,15 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
         }
         int rc;
         try (Arena probe = Arena.ofConfined()) {
-            rc = Libc.statvfs(Libc.errno(), probe.allocateFrom(mountpoint.toString()),
-                    probe.allocate(dev.fusepanama.internal.bind.statvfs.LAYOUT));
+            rc = Libc.fstatat(Libc.errno(), Libc.AT_FDCWD, probe.allocateFrom(mountpoint.toString()),
+                    probe.allocate(dev.fusepanama.internal.bind.stat.LAYOUT), 0);
         }
         if (rc == -Errno.ECONNREFUSED || rc == -Errno.ENOTCONN) {
             throw new MountException(Reason.MOUNT_FAILED, mountpoint, "mounting " + mountpoint + " failed: the kernel's "
                     + "connection ended right after init (" + Errno.name(-rc) + "; the logger dev.fusepanama.libfuse says why)");
         }
         if (rc < 0) {
-            LOG.debug("statfs of {} after init: {}", mountpoint, Errno.name(-rc));
+            LOG.debug("stat of {} after init: {}", mountpoint, Errno.name(-rc));
         }
     }
 
