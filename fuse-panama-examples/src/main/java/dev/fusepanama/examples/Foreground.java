@@ -15,9 +15,18 @@ public final class Foreground {
 
     /** Blocks until the mount should end, ends it, and returns the exit status (0). */
     public static int serve(Mount mount, Logger log) throws InterruptedException, MountException {
+        return serve(mount, log, () -> {});
+    }
+
+    /**
+     * As {@link #serve(Mount, Logger)}, running {@code started} (say, the start-up line) once
+     * Ctrl-C and SIGTERM end the mount cleanly, so that whoever waits for it may stop it.
+     */
+    public static int serve(Mount mount, Logger log, Runnable started) throws InterruptedException, MountException {
         CountDownLatch stop = new CountDownLatch(1);
         Signal.handle(new Signal("INT"), s -> stop.countDown());
         Signal.handle(new Signal("TERM"), s -> stop.countDown());
+        started.run();
         Thread.ofPlatform().daemon().start(() -> {
             try {
                 mount.awaitUnmount();

@@ -363,9 +363,9 @@ public final class Main {
             }
             String how = mount.describe();
             int open = how.indexOf('(');
-            LOG.info("{} mounted at {} {}; stop with Ctrl-C or: fusermount3 -u {}",
-                    name, mountpoint, open < 0 ? "(libfuse " + Fuse.libfuseVersion() + ")" : how.substring(open), mountpoint);
-            return Foreground.serve(mount, LOG);
+            String got = open < 0 ? "(libfuse " + Fuse.libfuseVersion() + ")" : how.substring(open);
+            return Foreground.serve(mount, LOG, () -> LOG.info("{} mounted at {} {}; stop with Ctrl-C or: fusermount3 -u {}",
+                    name, mountpoint, got, mountpoint));
         } finally {
             removeCreated(created);
         }

@@ -176,11 +176,21 @@ class MainTest {
                 .redirectOutput(tmp.resolve(args[0] + ".log").toFile()).start();
     }
 
+    /**
+     * Waits for the command's start-up line, which it writes once mount has returned and it
+     * serves (and handles SIGTERM): the kernel lists the mount a little earlier, while the mount
+     * still waits for libfuse's INIT reply. Returns the /proc/mounts line.
+     */
     private static String awaitMount(Process p, Path at, Path tmp) throws Exception {
+        Path log = tmp.resolve(at.getFileName() + ".log");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (mountLine(at) == null && p.isAlive() && System.nanoTime() < deadline) Thread.sleep(50);
+        while (!(mountLine(at) != null && Files.readString(log, StandardCharsets.UTF_8).contains(" mounted at " + at))
+                && p.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
         String line = mountLine(at);
-        assertTrue(line != null, "mounted: " + Files.readString(tmp.resolve(at.getFileName() + ".log"), StandardCharsets.UTF_8));
+        assertTrue(line != null && Files.readString(log, StandardCharsets.UTF_8).contains(" mounted at " + at),
+                "mounted: " + Files.readString(log, StandardCharsets.UTF_8));
         return line;
     }
 
