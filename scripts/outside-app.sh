@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Cryptomator provider as an application outside this repository gets it: installs
-# fuse-panama-core, -nio and -cryptomator into the local Maven repository, builds
+# fuse-panama-libc, -core, -nio and -cryptomator into the local Maven repository, builds
 # fuse-panama-cryptomator/outside-app (a project of its own that depends on the installed
 # artifacts and on cryptofs) in a temporary copy, and runs it on the class path and on the
 # module path: MountService.get() must find our provider, which mounts a new cryptofs vault, a
@@ -26,7 +26,7 @@ for how in class module; do
   if [ "$how" = class ]; then
     run=(-cp "$cp" app.Main)
   else
-    run=(--enable-native-access=dev.fusepanama --module-path "$cp" -m app/app.Main)
+    run=(--enable-native-access=dev.fusepanama,dev.fusepanama.libc --module-path "$cp" -m app/app.Main)
   fi
   if out=$(timeout 120 "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED "${run[@]}" "$work/v-$how" "$work/m-$how" 2>&1) \
       && grep -q "^outside app: .* ($how path), mounted, read back" <<<"$out"; then

@@ -4,6 +4,7 @@
  */
 module dev.fusepanama.nio {
     requires transitive dev.fusepanama;
+    requires dev.fusepanama.libc;
     requires org.slf4j;
 
     exports dev.fusepanama.nio;

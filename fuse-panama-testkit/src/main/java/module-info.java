@@ -5,6 +5,7 @@
  */
 module dev.fusepanama.testkit {
     requires transitive dev.fusepanama;
+    requires dev.fusepanama.libc;
     requires transitive org.junit.jupiter.api;
     requires org.slf4j;
 

@@ -5,6 +5,7 @@
  */
 module dev.fusepanama.vault {
     requires transitive dev.fusepanama;
+    requires dev.fusepanama.libc;
     requires org.slf4j;
     // scrypt and HKDF.
     requires org.bouncycastle.provider;

@@ -1,6 +1,6 @@
 package dev.fusepanama;
 
-import dev.fusepanama.internal.bind.Arch;
+import dev.fusepanama.libc.Arch;
 
 /**
  * The POSIX and Linux constants that appear in {@link FuseFileSystem} arguments and results:

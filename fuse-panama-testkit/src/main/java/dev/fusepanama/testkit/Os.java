@@ -8,6 +8,7 @@ import dev.fusepanama.internal.bind.flock;
 import dev.fusepanama.internal.bind.stat;
 import dev.fusepanama.internal.bind.statvfs;
 import dev.fusepanama.internal.bind.timespec;
+import dev.fusepanama.libc.Dirents;
 import dev.fusepanama.libc.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -55,31 +56,28 @@ public final class Os {
         return m;
     }
 
-    private static MemorySegment e() {
-        return Libc.errno();
-    }
 
     public static int open(byte[] path, int flags, int mode) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.openat(e(), AT_FDCWD, cstr(a, path), flags, mode);
+            return Libc.openat(AT_FDCWD, cstr(a, path), flags, mode);
         }
     }
 
     public static int open(Path path, int flags) { return open(bytes(path), flags, 0644); }
 
     public static int close(int fd) {
-        return Libc.close(e(), fd);
+        return Libc.close(fd);
     }
 
     public static long pwrite(int fd, byte[] data, long offset) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.pwrite(e(), fd, data(a, data), data.length, offset);
+            return Libc.pwrite(fd, data(a, data), data.length, offset);
         }
     }
 
     public static long write(int fd, byte[] data) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.write(e(), fd, data(a, data), data.length);
+            return Libc.write(fd, data(a, data), data.length);
         }
     }
 
@@ -90,7 +88,7 @@ public final class Os {
     public static byte[] pread(int fd, int size, long offset) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment buf = a.allocate(Math.max(1, size), 4096);
-            long n = Libc.pread(e(), fd, buf, size, offset);
+            long n = Libc.pread(fd, buf, size, offset);
             if (n < 0) {
                 throw new OsException("pread", (int) -n);
             }
@@ -99,23 +97,23 @@ public final class Os {
     }
 
     public static long lseek(int fd, long offset, int whence) {
-        return Libc.lseek(e(), fd, offset, whence);
+        return Libc.lseek(fd, offset, whence);
     }
 
     public static int ftruncate(int fd, long size) {
-        return Libc.ftruncate(e(), fd, size);
+        return Libc.ftruncate(fd, size);
     }
 
     public static int fsync(int fd) {
-        return Libc.fsync(e(), fd, false);
+        return Libc.fsync(fd, false);
     }
 
     public static int fdatasync(int fd) {
-        return Libc.fsync(e(), fd, true);
+        return Libc.fsync(fd, true);
     }
 
     public static int flock(int fd, int op) {
-        return Libc.flock(e(), fd, op);
+        return Libc.flock(fd, op);
     }
 
     /** fcntl record lock; for F_GETLK returns the lock type found (F_UNLCK if none). */
@@ -127,24 +125,24 @@ public final class Os {
             flock.l_whence(addr, (short) 0);
             flock.l_start(addr, start);
             flock.l_len(addr, len);
-            int rc = Libc.fcntl(e(), fd, cmd, fl);
+            int rc = Libc.fcntl(fd, cmd, fl);
             return rc < 0 ? rc : (cmd == Posix.F_GETLK ? flock.l_type(addr) : rc);
         }
     }
 
     public static int fallocate(int fd, int mode, long offset, long len) {
-        return Libc.fallocate(e(), fd, mode, offset, len);
+        return Libc.fallocate(fd, mode, offset, len);
     }
 
     public static long copyFileRange(int in, long offIn, int out, long offOut, long len) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.copyFileRange(e(), in, a.allocateFrom(JAVA_LONG, offIn), out, a.allocateFrom(JAVA_LONG, offOut), len, 0);
+            return Libc.copyFileRange(in, a.allocateFrom(JAVA_LONG, offIn), out, a.allocateFrom(JAVA_LONG, offOut), len, 0);
         }
     }
 
     /** ioctl with a pointer to {@code arg} (in/out). */
     public static int ioctl(int fd, long cmd, MemorySegment arg) {
-        return Libc.ioctl(e(), fd, cmd, arg);
+        return Libc.ioctl(fd, cmd, arg);
     }
 
     /** poll one fd; returns revents, 0 on timeout, or -errno. */
@@ -153,44 +151,44 @@ public final class Os {
             MemorySegment pfd = a.allocate(8, 4);
             pfd.set(JAVA_INT, 0, fd);
             pfd.set(ValueLayout.JAVA_SHORT, 4, events);
-            int rc = Libc.poll(e(), pfd, 1, timeoutMillis);
+            int rc = Libc.poll(pfd, 1, timeoutMillis);
             return rc <= 0 ? rc : pfd.get(ValueLayout.JAVA_SHORT, 6);
         }
     }
 
     public static int renameat2(byte[] from, byte[] to, int flags) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.renameat2(e(), AT_FDCWD, cstr(a, from), AT_FDCWD, cstr(a, to), flags);
+            return Libc.renameat2(AT_FDCWD, cstr(a, from), AT_FDCWD, cstr(a, to), flags);
         }
     }
 
     public static int mknod(byte[] path, int mode, long dev) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.mknodat(e(), AT_FDCWD, cstr(a, path), mode, dev);
+            return Libc.mknodat(AT_FDCWD, cstr(a, path), mode, dev);
         }
     }
 
     public static int unlink(byte[] path) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.unlinkat(e(), AT_FDCWD, cstr(a, path), 0);
+            return Libc.unlinkat(AT_FDCWD, cstr(a, path), 0);
         }
     }
 
     public static int access(byte[] path, int mode) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.faccessat(e(), AT_FDCWD, cstr(a, path), mode, 0);
+            return Libc.faccessat(AT_FDCWD, cstr(a, path), mode, 0);
         }
     }
 
     public static int chown(byte[] path, int uid, int gid) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.fchownat(e(), AT_FDCWD, cstr(a, path), uid, gid, 0);
+            return Libc.fchownat(AT_FDCWD, cstr(a, path), uid, gid, 0);
         }
     }
 
     public static int truncate(byte[] path, long size) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.truncate(e(), cstr(a, path), size);
+            return Libc.truncate(cstr(a, path), size);
         }
     }
 
@@ -203,13 +201,13 @@ public final class Os {
             timespec.tv_nsec(tv.address(), aNsec);
             timespec.tv_sec(tv.address() + size, mSec);
             timespec.tv_nsec(tv.address() + size, mNsec);
-            return Libc.utimensat(e(), AT_FDCWD, cstr(a, path), tv, 0);
+            return Libc.utimensat(AT_FDCWD, cstr(a, path), tv, 0);
         }
     }
 
     public static int setxattr(byte[] path, String name, byte[] value, int flags) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.setxattr(e(), cstr(a, path), a.allocateFrom(name), data(a, value), value.length, flags);
+            return Libc.setxattr(cstr(a, path), a.allocateFrom(name), data(a, value), value.length, flags);
         }
     }
 
@@ -217,7 +215,7 @@ public final class Os {
     public static Result getxattr(byte[] path, String name, int size) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment v = a.allocate(Math.max(1, size));
-            long n = Libc.getxattr(e(), cstr(a, path), a.allocateFrom(name), size == 0 ? MemorySegment.NULL : v, size);
+            long n = Libc.getxattr(cstr(a, path), a.allocateFrom(name), size == 0 ? MemorySegment.NULL : v, size);
             return n < 0 || size == 0 ? new Result(n, null) : new Result(n, v.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE));
         }
     }
@@ -226,14 +224,14 @@ public final class Os {
     public static Result listxattr(byte[] path, int size) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment v = a.allocate(Math.max(1, size));
-            long n = Libc.listxattr(e(), cstr(a, path), size == 0 ? MemorySegment.NULL : v, size);
+            long n = Libc.listxattr(cstr(a, path), size == 0 ? MemorySegment.NULL : v, size);
             return n < 0 || size == 0 ? new Result(n, null) : new Result(n, v.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE));
         }
     }
 
     public static int removexattr(byte[] path, String name) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.removexattr(e(), cstr(a, path), a.allocateFrom(name));
+            return Libc.removexattr(cstr(a, path), a.allocateFrom(name));
         }
     }
 
@@ -256,7 +254,7 @@ public final class Os {
     public static StatResult lstat(byte[] path) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment st = a.allocate(stat.LAYOUT);
-            int rc = Libc.fstatat(e(), AT_FDCWD, cstr(a, path), st, AT_SYMLINK_NOFOLLOW);
+            int rc = Libc.fstatat(AT_FDCWD, cstr(a, path), st, AT_SYMLINK_NOFOLLOW);
             if (rc < 0) {
                 throw new OsException("lstat", -rc);
             }
@@ -268,7 +266,7 @@ public final class Os {
     public static StatResult fstat(int fd) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment st = a.allocate(stat.LAYOUT);
-            int rc = Libc.fstat(e(), fd, st);
+            int rc = Libc.fstat(fd, st);
             if (rc < 0) {
                 throw new OsException("fstat", -rc);
             }
@@ -279,20 +277,13 @@ public final class Os {
     /** What {@link #statx} returns: the mask of fields filled, the birth time, the mode and size. */
     public record StatxResult(int mask, long btimeSeconds, int btimeNanos, int mode, long size) {}
 
-    private static final java.lang.invoke.MethodHandle STATX = java.lang.foreign.Linker.nativeLinker().downcallHandle(
-            java.lang.foreign.Linker.nativeLinker().defaultLookup().find("statx").orElseThrow(),
-            java.lang.foreign.FunctionDescriptor.of(JAVA_INT, JAVA_INT, ValueLayout.ADDRESS, JAVA_INT, JAVA_INT, ValueLayout.ADDRESS),
-            java.lang.foreign.Linker.Option.captureCallState("errno"));
-
     /** {@code statx(2)} of {@code path} (not following a last symlink) asking for {@code mask}; throws OsException on failure. */
     public static StatxResult statx(byte[] path, int mask) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment buf = a.allocate(dev.fusepanama.internal.bind.statx.LAYOUT);
-            MemorySegment errno = a.allocate(java.lang.foreign.Linker.Option.captureStateLayout());
-            int rc = (int) STATX.invokeExact(errno, AT_FDCWD, cstr(a, path), AT_SYMLINK_NOFOLLOW, mask, buf);
+            int rc = Libc.statx(AT_FDCWD, cstr(a, path), AT_SYMLINK_NOFOLLOW, mask, buf);
             if (rc < 0) {
-                throw new OsException("statx", errno.get(JAVA_INT, java.lang.foreign.Linker.Option.captureStateLayout()
-                        .byteOffset(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"))));
+                throw new OsException("statx", -rc);
             }
             long s = buf.address();
             return new StatxResult(dev.fusepanama.internal.bind.statx.getInt(s, dev.fusepanama.internal.bind.statx.MASK),
@@ -300,34 +291,30 @@ public final class Os {
                     dev.fusepanama.internal.bind.statx.getInt(s, dev.fusepanama.internal.bind.statx.BTIME + dev.fusepanama.internal.bind.statx.TV_NSEC),
                     dev.fusepanama.internal.bind.statx.mode(s),
                     dev.fusepanama.internal.bind.statx.getLong(s, dev.fusepanama.internal.bind.statx.SIZE_FIELD));
-        } catch (OsException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
     }
 
     public static int mkdir(byte[] path, int mode) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.mkdirat(e(), AT_FDCWD, cstr(a, path), mode);
+            return Libc.mkdirat(AT_FDCWD, cstr(a, path), mode);
         }
     }
 
     public static int rmdir(byte[] path) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.unlinkat(e(), AT_FDCWD, cstr(a, path), Libc.AT_REMOVEDIR);
+            return Libc.unlinkat(AT_FDCWD, cstr(a, path), Libc.AT_REMOVEDIR);
         }
     }
 
     public static int symlink(byte[] target, byte[] path) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.symlinkat(e(), cstr(a, target), AT_FDCWD, cstr(a, path));
+            return Libc.symlinkat(cstr(a, target), AT_FDCWD, cstr(a, path));
         }
     }
 
     public static int link(byte[] from, byte[] to) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.linkat(e(), AT_FDCWD, cstr(a, from), AT_FDCWD, cstr(a, to), 0);
+            return Libc.linkat(AT_FDCWD, cstr(a, from), AT_FDCWD, cstr(a, to), 0);
         }
     }
 
@@ -335,13 +322,13 @@ public final class Os {
     public static int linkOpen(int fd, byte[] to) {
         try (Arena a = Arena.ofConfined()) {
             byte[] proc = ("/proc/self/fd/" + fd).getBytes(StandardCharsets.US_ASCII);
-            return Libc.linkat(e(), AT_FDCWD, cstr(a, proc), AT_FDCWD, cstr(a, to), Libc.AT_SYMLINK_FOLLOW);
+            return Libc.linkat(AT_FDCWD, cstr(a, proc), AT_FDCWD, cstr(a, to), Libc.AT_SYMLINK_FOLLOW);
         }
     }
 
     public static int chmod(byte[] path, int mode) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.fchmodat(e(), AT_FDCWD, cstr(a, path), mode, 0);
+            return Libc.fchmodat(AT_FDCWD, cstr(a, path), mode, 0);
         }
     }
 
@@ -349,7 +336,7 @@ public final class Os {
     public static byte[] readlink(byte[] path) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment buf = a.allocate(4096);
-            long n = Libc.readlinkat(e(), AT_FDCWD, cstr(a, path), buf, 4096);
+            long n = Libc.readlinkat(AT_FDCWD, cstr(a, path), buf, 4096);
             if (n < 0) {
                 throw new OsException("readlink", (int) -n);
             }
@@ -371,7 +358,7 @@ public final class Os {
     public static StatVfsResult statvfs(Path path) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment st = a.allocate(statvfs.LAYOUT);
-            int rc = Libc.statvfs(e(), cstr(a, bytes(path)), st);
+            int rc = Libc.statvfs(cstr(a, bytes(path)), st);
             if (rc < 0) {
                 throw new OsException("statvfs", -rc);
             }
@@ -405,19 +392,14 @@ public final class Os {
      */
     public static List<byte[]> getdents(int fd, int bufferSize) {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment buf = a.allocate(bufferSize, 8);
-            long n = Libc.getdents64(e(), fd, buf, bufferSize);
+            Dirents d = new Dirents(a.allocate(bufferSize, 8));
+            long n = d.read(fd);
             if (n < 0) {
                 throw new OsException("getdents64", (int) -n);
             }
             List<byte[]> names = new ArrayList<>();
-            for (long at = 0; at < n; at += Short.toUnsignedInt(buf.get(ValueLayout.JAVA_SHORT_UNALIGNED, at + Libc.DIRENT64_RECLEN))) {
-                long name = at + Libc.DIRENT64_NAME;
-                long end = name;
-                while (buf.get(ValueLayout.JAVA_BYTE, end) != 0) {
-                    end++;
-                }
-                names.add(buf.asSlice(name, end - name).toArray(ValueLayout.JAVA_BYTE));
+            while (d.next()) {
+                names.add(d.name());
             }
             return names;
         }

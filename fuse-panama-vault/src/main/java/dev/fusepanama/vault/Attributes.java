@@ -13,6 +13,7 @@ import static dev.fusepanama.Posix.S_IFLNK;
 import static dev.fusepanama.Posix.S_IFREG;
 import static dev.fusepanama.Posix.S_ISGID;
 import static dev.fusepanama.vault.LibcCalls.check;
+import static dev.fusepanama.libc.Scratch.cString;
 import static dev.fusepanama.vault.LibcCalls.cString;
 import static dev.fusepanama.vault.LibcCalls.ctime;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -23,6 +24,7 @@ import dev.fusepanama.Stat;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.inode.SetId;
 import dev.fusepanama.libc.Libc;
+import dev.fusepanama.libc.Scratch;
 import dev.fusepanama.vault.CipherDir.Place;
 import dev.fusepanama.vault.crypto.ContentCipher;
 import dev.fusepanama.vault.crypto.CorruptDataException;
@@ -56,7 +58,7 @@ final class Attributes {
     }
 
     /** Turns the ciphertext file's attributes in {@code st} into the plaintext file's. */
-    void present(Scratch s, Node n, Stat st, int dfd, MemorySegment storedName) throws ErrnoException {
+    void present(ThreadBuffers s, Node n, Stat st, int dfd, MemorySegment storedName) throws ErrnoException {
         n.seenCtime = ctime(st);
         if (n.type() == S_IFREG) {
             long plain = ContentCipher.plainSize(st.size());
@@ -75,17 +77,17 @@ final class Attributes {
      * Records the ctime the open file has after the vault changed it (under its content write
      * lock), leaving its {@code struct stat} in {@code s.stat}; false if it could not be read.
      */
-    static boolean seen(Scratch s, OpenFile h) {
-        if (Libc.fstat(s.errno, h.fd, s.stat) != 0) return false;
+    static boolean seen(ThreadBuffers s, OpenFile h) {
+        if (Libc.fstat(h.fd, s.stat) != 0) return false;
         h.node.seenCtime = ctime(s.statView);
         return true;
     }
 
     /** A symbolic link's decrypted target, read once. */
-    byte[] target(Scratch s, Node n, int dfd, MemorySegment storedName) throws ErrnoException {
+    byte[] target(ThreadBuffers s, Node n, int dfd, MemorySegment storedName) throws ErrnoException {
         byte[] t = n.target;
         if (t != null) return t;
-        long len = check(Libc.readlinkat(s.errno, dfd, storedName, s.cipher, Scratch.PATH_MAX));
+        long len = check(Libc.readlinkat(dfd, storedName, s.cipher, Scratch.PATH_MAX));
         byte[] encrypted = s.cipher.asSlice(0, len).toArray(JAVA_BYTE);
         try {
             t = content.decryptSymlink(encrypted);
@@ -98,7 +100,7 @@ final class Attributes {
     }
 
     /** Fills {@code st} with the attributes of {@code n} as the mount shows them. */
-    void stat(Scratch s, Node n, long fh, Stat st) throws ErrnoException {
+    void stat(ThreadBuffers s, Node n, long fh, Stat st) throws ErrnoException {
         OpenFile h = openFiles.given(n, fh);
         Place at = n == rootNode || h != null ? null : store.place(s, n);
         try {
@@ -112,20 +114,20 @@ final class Attributes {
      * Fills {@code st} with the attributes of {@code n}: through its handle {@code h} if given,
      * else by its name {@code at} (null: none left), else through any open handle.
      */
-    void stat(Scratch s, Node n, OpenFile h, Place at, Stat st) throws ErrnoException {
+    void stat(ThreadBuffers s, Node n, OpenFile h, Place at, Stat st) throws ErrnoException {
         if (n == rootNode) {
-            check(Libc.fstatat(s.errno, store.rootFd, cString(s.path2, new byte[0]), st.segment(), Libc.AT_EMPTY_PATH));
+            check(Libc.fstatat(store.rootFd, cString(s.path2, new byte[0]), st.segment(), Libc.AT_EMPTY_PATH));
             return;
         }
         if (h != null) {
-            check(Libc.fstat(s.errno, h.fd, st.segment()));
+            check(Libc.fstat(h.fd, st.segment()));
             present(s, n, st, -1, null);
             return;
         }
         int rc = -ENOENT;
         if (at != null) {
             MemorySegment name = cString(s.path2, at.stored());
-            rc = Libc.fstatat(s.errno, at.dfd(), name, st.segment(), Libc.AT_SYMLINK_NOFOLLOW);
+            rc = Libc.fstatat(at.dfd(), name, st.segment(), Libc.AT_SYMLINK_NOFOLLOW);
             if (rc == 0) {
                 present(s, n, st, at.dfd(), name);
                 return;
@@ -134,7 +136,7 @@ final class Attributes {
         OpenFile any = openFiles.borrow(n); // an open file whose names are gone
         if (any == null) throw new ErrnoException(-rc);
         try {
-            check(Libc.fstat(s.errno, any.fd, st.segment()));
+            check(Libc.fstat(any.fd, st.segment()));
         } finally {
             any.letGo();
         }
@@ -146,15 +148,15 @@ final class Attributes {
      * group, or in a set-group-ID directory to the directory's group, as on a local filesystem
      * (the store gave the file that group already: a chown to the caller's would undo it).
      */
-    void own(Scratch s, Request request, int dfd, MemorySegment name) {
+    void own(ThreadBuffers s, Request request, int dfd, MemorySegment name) {
         int gid = groupOfNewEntry(s, request, dfd);
         if (root && (request.uid() != 0 || gid != 0)) {
-            Libc.fchownat(s.errno, dfd, name, request.uid(), gid, Libc.AT_SYMLINK_NOFOLLOW);
+            Libc.fchownat(dfd, name, request.uid(), gid, Libc.AT_SYMLINK_NOFOLLOW);
         }
     }
 
     /** The group a new entry of directory {@code dfd} gets: the directory's if it is set-group-ID, else the caller's. */
-    private static int groupOfNewEntry(Scratch s, Request request, int dfd) {
+    private static int groupOfNewEntry(ThreadBuffers s, Request request, int dfd) {
         return setGroupId(s, dfd) ? s.statView.gid() : request.gid();
     }
 
@@ -162,18 +164,18 @@ final class Attributes {
      * Whether directory {@code dfd} is set-group-ID (its new subdirectories are too), leaving its
      * {@code struct stat} in {@code s.stat}.
      */
-    static boolean setGroupId(Scratch s, int dfd) {
-        return Libc.fstat(s.errno, dfd, s.stat) == 0 && (s.statView.mode() & S_ISGID) != 0;
+    static boolean setGroupId(ThreadBuffers s, int dfd) {
+        return Libc.fstat(dfd, s.stat) == 0 && (s.statView.mode() & S_ISGID) != 0;
     }
 
     /** chmod, chown, utimens of {@code name} in {@code dirfd}, following a last link only for a /proc link ({@code follow}). */
-    static void change(Scratch s, int dirfd, MemorySegment name, boolean follow, Stat a, int toSet) throws ErrnoException {
+    static void change(ThreadBuffers s, int dirfd, MemorySegment name, boolean follow, Stat a, int toSet) throws ErrnoException {
         int nofollow = follow ? 0 : Libc.AT_SYMLINK_NOFOLLOW;
         if ((toSet & SET_MODE) != 0) {
-            check(Libc.fchmodat(s.errno, dirfd, name, a.mode() & 07777, 0));
+            check(Libc.fchmodat(dirfd, name, a.mode() & 07777, 0));
         }
         if ((toSet & (SET_UID | SET_GID)) != 0) {
-            check(Libc.fchownat(s.errno, dirfd, name, (toSet & SET_UID) != 0 ? a.uid() : -1,
+            check(Libc.fchownat(dirfd, name, (toSet & SET_UID) != 0 ? a.uid() : -1,
                     (toSet & SET_GID) != 0 ? a.gid() : -1, nofollow));
         }
         if ((toSet & (SET_ATIME | SET_MTIME)) != 0) {
@@ -182,7 +184,7 @@ final class Attributes {
             times.set(JAVA_LONG, 8, time(toSet, SET_ATIME, SET_ATIME_NOW, a.atimeNanos()));
             times.set(JAVA_LONG, 16, a.mtimeSeconds());
             times.set(JAVA_LONG, 24, time(toSet, SET_MTIME, SET_MTIME_NOW, a.mtimeNanos()));
-            check(Libc.utimensat(s.errno, dirfd, name, times, nofollow));
+            check(Libc.utimensat(dirfd, name, times, nofollow));
         }
     }
 
@@ -199,14 +201,14 @@ final class Attributes {
      * leaves this to the vault with {@code handle_killpriv_v2}, and without it applies an older
      * rule (set-group-ID only beside group-execute). Under the content lock; true if it changed the mode.
      */
-    boolean dataChanged(Scratch s, Request request, OpenFile h, Place at) throws ErrnoException {
-        int rc = h != null ? Libc.fstat(s.errno, h.fd, s.stat)
-                : Libc.fstatat(s.errno, at.dfd(), cString(s.path2, at.stored()), s.stat, Libc.AT_SYMLINK_NOFOLLOW);
+    boolean dataChanged(ThreadBuffers s, Request request, OpenFile h, Place at) throws ErrnoException {
+        int rc = h != null ? Libc.fstat(h.fd, s.stat)
+                : Libc.fstatat(at.dfd(), cString(s.path2, at.stored()), s.stat, Libc.AT_SYMLINK_NOFOLLOW);
         if (rc != 0) return false;
         int mode = s.statView.mode() & 07777;
         int kept = SetId.afterDataChange(mode, s.statView.gid(), request);
         if (kept == mode) return false;
-        check(h != null ? Libc.fchmod(s.errno, h.fd, kept) : Libc.fchmodat(s.errno, at.dfd(), cString(s.path2, at.stored()), kept, 0));
+        check(h != null ? Libc.fchmod(h.fd, kept) : Libc.fchmodat(at.dfd(), cString(s.path2, at.stored()), kept, 0));
         return true;
     }
 }

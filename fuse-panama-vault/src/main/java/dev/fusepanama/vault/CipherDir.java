@@ -13,16 +13,18 @@ import static dev.fusepanama.Posix.O_PATH;
 import static dev.fusepanama.Posix.O_RDONLY;
 import static dev.fusepanama.Posix.O_WRONLY;
 import static dev.fusepanama.vault.LibcCalls.check;
+import static dev.fusepanama.libc.Scratch.cString;
 import static dev.fusepanama.vault.LibcCalls.cString;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.Posix;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.table.NodeTable;
+import dev.fusepanama.libc.Dirents;
 import dev.fusepanama.libc.Libc;
+import dev.fusepanama.libc.Scratch;
 import dev.fusepanama.vault.crypto.InvalidNameException;
 import dev.fusepanama.vault.crypto.NameCipher;
 import java.io.IOException;
@@ -82,7 +84,7 @@ final class CipherDir {
      * than plain ones) is reached in steps, each from the last step's descriptor, as gocryptfs
      * works relative to directory descriptors.
      */
-    int openDir(Scratch s, Node dir) throws ErrnoException {
+    int openDir(ThreadBuffers s, Node dir) throws ErrnoException {
         if (dir == rootNode) return rootFd;
         List<String> parts = cipherNames(dir);
         MemorySegment how = s.small;
@@ -106,7 +108,7 @@ final class CipherDir {
                 int rc;
                 int tries = 0;
                 // EAGAIN: a rename elsewhere raced with the resolution.
-                while ((rc = Libc.openat2(s.errno, from, s.path, how)) == -dev.fusepanama.Errno.EAGAIN && ++tries < 8) {
+                while ((rc = Libc.openat2(from, s.path, how)) == -dev.fusepanama.Errno.EAGAIN && ++tries < 8) {
                     Thread.onSpinWait();
                 }
                 check(rc);
@@ -121,8 +123,8 @@ final class CipherDir {
         }
     }
 
-    void closeDir(Scratch s, int fd) {
-        if (fd != rootFd && fd >= 0) Libc.close(s.errno, fd);
+    void closeDir(ThreadBuffers s, int fd) {
+        if (fd != rootFd && fd >= 0) Libc.close(fd);
     }
 
     /** The stored names from the top down to {@code dir}, read as one consistent path whatever is renamed meanwhile. */
@@ -161,36 +163,36 @@ final class CipherDir {
     }
 
     /** The IV of directory {@code dir} (open as {@code dfd}), read from its gocryptfs.diriv once. */
-    byte[] dirIv(Scratch s, Node dir, int dfd) throws ErrnoException {
+    byte[] dirIv(ThreadBuffers s, Node dir, int dfd) throws ErrnoException {
         byte[] iv = dir.dirIv;
         if (iv != null) return iv;
-        int fd = Libc.openat(s.errno, dfd, cString(s.path2, DIRIV), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+        int fd = Libc.openat(dfd, cString(s.path2, DIRIV), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
         if (fd < 0) {
             LOG.error("vault {}: directory {} has no readable gocryptfs.diriv ({}): its names cannot be decrypted",
                     cipherDir, plainPath(dir), dev.fusepanama.Errno.name(-fd));
             throw new ErrnoException(EIO);
         }
         try {
-            long n = Libc.pread(s.errno, fd, s.small, DIRIV_LENGTH + 1, 0);
+            long n = Libc.pread(fd, s.small, DIRIV_LENGTH + 1, 0);
             if (n != DIRIV_LENGTH) {
                 LOG.error("vault {}: gocryptfs.diriv of {} has {} bytes, not {}", cipherDir, plainPath(dir), n, DIRIV_LENGTH);
                 throw new ErrnoException(EIO);
             }
             iv = s.small.asSlice(0, DIRIV_LENGTH).toArray(JAVA_BYTE);
         } finally {
-            Libc.close(s.errno, fd);
+            Libc.close(fd);
         }
         dir.dirIv = iv;
         return iv;
     }
 
     /** The name {@code plain} has in the cipher directory {@code dir}: encrypted, hashed if too long. */
-    byte[] storedName(Scratch s, Node dir, int dfd, byte[] plain) throws ErrnoException {
+    byte[] storedName(ThreadBuffers s, Node dir, int dfd, byte[] plain) throws ErrnoException {
         if (plain.length > NAME_MAX) throw new ErrnoException(ENAMETOOLONG);
         return names.diskName(names.encrypt(plain, dirIv(s, dir, dfd)));
     }
 
-    byte[] storedName(Scratch s, Node dir, int dfd, Name plain) throws ErrnoException {
+    byte[] storedName(ThreadBuffers s, Node dir, int dfd, Name plain) throws ErrnoException {
         if (plain.length() > NAME_MAX) throw new ErrnoException(ENAMETOOLONG);
         return storedName(s, dir, dfd, plain.bytes());
     }
@@ -199,35 +201,35 @@ final class CipherDir {
      * Before a long name is created: writes its {@code .name} file holding the full encrypted
      * name, as gocryptfs does. Returns whether it made one (to remove if the creation fails).
      */
-    boolean writeLongName(Scratch s, Node dir, int dfd, byte[] stored, byte[] plain) throws ErrnoException {
+    boolean writeLongName(ThreadBuffers s, Node dir, int dfd, byte[] stored, byte[] plain) throws ErrnoException {
         if (!NameCipher.isLongName(stored)) return false;
         byte[] encrypted = names.encrypt(plain, dirIv(s, dir, dfd));
-        int fd = Libc.openat(s.errno, dfd, cString(s.path2, NameCipher.longNameFileFor(stored)),
+        int fd = Libc.openat(dfd, cString(s.path2, NameCipher.longNameFileFor(stored)),
                 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
         if (fd == -dev.fusepanama.Errno.EEXIST) return false; // the same name's, from a file already there
         check(fd);
         try {
             MemorySegment.copy(encrypted, 0, s.cipher, JAVA_BYTE, 0, encrypted.length);
-            long n = Libc.write(s.errno, fd, s.cipher, encrypted.length);
+            long n = Libc.write(fd, s.cipher, encrypted.length);
             if (n != encrypted.length) {
-                Libc.unlinkat(s.errno, dfd, s.path2, 0);
+                Libc.unlinkat(dfd, s.path2, 0);
                 throw new ErrnoException(n < 0 ? (int) -n : EIO);
             }
         } finally {
-            Libc.close(s.errno, fd);
+            Libc.close(fd);
         }
         return true;
     }
 
     /** Removes the {@code .name} file of a long name, if it is one. */
-    void removeLongName(Scratch s, int dfd, byte[] stored) {
+    void removeLongName(ThreadBuffers s, int dfd, byte[] stored) {
         if (NameCipher.isLongName(stored)) {
-            Libc.unlinkat(s.errno, dfd, cString(s.path2, NameCipher.longNameFileFor(stored)), 0);
+            Libc.unlinkat(dfd, cString(s.path2, NameCipher.longNameFileFor(stored)), 0);
         }
     }
 
     /** The plaintext of {@code name} in {@code dir}, or null if it does not decrypt. */
-    byte[] decryptName(Scratch s, Node dir, int dfd, byte[] name) throws ErrnoException {
+    byte[] decryptName(ThreadBuffers s, Node dir, int dfd, byte[] name) throws ErrnoException {
         byte[] encrypted = name;
         if (NameCipher.isLongName(name)) {
             encrypted = readLongName(s, dir, dfd, name);
@@ -244,7 +246,7 @@ final class CipherDir {
     record Place(Node dir, String stored, int dfd) {}
 
     /** {@code n}'s first name with its directory opened (give it back with {@link #closeDir}), or null if it has none left. */
-    Place place(Scratch s, Node n) throws ErrnoException {
+    Place place(ThreadBuffers s, Node n) throws ErrnoException {
         dev.fusepanama.inode.table.Node.Link l = table.name(n);
         if (l == null) return null;
         Node dir = (Node) l.parent();
@@ -252,22 +254,22 @@ final class CipherDir {
     }
 
     /** As {@link #place}, failing with ENOENT for a node with no name left. */
-    Place named(Scratch s, Node n) throws ErrnoException {
+    Place named(ThreadBuffers s, Node n) throws ErrnoException {
         Place at = place(s, n);
         if (at == null) throw new ErrnoException(ENOENT);
         return at;
     }
 
     /** Creates {@code name} in {@code dirfd} exclusively with {@code data}: 0 or -errno (nothing left behind on failure). */
-    static int writeNew(Scratch s, int dirfd, byte[] name, byte[] data, int mode) {
+    static int writeNew(ThreadBuffers s, int dirfd, byte[] name, byte[] data, int mode) {
         MemorySegment n = cString(s.path2, name);
-        int fd = Libc.openat(s.errno, dirfd, n, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+        int fd = Libc.openat(dirfd, n, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
         if (fd < 0) return fd;
         MemorySegment.copy(data, 0, s.small, JAVA_BYTE, 0, data.length);
-        long w = Libc.write(s.errno, fd, s.small, data.length);
-        Libc.close(s.errno, fd);
+        long w = Libc.write(fd, s.small, data.length);
+        Libc.close(fd);
         if (w != data.length) {
-            Libc.unlinkat(s.errno, dirfd, n, 0);
+            Libc.unlinkat(dirfd, n, 0);
             return w < 0 ? (int) w : -EIO;
         }
         return 0;
@@ -277,8 +279,8 @@ final class CipherDir {
      * Removes the directory {@code stored} in {@code dfd} if it holds nothing but its
      * gocryptfs.diriv (which is put back if the removal fails after all): 0 or -errno.
      */
-    static int removeEmptyDirectory(Scratch s, int dfd, byte[] stored) {
-        int fd = Libc.openat(s.errno, dfd, cString(s.path, stored), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+    static int removeEmptyDirectory(ThreadBuffers s, int dfd, byte[] stored) {
+        int fd = Libc.openat(dfd, cString(s.path, stored), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
         if (fd < 0) return fd;
         try {
             boolean hasIv = false;
@@ -288,68 +290,48 @@ final class CipherDir {
             }
             byte[] iv = null;
             if (hasIv) {
-                int ivFd = Libc.openat(s.errno, fd, cString(s.path2, DIRIV), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+                int ivFd = Libc.openat(fd, cString(s.path2, DIRIV), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
                 if (ivFd >= 0) {
-                    if (Libc.pread(s.errno, ivFd, s.small, DIRIV_LENGTH, 0) == DIRIV_LENGTH) {
+                    if (Libc.pread(ivFd, s.small, DIRIV_LENGTH, 0) == DIRIV_LENGTH) {
                         iv = s.small.asSlice(0, DIRIV_LENGTH).toArray(JAVA_BYTE);
                     }
-                    Libc.close(s.errno, ivFd);
+                    Libc.close(ivFd);
                 }
-                int rc = Libc.unlinkat(s.errno, fd, cString(s.path2, DIRIV), 0);
+                int rc = Libc.unlinkat(fd, cString(s.path2, DIRIV), 0);
                 if (rc < 0) return rc;
             }
-            int rc = Libc.unlinkat(s.errno, dfd, cString(s.path, stored), Libc.AT_REMOVEDIR);
+            int rc = Libc.unlinkat(dfd, cString(s.path, stored), Libc.AT_REMOVEDIR);
             if (rc < 0 && iv != null) writeNew(s, fd, DIRIV, iv, 0444); // put it back: the directory stays
             return rc;
         } catch (ErrnoException e) {
             return -e.errno();
         } finally {
-            Libc.close(s.errno, fd);
+            Libc.close(fd);
         }
     }
 
     /** The raw names in the open directory {@code fd}, without "." and "..". */
-    static List<byte[]> rawNames(Scratch s, int fd) throws ErrnoException {
+    static List<byte[]> rawNames(ThreadBuffers s, int fd) throws ErrnoException {
         List<byte[]> out = new ArrayList<>();
-        Libc.lseek(s.errno, fd, 0, Posix.SEEK_SET);
-        long n;
-        while ((n = check(Libc.getdents64(s.errno, fd, s.dents, Scratch.DENTS))) > 0) {
-            for (long at = 0; at < n; ) {
-                int reclen = Short.toUnsignedInt(s.dents.get(JAVA_SHORT, at + Libc.DIRENT64_RECLEN));
-                byte[] name = direntName(s.dents, at);
-                if (!Arrays.equals(name, DOT) && !Arrays.equals(name, DOT_DOT)) out.add(name);
-                at += reclen;
+        Libc.lseek(fd, 0, Posix.SEEK_SET);
+        Dirents d = s.dirents;
+        while (check(d.read(fd)) > 0) {
+            while (d.next()) {
+                if (!d.isDotOrDotDot()) out.add(d.name());
             }
         }
         return out;
     }
 
-    static byte[] direntName(MemorySegment dents, long record) {
-        long start = record + Libc.DIRENT64_NAME;
-        long end = start;
-        while (dents.get(JAVA_BYTE, end) != 0) end++;
-        return dents.asSlice(start, end - start).toArray(JAVA_BYTE);
-    }
-
     /** The decrypted listing of directory {@code dir}, open as {@code fd}. */
-    Listing list(Scratch s, Node dir, int fd) throws ErrnoException {
+    Listing list(ThreadBuffers s, Node dir, int fd) throws ErrnoException {
         byte[] iv = dirIv(s, dir, fd);
         List<Listing.Entry> entries = new ArrayList<>();
-        long n;
-        while ((n = check(Libc.getdents64(s.errno, fd, s.dents, Scratch.DENTS))) > 0) {
-            List<long[]> records = new ArrayList<>();
-            for (long at = 0; at < n; ) {
-                records.add(new long[] {at});
-                at += Short.toUnsignedInt(s.dents.get(JAVA_SHORT, at + Libc.DIRENT64_RECLEN));
-            }
-            // Copy the batch's names out first: reading a long name's .name file reuses no dents memory, but be plain about it.
-            List<Object[]> batch = new ArrayList<>(records.size());
-            for (long[] r : records) {
-                batch.add(new Object[] {direntName(s.dents, r[0]), s.dents.get(JAVA_LONG, r[0] + Libc.DIRENT64_INO),
-                        Byte.toUnsignedInt(s.dents.get(JAVA_BYTE, r[0] + Libc.DIRENT64_TYPE)) << 12});
-            }
-            for (Object[] e : batch) {
-                byte[] stored = (byte[]) e[0];
+        Dirents d = s.dirents;
+        // Nothing in the loop reads a directory: a long name's .name file is read into s.cipher.
+        while (check(d.read(fd)) > 0) {
+            while (d.next()) {
+                byte[] stored = d.name();
                 if (hidden(dir, stored)) continue;
                 byte[] encrypted = stored;
                 if (NameCipher.isLongName(stored)) {
@@ -363,7 +345,7 @@ final class CipherDir {
                     undecryptable(dir, stored, bad.getMessage());
                     continue;
                 }
-                entries.add(new Listing.Entry(plain, stored, (long) e[1], (int) e[2]));
+                entries.add(new Listing.Entry(plain, stored, d.ino(), d.type() << 12));
             }
         }
         return new Listing(entries);
@@ -376,17 +358,17 @@ final class CipherDir {
         return NameCipher.isLongNameFile(stored);
     }
 
-    byte[] readLongName(Scratch s, Node dir, int fd, byte[] stored) throws ErrnoException {
-        int nfd = Libc.openat(s.errno, fd, cString(s.path2, NameCipher.longNameFileFor(stored)), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+    byte[] readLongName(ThreadBuffers s, Node dir, int fd, byte[] stored) throws ErrnoException {
+        int nfd = Libc.openat(fd, cString(s.path2, NameCipher.longNameFileFor(stored)), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
         if (nfd < 0) {
             undecryptable(dir, stored, "its .name file is missing (" + dev.fusepanama.Errno.name(-nfd) + ")");
             return null;
         }
         try {
-            long n = check(Libc.pread(s.errno, nfd, s.cipher, Scratch.PATH_MAX, 0));
+            long n = check(Libc.pread(nfd, s.cipher, Scratch.PATH_MAX, 0));
             return s.cipher.asSlice(0, n).toArray(JAVA_BYTE);
         } finally {
-            Libc.close(s.errno, nfd);
+            Libc.close(nfd);
         }
     }
 

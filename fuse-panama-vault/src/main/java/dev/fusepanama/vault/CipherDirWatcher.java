@@ -77,12 +77,11 @@ final class CipherDirWatcher implements AutoCloseable {
 
     CipherDirWatcher(Listener listener, String name) throws IOException {
         this.listener = listener;
-        MemorySegment e = Libc.errno();
-        this.inotify = Libc.inotifyInit1(e, Libc.IN_NONBLOCK | Libc.IN_CLOEXEC);
+        this.inotify = Libc.inotifyInit1(Libc.IN_NONBLOCK | Libc.IN_CLOEXEC);
         if (inotify < 0) throw new IOException("inotify_init1: " + Errno.name(-inotify));
-        this.wakeup = Libc.eventfd(e, 0, Libc.EFD_CLOEXEC | Libc.EFD_NONBLOCK);
+        this.wakeup = Libc.eventfd(0, Libc.EFD_CLOEXEC | Libc.EFD_NONBLOCK);
         if (wakeup < 0) {
-            Libc.close(e, inotify);
+            Libc.close(inotify);
             throw new IOException("eventfd: " + Errno.name(-wakeup));
         }
         this.buffer = arena.allocate(BUFFER, 8);
@@ -102,10 +101,9 @@ final class CipherDirWatcher implements AutoCloseable {
      */
     synchronized void watch(Node dir, int dirFd) {
         if (closing || watches.containsKey(dir)) return;
-        MemorySegment e = Libc.errno();
         int wd;
         try (Arena a = Arena.ofConfined()) {
-            wd = Libc.inotifyAddWatch(e, inotify, a.allocateFrom("/proc/self/fd/" + dirFd), MASK);
+            wd = Libc.inotifyAddWatch(inotify, a.allocateFrom("/proc/self/fd/" + dirFd), MASK);
         }
         if (wd < 0) {
             if (!limitReported && !closing) {
@@ -124,12 +122,11 @@ final class CipherDirWatcher implements AutoCloseable {
     synchronized void forget(Node dir) {
         Integer wd = watches.remove(dir);
         if (wd != null && directories.remove(wd, dir) && !closing) {
-            Libc.inotifyRmWatch(Libc.errno(), inotify, wd);
+            Libc.inotifyRmWatch(inotify, wd);
         }
     }
 
     private void run() {
-        MemorySegment e = Libc.errno();
         try {
             while (!closing) {
                 int timeout = -1;
@@ -137,14 +134,14 @@ final class CipherDirWatcher implements AutoCloseable {
                     long wait = pending.firstEntry().getValue().atNanos() - System.nanoTime();
                     timeout = (int) Math.max(0, TimeUnit.NANOSECONDS.toMillis(wait + 999_999));
                 }
-                int rc = timeout == 0 ? 0 : Libc.poll(e, pollFds, 2, timeout);
+                int rc = timeout == 0 ? 0 : Libc.poll(pollFds, 2, timeout);
                 if (closing) break;
                 if (rc < 0 && rc != -Errno.EINTR) {
                     LOG.error("vault watcher: poll failed ({}); other programs' changes are no longer seen at once",
                             Errno.name(-rc));
                     break;
                 }
-                if (rc > 0) drain(e);
+                if (rc > 0) drain();
                 reportDue();
             }
         } catch (RuntimeException | Error unexpected) {
@@ -153,9 +150,9 @@ final class CipherDirWatcher implements AutoCloseable {
     }
 
     /** Reads every queued event, gathering the changed names. */
-    private void drain(MemorySegment e) {
+    private void drain() {
         while (true) {
-            long n = Libc.read(e, inotify, buffer, BUFFER);
+            long n = Libc.read(inotify, buffer, BUFFER);
             if (n <= 0) return; // EAGAIN: drained
             long now = System.nanoTime();
             for (long at = 0; at + Libc.INOTIFY_EVENT_SIZE <= n; ) {
@@ -223,11 +220,10 @@ final class CipherDirWatcher implements AutoCloseable {
             if (closing) return;
             closing = true;
         }
-        MemorySegment e = Libc.errno();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment one = a.allocate(JAVA_LONG);
             one.set(JAVA_LONG, 0, 1);
-            Libc.write(e, wakeup, one, 8);
+            Libc.write(wakeup, one, 8);
         }
         try {
             thread.join(1000);
@@ -238,8 +234,8 @@ final class CipherDirWatcher implements AutoCloseable {
             LOG.warn("vault watcher did not stop within a second; its descriptors stay open");
             return;
         }
-        Libc.close(e, inotify);
-        Libc.close(e, wakeup);
+        Libc.close(inotify);
+        Libc.close(wakeup);
         arena.close();
     }
 }

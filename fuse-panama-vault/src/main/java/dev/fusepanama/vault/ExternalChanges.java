@@ -2,6 +2,7 @@ package dev.fusepanama.vault;
 
 import static dev.fusepanama.vault.CipherDir.CONF;
 import static dev.fusepanama.vault.CipherDir.DIRIV;
+import static dev.fusepanama.libc.Scratch.cString;
 import static dev.fusepanama.vault.LibcCalls.cString;
 import static dev.fusepanama.vault.LibcCalls.ctime;
 
@@ -44,10 +45,10 @@ final class ExternalChanges {
     /** The vault's: set when it closes. */
     private final AtomicBoolean closed;
     /** The calling thread's native memory for the vault. */
-    private final Supplier<Scratch> scratch;
+    private final Supplier<ThreadBuffers> scratch;
     private volatile InodeMount mount;
 
-    ExternalChanges(String cipherDir, NodeTable<Node> table, CipherDir store, AtomicBoolean closed, Supplier<Scratch> scratch) {
+    ExternalChanges(String cipherDir, NodeTable<Node> table, CipherDir store, AtomicBoolean closed, Supplier<ThreadBuffers> scratch) {
         this.cipherDir = cipherDir;
         this.table = table;
         this.rootNode = table.root();
@@ -100,7 +101,7 @@ final class ExternalChanges {
     }
 
     private void watch(CipherDirWatcher w, Node dir) {
-        Scratch s = scratch.get();
+        ThreadBuffers s = scratch.get();
         int dfd;
         try {
             dfd = store.openDir(s, dir);
@@ -134,7 +135,7 @@ final class ExternalChanges {
         byte[] plain = known == null ? null : known.plain(dir, key);
         // The vault's own change still under way: look again shortly, without a system call now.
         if (known != null ? known.content.isWriteLocked() : recentlyCreated(key)) return false;
-        Scratch s = scratch.get();
+        ThreadBuffers s = scratch.get();
         int rc;
         int dfd;
         try {
@@ -143,7 +144,7 @@ final class ExternalChanges {
             return true; // the directory itself went: its own name's change says so to its parent
         }
         try {
-            rc = Libc.fstatat(s.errno, dfd, cString(s.path, name), s.stat, Libc.AT_SYMLINK_NOFOLLOW);
+            rc = Libc.fstatat(dfd, cString(s.path, name), s.stat, Libc.AT_SYMLINK_NOFOLLOW);
             if (known != null && rc == 0 && s.statView.ino() == known.backingIno && ctime(s.statView) == known.seenCtime) {
                 return true; // as the vault left it
             }

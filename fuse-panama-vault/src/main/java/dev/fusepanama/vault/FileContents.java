@@ -40,10 +40,10 @@ final class FileContents {
     }
 
     /** The file id of {@code h}'s file from its header; null if the file is empty. Under the content lock. */
-    private byte[] fileId(Scratch s, OpenFile h) throws ErrnoException {
+    private byte[] fileId(ThreadBuffers s, OpenFile h) throws ErrnoException {
         byte[] id = h.node.fileId;
         if (id != null) return id;
-        long n = check(Libc.pread(s.errno, h.fd, s.small, HEADER, 0));
+        long n = check(Libc.pread(h.fd, s.small, HEADER, 0));
         if (n == 0) return null;
         if (n < HEADER) {
             LOG.error("vault {}: {} is truncated inside its header ({} bytes)", cipherDir, store.plainPath(h.node), n);
@@ -63,15 +63,15 @@ final class FileContents {
      * The plaintext of {@code size} bytes at {@code offset} of the open file {@code h}, decrypted
      * into this thread's plaintext buffer (shorter at the end of the file). Under the content read lock.
      */
-    ByteBuffer readLocked(Scratch s, OpenFile h, long size, long offset) throws ErrnoException {
+    ByteBuffer readLocked(ThreadBuffers s, OpenFile h, long size, long offset) throws ErrnoException {
         byte[] id = fileId(s, h);
         if (id == null || size == 0) {
             return s.plain.clear().limit(0);
         }
         long first = offset / PLAIN_BLOCK;
-        long last = (offset + Math.min(size, Scratch.MAX_IO) - 1) / PLAIN_BLOCK;
+        long last = (offset + Math.min(size, ThreadBuffers.MAX_IO) - 1) / PLAIN_BLOCK;
         int blocks = (int) (last - first + 1);
-        long got = preadFully(s, h.fd, s.cipher, (long) blocks * CIPHER_BLOCK, HEADER + first * CIPHER_BLOCK);
+        long got = preadFully(h.fd, s.cipher, (long) blocks * CIPHER_BLOCK, HEADER + first * CIPHER_BLOCK);
         ByteBuffer plain = s.plain.clear();
         ByteBuffer cipher = s.cipherBuffer;
         for (int b = 0; b < blocks; b++) {
@@ -107,8 +107,8 @@ final class FileContents {
     }
 
     /** The plaintext size of the open file, from its ciphertext size. */
-    private long plainSize(Scratch s, OpenFile h) throws ErrnoException {
-        long cipherSize = check(Libc.lseek(s.errno, h.fd, 0, SEEK_END));
+    private long plainSize(ThreadBuffers s, OpenFile h) throws ErrnoException {
+        long cipherSize = check(Libc.lseek(h.fd, 0, SEEK_END));
         long plain = ContentCipher.plainSize(cipherSize);
         if (plain < 0) {
             LOG.error("vault {}: {} has a ciphertext size ({}) no gocryptfs file can have", cipherDir, store.plainPath(h.node), cipherSize);
@@ -118,12 +118,12 @@ final class FileContents {
     }
 
     /** The file id, writing a new header first if the file is empty. Under the content write lock. */
-    private byte[] fileIdForWrite(Scratch s, OpenFile h) throws ErrnoException {
+    private byte[] fileIdForWrite(ThreadBuffers s, OpenFile h) throws ErrnoException {
         byte[] id = fileId(s, h);
         if (id != null) return id;
         id = ContentCipher.newFileId();
         MemorySegment.copy(ContentCipher.header(id), 0, s.small, JAVA_BYTE, 0, HEADER);
-        pwriteFully(s, h.fd, s.small, HEADER, 0);
+        pwriteFully(h.fd, s.small, HEADER, 0);
         h.node.fileId = id;
         return id;
     }
@@ -134,7 +134,7 @@ final class FileContents {
      * completes the old last block with zeros (a partial block may only be the last), leaving
      * the blocks in between as holes, which read as zeros.
      */
-    void writeLocked(Scratch s, OpenFile h, ByteBuffer data, long offset) throws ErrnoException {
+    void writeLocked(ThreadBuffers s, OpenFile h, ByteBuffer data, long offset) throws ErrnoException {
         int count = data.remaining();
         if (count == 0) return;
         byte[] id = fileIdForWrite(s, h);
@@ -169,20 +169,20 @@ final class FileContents {
             content.encryptBlock(plainBlock, b, id, cipher);
         }
         cipher.flip();
-        pwriteFully(s, h.fd, s.cipher, cipher.limit(), HEADER + first * CIPHER_BLOCK);
+        pwriteFully(h.fd, s.cipher, cipher.limit(), HEADER + first * CIPHER_BLOCK);
     }
 
     /** Reads and decrypts block {@code b} into {@code out} (from its position), using the cipher buffer's tail. */
-    private void readBlock(Scratch s, OpenFile h, byte[] id, long b, ByteBuffer out) throws ErrnoException {
+    private void readBlock(ThreadBuffers s, OpenFile h, byte[] id, long b, ByteBuffer out) throws ErrnoException {
         long tail = s.cipher.byteSize() - CIPHER_BLOCK;
         MemorySegment at = s.cipher.asSlice(tail, CIPHER_BLOCK);
-        long got = preadFully(s, h.fd, at, CIPHER_BLOCK, HEADER + b * CIPHER_BLOCK);
+        long got = preadFully(h.fd, at, CIPHER_BLOCK, HEADER + b * CIPHER_BLOCK);
         if (got == 0) return;
         decrypt(h.node, at.asByteBuffer().limit((int) got), b, id, out);
     }
 
     /** Completes a partial last block with zeros, so that blocks after it can be written. */
-    private void padLastBlock(Scratch s, OpenFile h, byte[] id, long size) throws ErrnoException {
+    private void padLastBlock(ThreadBuffers s, OpenFile h, byte[] id, long size) throws ErrnoException {
         long b = size / PLAIN_BLOCK;
         ByteBuffer block = s.plain.clear();
         readBlock(s, h, id, b, block);
@@ -190,14 +190,14 @@ final class FileContents {
         block.position(0).limit(PLAIN_BLOCK);
         ByteBuffer cipher = s.cipherBuffer.clear();
         content.encryptBlock(block, b, id, cipher);
-        pwriteFully(s, h.fd, s.cipher, cipher.position(), HEADER + b * CIPHER_BLOCK);
+        pwriteFully(h.fd, s.cipher, cipher.position(), HEADER + b * CIPHER_BLOCK);
     }
 
-    void truncateLocked(Scratch s, OpenFile h, long size) throws ErrnoException {
+    void truncateLocked(ThreadBuffers s, OpenFile h, long size) throws ErrnoException {
         long old = plainSize(s, h);
         if (size == old) return;
         if (size == 0) {
-            check(Libc.ftruncate(s.errno, h.fd, 0)); // an empty file has no header
+            check(Libc.ftruncate(h.fd, 0)); // an empty file has no header
             h.node.fileId = null;
             return;
         }
@@ -211,9 +211,9 @@ final class FileContents {
                 block.position(0).limit(keep);
                 ByteBuffer cipher = s.cipherBuffer.clear();
                 content.encryptBlock(block, b, id, cipher);
-                pwriteFully(s, h.fd, s.cipher, cipher.position(), HEADER + b * CIPHER_BLOCK);
+                pwriteFully(h.fd, s.cipher, cipher.position(), HEADER + b * CIPHER_BLOCK);
             }
-            check(Libc.ftruncate(s.errno, h.fd, ContentCipher.cipherSize(size)));
+            check(Libc.ftruncate(h.fd, ContentCipher.cipherSize(size)));
             return;
         }
         // Growing: whole blocks past the old end become holes; a partial new last block is written as zeros.
@@ -227,7 +227,7 @@ final class FileContents {
             padLastBlock(s, h, id, old);
         }
         if (size % PLAIN_BLOCK == 0) {
-            check(Libc.ftruncate(s.errno, h.fd, ContentCipher.cipherSize(size)));
+            check(Libc.ftruncate(h.fd, ContentCipher.cipherSize(size)));
         } else {
             writeLocked(s, h, ByteBuffer.allocate((int) (size - lastStart)), lastStart);
         }

@@ -6,7 +6,6 @@ import dev.fusepanama.ErrnoException;
 import dev.fusepanama.Stat;
 import dev.fusepanama.libc.Libc;
 import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
 
 /** The vault's small helpers around libc: results checked into {@link ErrnoException}s, C strings in scratch memory, whole reads and writes. */
 final class LibcCalls {
@@ -22,13 +21,6 @@ final class LibcCalls {
         return rc;
     }
 
-    /** {@code bytes} NUL-terminated in {@code buffer}. */
-    static MemorySegment cString(MemorySegment buffer, byte[] bytes) {
-        MemorySegment.copy(bytes, 0, buffer, JAVA_BYTE, 0, bytes.length);
-        buffer.set(JAVA_BYTE, bytes.length, (byte) 0);
-        return buffer;
-    }
-
     /** {@code chars}, a byte each (a stored name as the table keys it), NUL-terminated in {@code buffer}. */
     static MemorySegment cString(MemorySegment buffer, String chars) {
         int n = chars.length();
@@ -37,25 +29,20 @@ final class LibcCalls {
         return buffer;
     }
 
-    /** The /proc path of descriptor {@code fd}: a call on it reaches the file the descriptor is open on. */
-    static byte[] procPath(int fd) {
-        return ("/proc/self/fd/" + fd).getBytes(StandardCharsets.US_ASCII);
-    }
-
-    static long preadFully(Scratch s, int fd, MemorySegment buf, long size, long offset) throws ErrnoException {
+    static long preadFully(int fd, MemorySegment buf, long size, long offset) throws ErrnoException {
         long done = 0;
         while (done < size) {
-            long n = check(Libc.pread(s.errno, fd, buf.asSlice(done), size - done, offset + done));
+            long n = check(Libc.pread(fd, buf.asSlice(done), size - done, offset + done));
             if (n == 0) break;
             done += n;
         }
         return done;
     }
 
-    static void pwriteFully(Scratch s, int fd, MemorySegment buf, long size, long offset) throws ErrnoException {
+    static void pwriteFully(int fd, MemorySegment buf, long size, long offset) throws ErrnoException {
         long done = 0;
         while (done < size) {
-            done += check(Libc.pwrite(s.errno, fd, buf.asSlice(done), size - done, offset + done));
+            done += check(Libc.pwrite(fd, buf.asSlice(done), size - done, offset + done));
         }
     }
 

@@ -40,7 +40,7 @@ final class OpenFile {
         synchronized (this) {
             last = --users == 0;
         }
-        if (last) Libc.close(Libc.errno(), fd);
+        if (last) Libc.close(fd);
     }
 
     /** The kernel released the handle: the descriptor closes once no borrower holds it. */

@@ -13,6 +13,7 @@ import dev.fusepanama.vault.crypto.VaultConfig;
 import dev.fusepanama.vault.crypto.WrongPasswordException;
 import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.libc.Libc;
+import dev.fusepanama.libc.Scratch;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -68,20 +69,19 @@ public final class Vault {
         VaultConfig config = VaultConfig.read(conf);
         MasterKey key = config.unlock(password);
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Libc.allocateErrno(arena);
             MemorySegment path = arena.allocate(Scratch.PATH_MAX);
             if (FileNames.toNative(cipherDir.toAbsolutePath().toString(), path) < 0) {
                 throw new IOException("cipher directory path too long: " + cipherDir);
             }
-            int fd = Libc.openat(errno, Libc.AT_FDCWD, path, Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
+            int fd = Libc.openat(Libc.AT_FDCWD, path, Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
             if (fd < 0) {
                 key.close();
                 throw new IOException("cannot open the cipher directory " + cipherDir + ": " + Errno.name(-fd));
             }
             MemorySegment stat = arena.allocate(256, 8);
-            int rc = Libc.fstat(errno, fd, stat);
+            int rc = Libc.fstat(fd, stat);
             if (rc < 0) {
-                Libc.close(errno, fd);
+                Libc.close(fd);
                 key.close();
                 throw new IOException("cannot stat the cipher directory " + cipherDir + ": " + Errno.name(-rc));
             }

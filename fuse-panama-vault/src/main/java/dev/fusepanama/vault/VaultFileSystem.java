@@ -36,8 +36,8 @@ import static dev.fusepanama.vault.CipherDir.DOT_DOT;
 import static dev.fusepanama.vault.CipherDir.NAME_MAX;
 import static dev.fusepanama.vault.LibcCalls.check;
 import static dev.fusepanama.vault.LibcCalls.ctime;
+import static dev.fusepanama.libc.Scratch.cString;
 import static dev.fusepanama.vault.LibcCalls.cString;
-import static dev.fusepanama.vault.LibcCalls.procPath;
 
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.Posix;
@@ -66,6 +66,7 @@ import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
 import dev.fusepanama.inode.table.NodeTable;
 import dev.fusepanama.libc.Libc;
+import dev.fusepanama.libc.Scratch;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -142,9 +143,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     /** Set by {@link #lockNow}: every request is refused from then on. */
     private volatile boolean locked;
     /** Every thread's native memory for this vault, freed by {@link #close}. */
-    private final Set<Scratch> scratches = ConcurrentHashMap.newKeySet();
-    private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(() -> {
-        Scratch s = new Scratch();
+    private final Set<ThreadBuffers> scratches = ConcurrentHashMap.newKeySet();
+    private final ThreadLocal<ThreadBuffers> scratch = ThreadLocal.withInitial(() -> {
+        ThreadBuffers s = new ThreadBuffers();
         scratches.add(s);
         return s;
     });
@@ -244,9 +245,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         if (closed.compareAndSet(false, true)) {
             changes.close();
             key.close();
-            Libc.close(Libc.errno(), store.rootFd);
+            Libc.close(store.rootFd);
             int busy = 0;
-            for (Scratch s : scratches) {
+            for (ThreadBuffers s : scratches) {
                 if (!s.free()) busy++;
             }
             scratches.clear();
@@ -261,7 +262,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     }
 
     /** This thread's native memory for this vault. */
-    private Scratch scratch() {
+    private ThreadBuffers scratch() {
         return scratch.get();
     }
 
@@ -286,7 +287,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     }
 
     /** Answers with the entry of {@code stored} in {@code parent}, whose attributes {@code st} holds. */
-    private void entry(Scratch s, Node parent, int dfd, byte[] stored, byte[] plain, Stat st, EntryReply reply)
+    private void entry(ThreadBuffers s, Node parent, int dfd, byte[] stored, byte[] plain, Stat st, EntryReply reply)
             throws ErrnoException {
         Node n = nodes.remember(parent, stored, plain, st);
         try {
@@ -316,7 +317,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private static boolean mountedNosuid(java.nio.file.Path mountpoint) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment buf = a.allocate(112, 8);
-            int rc = Libc.statvfs(Libc.errno(), a.allocateFrom(mountpoint.toString()), buf);
+            int rc = Libc.statvfs(a.allocateFrom(mountpoint.toString()), buf);
             return rc == 0 && (buf.get(JAVA_LONG, 72) & ST_NOSUID) != 0;
         }
     }
@@ -325,7 +326,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void lookup(Request request, long parent, Name name, EntryReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node p = directory(parent);
         if (name.is(DOT)) {
             Stat st = reply.attributes();
@@ -340,7 +341,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             byte[] stored = store.storedName(s, p, dfd, plain);
             changes.announce(stored);
             Stat st = reply.attributes();
-            int rc = Libc.fstatat(s.errno, dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW);
+            int rc = Libc.fstatat(dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW);
             if (rc < 0) {
                 // A miss, which the kernel keeps (negative entries): another program's creation
                 // of the name from now on is not the vault's own, and must reach the kernel.
@@ -365,7 +366,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      * Prepares creating {@code name} in {@code p}: encrypts it, tells the watcher the vault is
      * making it, and writes a long name's {@code .name} file first, as gocryptfs does.
      */
-    private NewName newName(Scratch s, Node p, int dfd, Name name) throws ErrnoException {
+    private NewName newName(ThreadBuffers s, Node p, int dfd, Name name) throws ErrnoException {
         byte[] plain = name.bytes();
         byte[] stored = store.storedName(s, p, dfd, plain);
         changes.announce(stored);
@@ -374,7 +375,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void mknod(Request request, long parent, Name name, int mode, long rdev, EntryReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node p = directory(parent);
         int dfd = store.openDir(s, p);
         try {
@@ -383,14 +384,14 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             byte[] stored = nn.stored();
             boolean longName = nn.longName();
             MemorySegment cname = cString(s.path, stored);
-            int rc = Libc.mknodat(s.errno, dfd, cname, mode, rdev);
+            int rc = Libc.mknodat(dfd, cname, mode, rdev);
             if (rc < 0) {
                 if (longName) store.removeLongName(s, dfd, stored);
                 throw new ErrnoException(-rc);
             }
             attrs.own(s, request, dfd, cname);
             Stat st = reply.attributes();
-            check(Libc.fstatat(s.errno, dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
+            check(Libc.fstatat(dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
             entry(s, p, dfd, stored, plain, st, reply);
         } finally {
             store.closeDir(s, dfd);
@@ -399,7 +400,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void mkdir(Request request, long parent, Name name, int mode, EntryReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node p = directory(parent);
         int dfd = store.openDir(s, p);
         try {
@@ -410,34 +411,34 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             boolean inheritsSgid = Attributes.setGroupId(s, dfd);
             int gid = inheritsSgid ? s.statView.gid() : request.gid();
             MemorySegment cname = cString(s.path, stored);
-            int rc = Libc.mkdirat(s.errno, dfd, cname, 0700);
+            int rc = Libc.mkdirat(dfd, cname, 0700);
             if (rc < 0) {
                 if (longName) store.removeLongName(s, dfd, stored);
                 throw new ErrnoException(-rc);
             }
             byte[] iv = new byte[DIRIV_LENGTH];
             random.nextBytes(iv);
-            int fd = Libc.openat(s.errno, dfd, cname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+            int fd = Libc.openat(dfd, cname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
             try {
                 rc = fd < 0 ? fd : CipherDir.writeNew(s, fd, DIRIV, iv, 0444);
-                if (rc == 0) rc = Libc.fchmod(s.errno, fd, (mode & 07777) | (inheritsSgid ? S_ISGID : 0));
+                if (rc == 0) rc = Libc.fchmod(fd, (mode & 07777) | (inheritsSgid ? S_ISGID : 0));
                 if (rc < 0) {
-                    if (fd >= 0) Libc.unlinkat(s.errno, fd, cString(s.path2, DIRIV), 0);
-                    Libc.unlinkat(s.errno, dfd, cString(s.path, stored), Libc.AT_REMOVEDIR);
+                    if (fd >= 0) Libc.unlinkat(fd, cString(s.path2, DIRIV), 0);
+                    Libc.unlinkat(dfd, cString(s.path, stored), Libc.AT_REMOVEDIR);
                     if (longName) store.removeLongName(s, dfd, stored);
                     throw new ErrnoException(-rc);
                 }
                 if (root && (request.uid() != 0 || gid != 0)) {
-                    Libc.fchown(s.errno, fd, request.uid(), gid);
+                    Libc.fchown(fd, request.uid(), gid);
                 }
                 Stat st = reply.attributes();
-                check(Libc.fstat(s.errno, fd, st.segment()));
+                check(Libc.fstat(fd, st.segment()));
                 Node n = nodes.remember(p, stored, plain, st);
                 n.dirIv = iv;
                 n.seenCtime = ctime(st);
                 table.entry(reply, n, CACHE);
             } finally {
-                if (fd >= 0) Libc.close(s.errno, fd);
+                if (fd >= 0) Libc.close(fd);
             }
         } finally {
             store.closeDir(s, dfd);
@@ -446,7 +447,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void symlink(Request request, long parent, Name name, byte[] target, EntryReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node p = directory(parent);
         int dfd = store.openDir(s, p);
         try {
@@ -457,14 +458,14 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             if (encrypted.length >= Scratch.PATH_MAX) throw new ErrnoException(ENAMETOOLONG);
             boolean longName = store.writeLongName(s, p, dfd, stored, plain);
             MemorySegment cname = cString(s.path, stored);
-            int rc = Libc.symlinkat(s.errno, cString(s.cipher, encrypted), dfd, cname);
+            int rc = Libc.symlinkat(cString(s.cipher, encrypted), dfd, cname);
             if (rc < 0) {
                 if (longName) store.removeLongName(s, dfd, stored);
                 throw new ErrnoException(-rc);
             }
             attrs.own(s, request, dfd, cname);
             Stat st = reply.attributes();
-            check(Libc.fstatat(s.errno, dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
+            check(Libc.fstatat(dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
             Node n = nodes.remember(p, stored, plain, st);
             n.target = target.clone();
             n.seenCtime = ctime(st);
@@ -477,7 +478,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void readlink(Request request, long ino, ReadlinkReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node n = node(ino);
         if (n.target != null) {
             reply.target(n.target);
@@ -493,7 +494,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void link(Request request, long ino, long newParent, Name newName, EntryReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node n = node(ino);
         Node p = directory(newParent);
         Place from = store.named(s, n);
@@ -504,13 +505,13 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 byte[] stored = store.storedName(s, p, dfd, plain);
                 changes.announce(stored);
                 boolean longName = store.writeLongName(s, p, dfd, stored, plain);
-                int rc = Libc.linkat(s.errno, from.dfd(), cString(s.path2, from.stored()), dfd, cString(s.path, stored), 0);
+                int rc = Libc.linkat(from.dfd(), cString(s.path2, from.stored()), dfd, cString(s.path, stored), 0);
                 if (rc < 0) {
                     if (longName) store.removeLongName(s, dfd, stored);
                     throw new ErrnoException(-rc);
                 }
                 Stat st = reply.attributes();
-                check(Libc.fstatat(s.errno, dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
+                check(Libc.fstatat(dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
                 entry(s, p, dfd, stored, plain, st, reply);
             } finally {
                 store.closeDir(s, dfd);
@@ -522,12 +523,12 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void unlink(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node p = directory(parent);
         int dfd = store.openDir(s, p);
         try {
             byte[] stored = store.storedName(s, p, dfd, name);
-            check(Libc.unlinkat(s.errno, dfd, cString(s.path, stored), 0));
+            check(Libc.unlinkat(dfd, cString(s.path, stored), 0));
             store.removeLongName(s, dfd, stored);
             nodes.unnamed(p, stored);
             reply.ok();
@@ -538,7 +539,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void rmdir(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node p = directory(parent);
         int dfd = store.openDir(s, p);
         try {
@@ -555,7 +556,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     @Override
     public void rename(Request request, long parent, Name name, long newParent, Name newName, int flags, EmptyReply reply)
             throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node p = directory(parent);
         Node np = directory(newParent);
         int dfd = store.openDir(s, p);
@@ -567,10 +568,10 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 byte[] newStored = store.storedName(s, np, ndfd, newPlain);
                 changes.announce(newStored);
                 boolean longName = store.writeLongName(s, np, ndfd, newStored, newPlain);
-                int rc = Libc.renameat2(s.errno, dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
+                int rc = Libc.renameat2(dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
                 if ((rc == -ENOTEMPTY || rc == -EEXIST) && flags == 0 && CipherDir.removeEmptyDirectory(s, ndfd, newStored) == 0) {
                     // The "empty" directory replaced still held its gocryptfs.diriv: removed first, as gocryptfs does.
-                    rc = Libc.renameat2(s.errno, dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
+                    rc = Libc.renameat2(dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
                 }
                 if (rc < 0) {
                     if (longName) store.removeLongName(s, ndfd, newStored);
@@ -579,7 +580,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 if ((flags & Posix.RENAME_EXCHANGE) == 0) {
                     store.removeLongName(s, dfd, stored);
                 }
-                long ctime = Libc.fstatat(s.errno, ndfd, cString(s.path2, newStored), s.stat, Libc.AT_SYMLINK_NOFOLLOW) == 0
+                long ctime = Libc.fstatat(ndfd, cString(s.path2, newStored), s.stat, Libc.AT_SYMLINK_NOFOLLOW) == 0
                         ? ctime(s.statView) : Long.MIN_VALUE;
                 nodes.renamed(p, stored, np, newStored, newPlain, name.bytes(), (flags & Posix.RENAME_EXCHANGE) != 0, ctime);
                 reply.ok();
@@ -595,7 +596,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void getattr(Request request, long ino, long fh, AttrReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node n = node(ino);
         attrs.stat(s, n, fh, reply.attributes());
         reply.send(CACHE);
@@ -603,7 +604,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void setattr(Request request, long ino, Stat attributes, int toSet, long fh, AttrReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node n = node(ino);
         OpenFile h = openFiles.given(n, fh);
         // Its name is looked up, and its directory opened, before its content lock is taken (the
@@ -627,7 +628,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     }
 
     /** The changes of setattr to {@code n}, named {@code at} (null: the root, or no name left). */
-    private void setattrLocked(Scratch s, Request request, Node n, OpenFile h, Place at, Stat attributes, int toSet)
+    private void setattrLocked(ThreadBuffers s, Request request, Node n, OpenFile h, Place at, Stat attributes, int toSet)
             throws ErrnoException {
         if ((toSet & SET_SIZE) != 0) {
             if (n.type() != S_IFREG) throw new ErrnoException(EINVAL);
@@ -638,13 +639,13 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             if (at != null) {
                 Attributes.change(s, at.dfd(), cString(s.path2, at.stored()), false, attributes, toSet);
             } else if (n == rootNode) {
-                Attributes.change(s, Libc.AT_FDCWD, cString(s.path2, procPath(store.rootFd)), true, attributes, toSet);
+                Attributes.change(s, Libc.AT_FDCWD, s.procPath(store.rootFd), true, attributes, toSet);
             } else {
                 // A file with no name left: through an open descriptor's /proc link.
                 OpenFile any = h != null && h.borrow() ? h : openFiles.borrow(n);
                 if (any == null) throw new ErrnoException(ENOENT);
                 try {
-                    Attributes.change(s, Libc.AT_FDCWD, cString(s.path2, procPath(any.fd)), true, attributes, toSet);
+                    Attributes.change(s, Libc.AT_FDCWD, s.procPath(any.fd), true, attributes, toSet);
                 } finally {
                     any.letGo();
                 }
@@ -654,9 +655,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void statfs(Request request, long ino, StatfsReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         MemorySegment v = s.small;
-        check(Libc.fstatvfs(s.errno, store.rootFd, v));
+        check(Libc.fstatvfs(store.rootFd, v));
         // Sizes in ciphertext blocks overstate what fits by the 32 bytes per 4 KiB of overhead (<1 %), as gocryptfs reports them.
         reply.statvfs().setBlockSize(v.get(JAVA_LONG, 0)).setFragmentSize(v.get(JAVA_LONG, 8))
                 .setBlocks(v.get(JAVA_LONG, 16)).setBlocksFree(v.get(JAVA_LONG, 24))
@@ -678,18 +679,18 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      * must read the rest of it. A file the vault may only read (mode 0444 for a non-root vault) is
      * opened read-only for a reader.
      */
-    private int openCipher(Scratch s, int dfd, MemorySegment name, int flags, int createMode) throws ErrnoException {
+    private int openCipher(ThreadBuffers s, int dfd, MemorySegment name, int flags, int createMode) throws ErrnoException {
         int passed = (flags & PASSED_FLAGS) | O_NOFOLLOW | O_CLOEXEC | (createMode >= 0 ? O_CREAT | (flags & O_EXCL) : 0);
-        int fd = Libc.openat(s.errno, dfd, name, O_RDWR | passed, Math.max(createMode, 0) & 07777);
+        int fd = Libc.openat(dfd, name, O_RDWR | passed, Math.max(createMode, 0) & 07777);
         if (fd == -EACCES && (flags & O_ACCMODE) == O_RDONLY) {
-            fd = Libc.openat(s.errno, dfd, name, O_RDONLY | passed, 0);
+            fd = Libc.openat(dfd, name, O_RDONLY | passed, 0);
         }
         return check(fd);
     }
 
     @Override
     public void open(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node n = node(ino);
         Place at = store.named(s, n);
         int fd;
@@ -700,7 +701,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         }
         int keep = OpenReply.KEEP_CACHE;
         try {
-            check(Libc.fstat(s.errno, fd, s.stat));
+            check(Libc.fstat(fd, s.stat));
             // Another program replaced the file under this name, and the watcher has not told the
             // kernel yet: ESTALE makes the kernel look the name up again and open the new file.
             if (s.statView.ino() != n.backingIno) throw new ErrnoException(dev.fusepanama.Errno.ESTALE);
@@ -717,7 +718,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 keep = 0;
             }
         } catch (ErrnoException e) {
-            Libc.close(s.errno, fd);
+            Libc.close(fd);
             throw e;
         }
         OpenFile h = new OpenFile(n, fd, null);
@@ -725,7 +726,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             try {
                 truncate(s, n, h, null, 0);
             } catch (ErrnoException e) {
-                Libc.close(s.errno, fd);
+                Libc.close(fd);
                 throw e;
             }
         }
@@ -735,7 +736,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void create(Request request, long parent, Name name, int mode, int flags, CreateReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node p = directory(parent);
         int dfd = store.openDir(s, p);
         try {
@@ -753,9 +754,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             }
             attrs.own(s, request, dfd, cname);
             Stat st = reply.attributes();
-            int rc = Libc.fstat(s.errno, fd, st.segment());
+            int rc = Libc.fstat(fd, st.segment());
             if (rc < 0) {
-                Libc.close(s.errno, fd);
+                Libc.close(fd);
                 throw new ErrnoException(-rc);
             }
             Node n = nodes.remember(p, stored, plain, st);
@@ -764,7 +765,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 if ((flags & O_TRUNC) != 0 && st.size() > 0) truncate(s, n, h, null, 0);
                 attrs.present(s, n, st, dfd, cname);
             } catch (ErrnoException | RuntimeException e) {
-                Libc.close(s.errno, fd);
+                Libc.close(fd);
                 table.forget(n.nodeId(), 1); // the lookup remember counted: no entry is sent
                 throw e;
             }
@@ -788,8 +789,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void fsync(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) throws ErrnoException {
-        Scratch s = scratch();
-        check(Libc.fsync(s.errno, handle(fh).fd, dataOnly));
+        ThreadBuffers s = scratch();
+        check(Libc.fsync(handle(fh).fd, dataOnly));
         reply.ok();
     }
 
@@ -797,7 +798,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         OpenFile h = handle(fh);
         Lock l = h.node.content.readLock();
         l.lock();
@@ -810,7 +811,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         OpenFile h = handle(fh);
         int count = data.remaining();
         Lock l = h.node.content.writeLock();
@@ -841,7 +842,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      * Truncates the file of {@code n} (through {@code h}, else opened by its name {@code at}, else
      * through any open handle) to {@code size} plaintext bytes.
      */
-    private void truncate(Scratch s, Node n, OpenFile h, Place at, long size) throws ErrnoException {
+    private void truncate(ThreadBuffers s, Node n, OpenFile h, Place at, long size) throws ErrnoException {
         OpenFile via = h;
         boolean opened = false;
         boolean borrowed = false;
@@ -862,7 +863,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             Attributes.seen(s, via);
         } finally {
             l.unlock();
-            if (opened) Libc.close(s.errno, via.fd);
+            if (opened) Libc.close(via.fd);
             if (borrowed) via.letGo();
         }
     }
@@ -871,7 +872,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void setxattr(Request request, long ino, Name name, ByteBuffer value, int flags, EmptyReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node n = node(ino);
         xattrs.set(s, n, name, value, flags);
         reply.ok();
@@ -882,7 +883,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         // The kernel asks for this before every write, to clear it; on a nosuid mount it grants
         // nothing, so answer at once, as gocryptfs does without -suid (its issue 515).
         if (capabilitiesIgnored && name.is(SECURITY_CAPABILITY)) throw new ErrnoException(dev.fusepanama.Errno.EOPNOTSUPP);
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node n = node(ino);
         byte[] plain = xattrs.get(s, n, name);
         if (size == 0) reply.size(plain.length);
@@ -892,7 +893,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void listxattr(Request request, long ino, long size, XattrReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node n = node(ino);
         byte[] list = xattrs.list(s, n);
         if (size == 0) reply.size(list.length);
@@ -902,7 +903,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void removexattr(Request request, long ino, Name name, EmptyReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node n = node(ino);
         xattrs.remove(s, n, name);
         reply.ok();
@@ -912,15 +913,15 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void opendir(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         Node n = directory(ino);
         int fd;
         if (n == rootNode) {
-            fd = check(Libc.openat(s.errno, store.rootFd, cString(s.path2, DOT), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0));
+            fd = check(Libc.openat(store.rootFd, cString(s.path2, DOT), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0));
         } else {
             Place at = store.named(s, n);
             try {
-                fd = check(Libc.openat(s.errno, at.dfd(), cString(s.path2, at.stored()),
+                fd = check(Libc.openat(at.dfd(), cString(s.path2, at.stored()),
                         O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0));
             } finally {
                 store.closeDir(s, at.dfd());
@@ -930,7 +931,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         try {
             listing = store.list(s, n, fd);
         } catch (ErrnoException e) {
-            Libc.close(s.errno, fd);
+            Libc.close(fd);
             throw e;
         }
         long fh = openFiles.register(new OpenFile(n, fd, listing));
@@ -945,8 +946,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private List<Listing.Entry> entries(OpenFile h, long offset) throws ErrnoException {
         if (offset == 0) {
             if (h.listedFromStart) {
-                Scratch s = scratch();
-                check(Libc.lseek(s.errno, h.fd, 0, dev.fusepanama.Posix.SEEK_SET));
+                ThreadBuffers s = scratch();
+                check(Libc.lseek(h.fd, 0, dev.fusepanama.Posix.SEEK_SET));
                 h.listing = store.list(s, h.node, h.fd);
             }
             h.listedFromStart = true;
@@ -977,7 +978,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws ErrnoException {
-        Scratch s = scratch();
+        ThreadBuffers s = scratch();
         OpenFile h = handle(fh);
         List<Listing.Entry> entries = entries(h, offset);
         List<Node> counted = new ArrayList<>();
@@ -990,7 +991,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             }
             Listing.Entry e = entries.get((int) i - 2);
             MemorySegment name = cString(s.path, e.stored());
-            if (Libc.fstatat(s.errno, h.fd, name, st.segment(), Libc.AT_SYMLINK_NOFOLLOW) < 0) {
+            if (Libc.fstatat(h.fd, name, st.segment(), Libc.AT_SYMLINK_NOFOLLOW) < 0) {
                 st.clear();
                 continue; // removed since opendir
             }
@@ -1019,8 +1020,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void fsyncdir(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) throws ErrnoException {
-        Scratch s = scratch();
-        check(Libc.fsync(s.errno, handle(fh).fd, dataOnly));
+        ThreadBuffers s = scratch();
+        check(Libc.fsync(handle(fh).fd, dataOnly));
         reply.ok();
     }
 }

@@ -6,8 +6,8 @@ import static dev.fusepanama.Errno.ENOENT;
 import static dev.fusepanama.Errno.ERANGE;
 import static dev.fusepanama.vault.CipherDir.NAME_MAX;
 import static dev.fusepanama.vault.LibcCalls.check;
+import static dev.fusepanama.libc.Scratch.cString;
 import static dev.fusepanama.vault.LibcCalls.cString;
-import static dev.fusepanama.vault.LibcCalls.procPath;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import dev.fusepanama.ErrnoException;
@@ -67,15 +67,15 @@ final class Xattrs {
      */
     private record XattrTarget(MemorySegment path, boolean follow, int dfd, OpenFile borrowed) {}
 
-    private XattrTarget xattrTarget(Scratch s, Node n) throws ErrnoException {
-        if (n == rootNode) return new XattrTarget(cString(s.path, procPath(store.rootFd)), true, -1, null);
+    private XattrTarget xattrTarget(ThreadBuffers s, Node n) throws ErrnoException {
+        if (n == rootNode) return new XattrTarget(s.procPath(store.rootFd), true, -1, null);
         Place at = store.place(s, n);
         if (at != null) {
             return new XattrTarget(cString(s.path, "/proc/self/fd/" + at.dfd() + "/" + at.stored()), false, at.dfd(), null);
         }
         OpenFile any = openFiles.borrow(n);
         if (any == null) throw new ErrnoException(ENOENT);
-        return new XattrTarget(cString(s.path, procPath(any.fd)), true, -1, any);
+        return new XattrTarget(s.procPath(any.fd), true, -1, any);
     }
 
     private static boolean hasPrefix(byte[] name, String prefix) {
@@ -83,7 +83,7 @@ final class Xattrs {
         return name.length > p.length && Arrays.equals(name, 0, p.length, p, 0, p.length);
     }
 
-    private void done(Scratch s, XattrTarget t) {
+    private void done(ThreadBuffers s, XattrTarget t) {
         store.closeDir(s, t.dfd());
         if (t.borrowed() != null) t.borrowed().letGo();
     }
@@ -106,7 +106,7 @@ final class Xattrs {
     }
 
     /** Sets attribute {@code name} of {@code n}'s file to {@code value}, both encrypted (a POSIX ACL as it is). */
-    void set(Scratch s, Node n, Name name, ByteBuffer value, int flags) throws ErrnoException {
+    void set(ThreadBuffers s, Node n, Name name, ByteBuffer value, int flags) throws ErrnoException {
         byte[] stored = storedXattrName(name);
         byte[] plain = new byte[value.remaining()];
         value.get(value.position(), plain);
@@ -115,22 +115,22 @@ final class Xattrs {
         try {
             MemorySegment.copy(encrypted, 0, s.cipher, JAVA_BYTE, 0, encrypted.length);
             MemorySegment nameSeg = cString(s.path2, stored);
-            check(t.follow() ? Libc.setxattr(s.errno, t.path(), nameSeg, s.cipher, encrypted.length, flags)
-                    : Libc.lsetxattr(s.errno, t.path(), nameSeg, s.cipher, encrypted.length, flags));
+            check(t.follow() ? Libc.setxattr(t.path(), nameSeg, s.cipher, encrypted.length, flags)
+                    : Libc.lsetxattr(t.path(), nameSeg, s.cipher, encrypted.length, flags));
         } finally {
             done(s, t);
         }
     }
 
     /** The plaintext value of attribute {@code name} of {@code n}'s file; EIO if it fails authentication. */
-    byte[] get(Scratch s, Node n, Name name) throws ErrnoException {
+    byte[] get(ThreadBuffers s, Node n, Name name) throws ErrnoException {
         byte[] stored = storedXattrName(name);
         byte[] encrypted;
         XattrTarget t = xattrTarget(s, n);
         try {
             MemorySegment nameSeg = cString(s.path2, stored);
-            long got = check(t.follow() ? Libc.getxattr(s.errno, t.path(), nameSeg, s.cipher, XATTR_MAX)
-                    : Libc.lgetxattr(s.errno, t.path(), nameSeg, s.cipher, XATTR_MAX));
+            long got = check(t.follow() ? Libc.getxattr(t.path(), nameSeg, s.cipher, XATTR_MAX)
+                    : Libc.lgetxattr(t.path(), nameSeg, s.cipher, XATTR_MAX));
             encrypted = s.cipher.asSlice(0, got).toArray(JAVA_BYTE);
         } finally {
             done(s, t);
@@ -146,12 +146,12 @@ final class Xattrs {
     }
 
     /** The plaintext names of {@code n}'s attributes, each NUL-terminated; other programs' attributes on the ciphertext file are left out. */
-    byte[] list(Scratch s, Node n) throws ErrnoException {
+    byte[] list(ThreadBuffers s, Node n) throws ErrnoException {
         byte[] list;
         XattrTarget t = xattrTarget(s, n);
         try {
-            long got = check(t.follow() ? Libc.listxattr(s.errno, t.path(), s.cipher, XATTR_MAX)
-                    : Libc.llistxattr(s.errno, t.path(), s.cipher, XATTR_MAX));
+            long got = check(t.follow() ? Libc.listxattr(t.path(), s.cipher, XATTR_MAX)
+                    : Libc.llistxattr(t.path(), s.cipher, XATTR_MAX));
             list = s.cipher.asSlice(0, got).toArray(JAVA_BYTE);
         } finally {
             done(s, t);
@@ -180,12 +180,12 @@ final class Xattrs {
     }
 
     /** Removes attribute {@code name} of {@code n}'s file. */
-    void remove(Scratch s, Node n, Name name) throws ErrnoException {
+    void remove(ThreadBuffers s, Node n, Name name) throws ErrnoException {
         byte[] stored = storedXattrName(name);
         XattrTarget t = xattrTarget(s, n);
         try {
             MemorySegment nameSeg = cString(s.path2, stored);
-            check(t.follow() ? Libc.removexattr(s.errno, t.path(), nameSeg) : Libc.lremovexattr(s.errno, t.path(), nameSeg));
+            check(t.follow() ? Libc.removexattr(t.path(), nameSeg) : Libc.lremovexattr(t.path(), nameSeg));
         } finally {
             done(s, t);
         }

@@ -228,10 +228,8 @@ class VaultEmbeddingTest {
             Files.writeString(f, "x");
             try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
                 java.lang.foreign.MemorySegment buf = a.allocate(64);
-                assertEquals(-dev.fusepanama.Errno.EOPNOTSUPP, dev.fusepanama.libc.Libc.lgetxattr(dev.fusepanama.libc.Libc.errno(),
-                        a.allocateFrom(f.toString()), a.allocateFrom("security.capability"), buf, 64));
-                assertEquals(-dev.fusepanama.Errno.ENODATA, dev.fusepanama.libc.Libc.lgetxattr(dev.fusepanama.libc.Libc.errno(),
-                        a.allocateFrom(f.toString()), a.allocateFrom("user.absent"), buf, 64));
+                assertEquals(-dev.fusepanama.Errno.EOPNOTSUPP, dev.fusepanama.libc.Libc.lgetxattr(a.allocateFrom(f.toString()), a.allocateFrom("security.capability"), buf, 64));
+                assertEquals(-dev.fusepanama.Errno.ENODATA, dev.fusepanama.libc.Libc.lgetxattr(a.allocateFrom(f.toString()), a.allocateFrom("user.absent"), buf, 64));
             }
         }
     }

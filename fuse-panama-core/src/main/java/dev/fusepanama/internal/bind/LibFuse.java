@@ -6,6 +6,7 @@ import static dev.fusepanama.internal.bind.Native.C_POINTER;
 import static dev.fusepanama.internal.bind.Native.LINKER;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
+import dev.fusepanama.libc.Arch;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;

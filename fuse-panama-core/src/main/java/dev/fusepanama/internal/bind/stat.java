@@ -5,6 +5,7 @@ import static dev.fusepanama.internal.bind.Native.C_INT;
 import static dev.fusepanama.internal.bind.Native.C_LONG;
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 
+import dev.fusepanama.libc.Arch;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.VarHandle;

@@ -8,7 +8,7 @@ import dev.fusepanama.internal.dispatch.ViewCheck;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountException.Reason;
 import dev.fusepanama.MountOptions;
-import dev.fusepanama.internal.bind.Arch;
+import dev.fusepanama.libc.Arch;
 import dev.fusepanama.internal.bind.FuseLog;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseUnavailableException;
@@ -127,10 +127,9 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
      */
     static String ioUringForbidden() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Libc.allocateErrno(arena);
-            int fd = Libc.ioUringSetup(errno, 1, arena.allocate(Libc.IO_URING_PARAMS_SIZE, 8));
+            int fd = Libc.ioUringSetup(1, arena.allocate(Libc.IO_URING_PARAMS_SIZE, 8));
             if (fd >= 0) {
-                Libc.close(errno, fd);
+                Libc.close(fd);
                 return null;
             }
             String reason = switch (-fd) {
@@ -378,7 +377,7 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
         }
         int rc;
         try (Arena probe = Arena.ofConfined()) {
-            rc = Libc.fstatat(Libc.errno(), Libc.AT_FDCWD, probe.allocateFrom(mountpoint.toString()),
+            rc = Libc.fstatat(Libc.AT_FDCWD, probe.allocateFrom(mountpoint.toString()),
                     probe.allocate(dev.fusepanama.internal.bind.stat.LAYOUT), 0);
         }
         if (rc == -Errno.ECONNREFUSED || rc == -Errno.ENOTCONN) {

@@ -81,7 +81,7 @@ final class Preflight {
         java.util.concurrent.CompletableFuture<Integer> rc = new java.util.concurrent.CompletableFuture<>();
         Thread.ofPlatform().daemon().name("fuse-panama statfs probe").start(() -> {
             try (Arena arena = Arena.ofConfined()) {
-                rc.complete(Libc.statvfs(Libc.errno(), arena.allocateFrom(mountpoint.toString()),
+                rc.complete(Libc.statvfs(arena.allocateFrom(mountpoint.toString()),
                         arena.allocate(statvfs.LAYOUT)));
             } catch (Throwable t) {
                 rc.completeExceptionally(t);

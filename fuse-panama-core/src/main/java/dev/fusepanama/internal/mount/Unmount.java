@@ -22,7 +22,7 @@ final class Unmount {
     static int unmount(Path mountpoint, boolean lazy) {
         if (Libc.geteuid() == 0) {
             try (Arena arena = Arena.ofConfined()) {
-                return Libc.umount2(Libc.errno(), arena.allocateFrom(mountpoint.toString()), lazy ? Libc.MNT_DETACH : 0);
+                return Libc.umount2(arena.allocateFrom(mountpoint.toString()), lazy ? Libc.MNT_DETACH : 0);
             }
         }
         List<String> command = new ArrayList<>(List.of("fusermount3", "-u", "-q"));

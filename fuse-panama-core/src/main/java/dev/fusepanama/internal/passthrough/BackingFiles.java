@@ -137,9 +137,8 @@ public final class BackingFiles {
         if (unavailable != null) {
             return null;
         }
-        MemorySegment e = Libc.errno();
         MemorySegment st = SCRATCH.get();
-        int rc = Libc.fstat(e, fd, st);
+        int rc = Libc.fstat(fd, st);
         if (rc < 0) {
             LOG.debug("passthrough in {}: fstat of descriptor {} failed: {}", mountpoint, fd, Errno.name(-rc));
             return null;
@@ -257,7 +256,7 @@ public final class BackingFiles {
         map.set(ValueLayout.JAVA_INT, 0, fd);
         map.set(ValueLayout.JAVA_INT, 4, 0);
         map.set(ValueLayout.JAVA_LONG, 8, 0);
-        return Libc.ioctl(Libc.errno(), deviceFd, FUSE_DEV_IOC_BACKING_OPEN, map);
+        return Libc.ioctl(deviceFd, FUSE_DEV_IOC_BACKING_OPEN, map);
     }
 
     /** Registrations were refused with {@code rc} in a way no other file would fare better: off for the mount. */
@@ -270,10 +269,9 @@ public final class BackingFiles {
     }
 
     private void close(int id) {
-        MemorySegment e = Libc.errno();
         MemorySegment arg = SCRATCH.get();
         arg.set(ValueLayout.JAVA_INT, 0, id);
-        int rc = Libc.ioctl(e, deviceFd, FUSE_DEV_IOC_BACKING_CLOSE, arg);
+        int rc = Libc.ioctl(deviceFd, FUSE_DEV_IOC_BACKING_CLOSE, arg);
         if (rc < 0 && deviceFd >= 0) {
             LOG.debug("{}: closing backing id {}: {}", mountpoint, id, Errno.name(-rc));
         }

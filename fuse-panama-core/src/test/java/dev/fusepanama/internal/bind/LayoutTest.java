@@ -8,6 +8,7 @@ import dev.fusepanama.DirFiller;
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Timespec;
+import dev.fusepanama.libc.Arch;
 import dev.fusepanama.libc.Libc;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
@@ -161,7 +162,9 @@ class LayoutTest {
         }
         java.put("sizeof(struct open_how)", Libc.OPEN_HOW_SIZE);
         java.put("sizeof(struct mount_attr)", Libc.MOUNT_ATTR_SIZE);
-        assertConstants("libc", List.of("fuse_panama.h", "sched.h", "linux/openat2.h"), java);
+        java.put("sizeof(struct stat)", (long) Arch.constants().statSize);
+        java.put("sizeof(struct statx)", Libc.STATX_SIZE);
+        assertConstants("libc", List.of("fuse_panama.h", "sched.h", "linux/openat2.h", "sys/stat.h"), java);
     }
 
     @Test

@@ -92,7 +92,7 @@ public final class PassthroughFile implements InodeFileSystem {
             return;
         }
         // Only the access mode: the kernel applies O_APPEND, O_TRUNC and the rest itself.
-        int fd = Libc.openat(Libc.errno(), Libc.AT_FDCWD, backingPath, flags & Posix.O_ACCMODE, 0);
+        int fd = Libc.openat(Libc.AT_FDCWD, backingPath, flags & Posix.O_ACCMODE, 0);
         if (fd < 0) {
             reply.error(-fd);
             return;
@@ -108,7 +108,7 @@ public final class PassthroughFile implements InodeFileSystem {
 
     @Override
     public void release(Request request, long ino, long fh, int flags, EmptyReply reply) {
-        Libc.close(Libc.errno(), (int) fh);
+        Libc.close((int) fh);
         reply.ok();
     }
 

@@ -2,7 +2,6 @@ package dev.fusepanama.examples.mirror;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
@@ -26,7 +25,9 @@ import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.StatfsReply;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
+import dev.fusepanama.libc.Dirents;
 import dev.fusepanama.libc.Libc;
+import dev.fusepanama.libc.Scratch;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -58,7 +59,6 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(InodeMirror.class);
     /** Flags of a client's open that the source's open must not get (see {@link #open}). */
     private static final int NOT_FORWARDED = Posix.O_CREAT | Posix.O_EXCL | Posix.O_NOCTTY | Posix.O_DIRECT | Posix.O_NOFOLLOW;
-    private static final byte[] PROC_FD = "/proc/self/fd/".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final MemorySegment EMPTY = Arena.global().allocate(1);
     private static final MemorySegment DOT = Arena.global().allocateFrom(".");
     /** UTIME_NOW and UTIME_OMIT (sys/stat.h). */
@@ -156,17 +156,16 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         this.passthrough = b.passthrough;
         byte[] path = b.source.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Libc.allocateErrno(arena);
             MemorySegment name = arena.allocate(path.length + 1);
             MemorySegment.copy(path, 0, name, JAVA_BYTE, 0, path.length);
-            int fd = Libc.openat(errno, Libc.AT_FDCWD, name, Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
+            int fd = Libc.openat(Libc.AT_FDCWD, name, Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
             if (fd < 0) {
                 throw new IOException(b.source + ": cannot open the source directory: " + Errno.name(-fd));
             }
             Stat st = Stat.over(arena.allocate(Stat.SIZE, 8));
-            int rc = Libc.fstatat(errno, fd, EMPTY, st.segment(), Libc.AT_EMPTY_PATH);
+            int rc = Libc.fstatat(fd, EMPTY, st.segment(), Libc.AT_EMPTY_PATH);
             if (rc < 0) {
-                Libc.close(errno, fd);
+                Libc.close(fd);
                 throw new IOException(b.source + ": cannot stat the source directory: " + Errno.name(-rc));
             }
             rootNode = new Node(ROOT, st.segment().get(JAVA_LONG, 0), st.ino(), fd, false);
@@ -217,24 +216,6 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         return into;
     }
 
-    /** {@code /proc/self/fd/FD} in {@code s.text}: how a descriptor's file is named to a call that takes no descriptor. */
-    private static MemorySegment procPath(Scratch s, int fd) {
-        MemorySegment t = s.text;
-        int n = 0;
-        for (byte c : PROC_FD) {
-            t.set(JAVA_BYTE, n++, c);
-        }
-        int digits = 1;
-        for (int v = fd; v >= 10; v /= 10) {
-            digits++;
-        }
-        for (int i = digits - 1, v = fd; i >= 0; i--, v /= 10) {
-            t.set(JAVA_BYTE, n + i, (byte) ('0' + v % 10));
-        }
-        t.set(JAVA_BYTE, n + digits, (byte) 0);
-        return t;
-    }
-
     /**
      * The node of {@code name} in {@code parent} with its attributes in {@code attributes}, its
      * lookup count raised by one; or a negative errno. The name is opened first and its inode
@@ -242,7 +223,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
      * meanwhile.
      */
     private long lookupNode(Scratch s, Node parent, MemorySegment name, Stat attributes) {
-        int fd = Libc.openat(s.errno, parent.fd, name, Posix.O_PATH | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, 0);
+        int fd = Libc.openat(parent.fd, name, Posix.O_PATH | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, 0);
         return fd < 0 ? fd : nodeOf(s, fd, true, attributes);
     }
 
@@ -255,7 +236,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
      * find hard links by them ({@code cp -a}, {@code tar}, {@code du}) would take two files for one.
      */
     private long nodeOf(Scratch s, int fd, boolean takeOver, Stat attributes) {
-        int rc = Libc.fstatat(s.errno, fd, EMPTY, attributes.segment(), Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+        int rc = Libc.fstatat(fd, EMPTY, attributes.segment(), Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
         long dev = attributes.segment().get(JAVA_LONG, 0);
         if (rc == 0 && dev != rootNode.dev) {
             if (!mountInsideWarned) {
@@ -266,7 +247,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         }
         if (rc < 0) {
             if (takeOver) {
-                Libc.close(s.errno, fd);
+                Libc.close(fd);
             }
             return rc;
         }
@@ -280,11 +261,11 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         }
         if (n != null) {
             if (takeOver) {
-                Libc.close(s.errno, fd);
+                Libc.close(fd);
             }
             return n.id;
         }
-        int pathFd = takeOver ? fd : Libc.openat(s.errno, Libc.AT_FDCWD, procPath(s, fd), Posix.O_PATH | Posix.O_CLOEXEC, 0);
+        int pathFd = takeOver ? fd : Libc.openat(Libc.AT_FDCWD, s.procPath(fd), Posix.O_PATH | Posix.O_CLOEXEC, 0);
         if (pathFd < 0) {
             return pathFd;
         }
@@ -301,7 +282,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             n.lookups++;
         }
         if (raced) {
-            Libc.close(s.errno, pathFd);
+            Libc.close(pathFd);
         }
         return n.id;
     }
@@ -317,7 +298,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void lookup(Request request, long parent, Name name, EntryReply reply) throws IOException {
-        Scratch s = Scratch.get();
+        Scratch s = Scratch.worker();
         entry(s, node(parent), nativeName(name, s.path), reply);
     }
 
@@ -339,18 +320,17 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             }
         }
         if (drop != null) {
-            Libc.close(Libc.errno(), drop.fd);
+            Libc.close(drop.fd);
         }
     }
 
     /** The mount has ended: every descriptor still open is closed, the source's last. */
     @Override
     public void destroy() {
-        MemorySegment errno = Libc.errno();
-        files.drain(fd -> Libc.close(errno, fd));
+        files.drain(fd -> Libc.close(fd));
         for (Integer fd : dirs.keySet()) {
             dirs.remove(fd);
-            Libc.close(errno, fd);
+            Libc.close(fd);
         }
         List<Node> nodes;
         synchronized (byKey) {
@@ -359,7 +339,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             byId.keySet().removeIf(id -> id != ROOT);
         }
         for (Node n : nodes) {
-            Libc.close(errno, n.fd);
+            Libc.close(n.fd);
         }
         close();
     }
@@ -368,7 +348,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     @Override
     public void close() {
         if (byId.remove(ROOT) != null) {
-            Libc.close(Libc.errno(), rootNode.fd);
+            Libc.close(rootNode.fd);
         }
     }
 
@@ -383,10 +363,10 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void getattr(Request request, long ino, long fh, AttrReply reply) throws IOException {
-        Scratch s = Scratch.get();
+        Scratch s = Scratch.worker();
         MemorySegment st = reply.attributes().segment();
-        int rc = fh != NO_HANDLE ? Libc.fstat(s.errno, (int) fh, st)
-                : Libc.fstatat(s.errno, node(ino).fd, EMPTY, st, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+        int rc = fh != NO_HANDLE ? Libc.fstat((int) fh, st)
+                : Libc.fstatat(node(ino).fd, EMPTY, st, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
         if (rc < 0) {
             reply.error(-rc);
         } else {
@@ -396,24 +376,24 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void setattr(Request request, long ino, Stat attributes, int toSet, long fh, AttrReply reply) throws IOException {
-        Scratch s = Scratch.get();
+        Scratch s = Scratch.worker();
         Node n = node(ino);
         int fd = (int) fh;
         boolean open = fh != NO_HANDLE;
         int rc = 0;
         if ((toSet & SET_MODE) != 0) {
-            rc = open ? Libc.fchmod(s.errno, fd, attributes.mode() & 07777)
+            rc = open ? Libc.fchmod(fd, attributes.mode() & 07777)
                     : n.symlink ? -Errno.EOPNOTSUPP
-                    : Libc.fchmodat(s.errno, Libc.AT_FDCWD, procPath(s, n.fd), attributes.mode() & 07777, 0);
+                    : Libc.fchmodat(Libc.AT_FDCWD, s.procPath(n.fd), attributes.mode() & 07777, 0);
         }
         if (rc == 0 && (toSet & (SET_UID | SET_GID)) != 0) {
             int uid = (toSet & SET_UID) != 0 ? attributes.uid() : -1;
             int gid = (toSet & SET_GID) != 0 ? attributes.gid() : -1;
-            rc = Libc.fchownat(s.errno, n.fd, EMPTY, uid, gid, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+            rc = Libc.fchownat(n.fd, EMPTY, uid, gid, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
         }
         if (rc == 0 && (toSet & SET_SIZE) != 0) {
-            rc = open ? Libc.ftruncate(s.errno, fd, attributes.size())
-                    : Libc.truncate(s.errno, procPath(s, n.fd), attributes.size());
+            rc = open ? Libc.ftruncate(fd, attributes.size())
+                    : Libc.truncate(s.procPath(n.fd), attributes.size());
         }
         if (rc == 0 && (toSet & (SET_ATIME | SET_MTIME)) != 0) {
             MemorySegment times = s.small;
@@ -423,9 +403,9 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             times.set(JAVA_LONG, 16, attributes.mtimeSeconds());
             times.set(JAVA_LONG, 24, (toSet & SET_MTIME) == 0 ? UTIME_OMIT
                     : (toSet & SET_MTIME_NOW) != 0 ? UTIME_NOW : attributes.mtimeNanos());
-            rc = open ? Libc.utimensat(s.errno, Libc.AT_FDCWD, procPath(s, fd), times, 0)
-                    : n.symlink ? Libc.utimensat(s.errno, n.fd, EMPTY, times, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW)
-                    : Libc.utimensat(s.errno, Libc.AT_FDCWD, procPath(s, n.fd), times, 0);
+            rc = open ? Libc.utimensat(Libc.AT_FDCWD, s.procPath(fd), times, 0)
+                    : n.symlink ? Libc.utimensat(n.fd, EMPTY, times, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW)
+                    : Libc.utimensat(Libc.AT_FDCWD, s.procPath(n.fd), times, 0);
         }
         if (rc < 0) {
             reply.error(-rc);
@@ -436,8 +416,8 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void readlink(Request request, long ino, ReadlinkReply reply) throws IOException {
-        Scratch s = Scratch.get();
-        long n = Libc.readlinkat(s.errno, node(ino).fd, EMPTY, s.text, Scratch.PATH_MAX);
+        Scratch s = Scratch.worker();
+        long n = Libc.readlinkat(node(ino).fd, EMPTY, s.text, Scratch.PATH_MAX);
         if (n < 0) {
             reply.error((int) -n);
             return;
@@ -447,9 +427,9 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void statfs(Request request, long ino, StatfsReply reply) throws IOException {
-        Scratch s = Scratch.get();
+        Scratch s = Scratch.worker();
         MemorySegment v = s.small;
-        int rc = Libc.fstatvfs(s.errno, node(ino).fd, v);
+        int rc = Libc.fstatvfs(node(ino).fd, v);
         if (rc < 0) {
             reply.error(-rc);
             return;
@@ -488,29 +468,29 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void mknod(Request request, long parent, Name name, int mode, long rdev, EntryReply reply) throws IOException {
-        Scratch s = Scratch.get();
+        Scratch s = Scratch.worker();
         Node p = node(parent);
         MemorySegment n = nativeName(name, s.path);
         int caller = enterCaller(request);
-        int rc = Libc.mknodat(s.errno, p.fd, n, mode, rdev);
+        int rc = Libc.mknodat(p.fd, n, mode, rdev);
         leaveCaller(caller);
         made(s, p, n, rc, mode & Posix.S_IFMT, caller, reply);
     }
 
     @Override
     public void mkdir(Request request, long parent, Name name, int mode, EntryReply reply) throws IOException {
-        Scratch s = Scratch.get();
+        Scratch s = Scratch.worker();
         Node p = node(parent);
         MemorySegment n = nativeName(name, s.path);
         int caller = enterCaller(request);
-        int rc = Libc.mkdirat(s.errno, p.fd, n, mode);
+        int rc = Libc.mkdirat(p.fd, n, mode);
         leaveCaller(caller);
         made(s, p, n, rc, Posix.S_IFDIR, caller, reply);
     }
 
     @Override
     public void symlink(Request request, long parent, Name name, byte[] target, EntryReply reply) throws IOException {
-        Scratch s = Scratch.get();
+        Scratch s = Scratch.worker();
         Node p = node(parent);
         if (target.length >= Scratch.PATH_MAX) {
             reply.error(Errno.ENAMETOOLONG);
@@ -520,7 +500,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         s.path2.set(JAVA_BYTE, target.length, (byte) 0);
         MemorySegment n = nativeName(name, s.path);
         int caller = enterCaller(request);
-        int rc = Libc.symlinkat(s.errno, s.path2, p.fd, n);
+        int rc = Libc.symlinkat(s.path2, p.fd, n);
         leaveCaller(caller);
         made(s, p, n, rc, Posix.S_IFLNK, caller, reply);
     }
@@ -536,23 +516,23 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             reply.error(-rc);
             return;
         }
-        int fd = Libc.openat(s.errno, parent.fd, name, Posix.O_PATH | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, 0);
+        int fd = Libc.openat(parent.fd, name, Posix.O_PATH | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, 0);
         if (fd < 0) {
             reply.error(-fd);
             return;
         }
         if (caller > 0) {
             Stat st = reply.attributes();
-            rc = Libc.fstatat(s.errno, fd, EMPTY, st.segment(), Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+            rc = Libc.fstatat(fd, EMPTY, st.segment(), Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
             if (rc == 0 && ((st.mode() & Posix.S_IFMT) != type || st.uid() != 0)) {
                 LOG.warn("a new file in the source was replaced before it could be given to its creator");
                 rc = -Errno.EIO;
             }
             if (rc == 0) {
-                rc = Libc.fchownat(s.errno, fd, EMPTY, caller, -1, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+                rc = Libc.fchownat(fd, EMPTY, caller, -1, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
             }
             if (rc < 0) {
-                Libc.close(s.errno, fd);
+                Libc.close(fd);
                 reply.error(-rc);
                 return;
             }
@@ -568,13 +548,13 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     /** A new name for the node's file, by its /proc/self/fd name (AT_EMPTY_PATH would need CAP_DAC_READ_SEARCH); the entry is the node's. */
     @Override
     public void link(Request request, long ino, long newParent, Name newName, EntryReply reply) throws IOException {
-        Scratch s = Scratch.get();
+        Scratch s = Scratch.worker();
         Node n = node(ino);
         Node p = node(newParent);
         MemorySegment name = nativeName(newName, s.path);
-        int rc = Libc.linkat(s.errno, Libc.AT_FDCWD, procPath(s, n.fd), p.fd, name, Libc.AT_SYMLINK_FOLLOW);
+        int rc = Libc.linkat(Libc.AT_FDCWD, s.procPath(n.fd), p.fd, name, Libc.AT_SYMLINK_FOLLOW);
         if (rc == 0) {
-            rc = Libc.fstatat(s.errno, n.fd, EMPTY, reply.attributes().segment(), Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+            rc = Libc.fstatat(n.fd, EMPTY, reply.attributes().segment(), Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
         }
         if (rc < 0) {
             reply.error(-rc);
@@ -599,16 +579,16 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     }
 
     private void removeName(long parent, Name name, int flags, EmptyReply reply) throws IOException {
-        Scratch s = Scratch.get();
-        int rc = Libc.unlinkat(s.errno, node(parent).fd, nativeName(name, s.path), flags);
+        Scratch s = Scratch.worker();
+        int rc = Libc.unlinkat(node(parent).fd, nativeName(name, s.path), flags);
         answer(rc, reply);
     }
 
     @Override
     public void rename(Request request, long parent, Name name, long newParent, Name newName, int flags,
             EmptyReply reply) throws IOException {
-        Scratch s = Scratch.get();
-        int rc = Libc.renameat2(s.errno, node(parent).fd, nativeName(name, s.path),
+        Scratch s = Scratch.worker();
+        int rc = Libc.renameat2(node(parent).fd, nativeName(name, s.path),
                 node(newParent).fd, nativeName(newName, s.path2), flags);
         answer(rc, reply);
     }
@@ -631,8 +611,8 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
      */
     @Override
     public void open(Request request, long ino, int flags, OpenReply reply) throws IOException {
-        Scratch s = Scratch.get();
-        int fd = Libc.openat(s.errno, Libc.AT_FDCWD, procPath(s, node(ino).fd), (flags & ~NOT_FORWARDED) | Posix.O_CLOEXEC, 0);
+        Scratch s = Scratch.worker();
+        int fd = Libc.openat(Libc.AT_FDCWD, s.procPath(node(ino).fd), (flags & ~NOT_FORWARDED) | Posix.O_CLOEXEC, 0);
         if (fd < 0) {
             reply.error(-fd);
             return;
@@ -643,7 +623,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         }
         if (!reply.open(fd, 0)) {
             files.remove(fd);
-            Libc.close(s.errno, fd);
+            Libc.close(fd);
         }
     }
 
@@ -656,25 +636,25 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
      */
     @Override
     public void create(Request request, long parent, Name name, int mode, int flags, CreateReply reply) throws IOException {
-        Scratch s = Scratch.get();
+        Scratch s = Scratch.worker();
         Node p = node(parent);
         MemorySegment n = nativeName(name, s.path);
         int open = (flags & ~(Posix.O_DIRECT | Posix.O_NOCTTY | Posix.O_EXCL | Posix.O_CREAT)) | Posix.O_NOFOLLOW | Posix.O_CLOEXEC;
         int caller = enterCaller(request);
         boolean made = true;
-        int fd = Libc.openat(s.errno, p.fd, n, open | Posix.O_CREAT | Posix.O_EXCL, mode);
+        int fd = Libc.openat(p.fd, n, open | Posix.O_CREAT | Posix.O_EXCL, mode);
         if (fd == -Errno.EEXIST && (flags & Posix.O_EXCL) == 0) {
             made = false;
-            fd = Libc.openat(s.errno, p.fd, n, open, 0);
+            fd = Libc.openat(p.fd, n, open, 0);
         }
         leaveCaller(caller);
         int rc = fd;
         if (fd >= 0 && caller > 0) {
             if (made) {
-                rc = Libc.fchown(s.errno, fd, caller, -1);
+                rc = Libc.fchown(fd, caller, -1);
                 if (rc == 0 && (mode & (Posix.S_ISUID | Posix.S_ISGID)) != 0) {
                     // chown clears the set-ID bits, even root's chown; the creator asked for them.
-                    rc = Libc.fchmod(s.errno, fd, mode & 07777);
+                    rc = Libc.fchmod(fd, mode & 07777);
                 }
             } else if (!mayOpen(s, fd, request, flags)) {
                 rc = -Errno.EACCES;
@@ -683,7 +663,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         long id = rc < 0 ? rc : nodeOf(s, fd, false, reply.attributes());
         if (id < 0) {
             if (fd >= 0) {
-                Libc.close(s.errno, fd);
+                Libc.close(fd);
             }
             reply.error((int) -id);
             return;
@@ -694,7 +674,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         }
         if (!reply.created(Inode.of(id), timeouts, fd, 0)) {
             files.remove(fd);
-            Libc.close(s.errno, fd);
+            Libc.close(fd);
             forget(id, 1);
         }
     }
@@ -702,7 +682,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     /** Whether the permission bits of the file open at {@code fd} let the caller open it with {@code flags}. */
     private static boolean mayOpen(Scratch s, int fd, Request request, int flags) {
         Stat st = Stat.over(s.stat());
-        if (Libc.fstat(s.errno, fd, st.segment()) < 0) {
+        if (Libc.fstat(fd, st.segment()) < 0) {
             return false;
         }
         int access = flags & Posix.O_ACCMODE;
@@ -720,19 +700,18 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws IOException {
-        Scratch s = Scratch.get();
-        ByteBuffer b = s.readBuffer(size);
-        long n = Libc.pread(s.errno, (int) fh, s.readMemory(), size, offset);
+        Scratch s = Scratch.worker();
+        long n = Libc.pread((int) fh, s.buffer(size), size, offset);
         if (n < 0) {
             reply.error((int) -n);
             return;
         }
-        reply.data(b.limit((int) n));
+        reply.data(s.bufferView().limit((int) n));
     }
 
     @Override
     public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) {
-        long n = Libc.pwrite(Scratch.get().errno, (int) fh, MemorySegment.ofBuffer(data), data.remaining(), offset);
+        long n = Libc.pwrite((int) fh, MemorySegment.ofBuffer(data), data.remaining(), offset);
         if (n < 0) {
             reply.error((int) -n);
         } else {
@@ -744,27 +723,27 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     public void release(Request request, long ino, long fh, int flags, EmptyReply reply) {
         int fd = (int) fh;
         files.remove(fd); // before the close: once closed, the number may be handed out again
-        answer(Libc.close(Scratch.get().errno, fd), reply);
+        answer(Libc.close(fd), reply);
     }
 
     @Override
     public void fsync(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) {
-        answer(Libc.fsync(Scratch.get().errno, (int) fh, dataOnly), reply);
+        answer(Libc.fsync((int) fh, dataOnly), reply);
     }
 
     @Override
     public void fallocate(Request request, long ino, long fh, int mode, long offset, long length, EmptyReply reply) {
-        answer(Libc.fallocate(Scratch.get().errno, (int) fh, mode, offset, length), reply);
+        answer(Libc.fallocate((int) fh, mode, offset, length), reply);
     }
 
     @Override
     public void copyFileRange(Request request, long inoIn, long fhIn, long offsetIn, long inoOut, long fhOut,
             long offsetOut, long length, int flags, WriteReply reply) {
-        Scratch s = Scratch.get();
+        Scratch s = Scratch.worker();
         MemorySegment offsets = s.small;
         offsets.set(JAVA_LONG, 0, offsetIn);
         offsets.set(JAVA_LONG, 8, offsetOut);
-        long n = Libc.copyFileRange(s.errno, (int) fhIn, offsets, (int) fhOut, offsets.asSlice(8), length, flags);
+        long n = Libc.copyFileRange((int) fhIn, offsets, (int) fhOut, offsets.asSlice(8), length, flags);
         if (n < 0) {
             reply.error((int) -n);
         } else {
@@ -774,7 +753,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void lseek(Request request, long ino, long fh, long offset, int whence, LseekReply reply) {
-        long n = Libc.lseek(Scratch.get().errno, (int) fh, offset, whence);
+        long n = Libc.lseek((int) fh, offset, whence);
         if (n < 0) {
             reply.error((int) -n);
         } else {
@@ -784,7 +763,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void flock(Request request, long ino, long fh, int operation, EmptyReply reply) {
-        answer(Libc.flock(Scratch.get().errno, (int) fh, operation), reply);
+        answer(Libc.flock((int) fh, operation), reply);
     }
 
     // ---- directories ------------------------------------------------------------------------
@@ -801,8 +780,8 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void opendir(Request request, long ino, int flags, OpenReply reply) throws IOException {
-        Scratch s = Scratch.get();
-        int fd = Libc.openat(s.errno, node(ino).fd, DOT, Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
+        Scratch s = Scratch.worker();
+        int fd = Libc.openat(node(ino).fd, DOT, Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
         if (fd < 0) {
             reply.error(-fd);
             return;
@@ -810,7 +789,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         dirs.put(fd, new DirStream(fd));
         if (!reply.open(fd, 0)) {
             dirs.remove(fd);
-            Libc.close(s.errno, fd);
+            Libc.close(fd);
         }
     }
 
@@ -821,7 +800,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
      */
     @Override
     public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
-        Scratch s = Scratch.get();
+        Scratch s = Scratch.worker();
         DirStream d = dirs.get((int) fh);
         if (d == null) {
             reply.error(Errno.EBADF);
@@ -829,16 +808,16 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         }
         synchronized (d) {
             if (d.position != offset) {
-                long rc = Libc.lseek(s.errno, d.fd, offset, Posix.SEEK_SET);
+                long rc = Libc.lseek(d.fd, offset, Posix.SEEK_SET);
                 if (rc < 0) {
                     reply.error((int) -rc);
                     return;
                 }
                 d.position = offset;
             }
-            MemorySegment dents = s.dents();
+            Dirents dirents = s.dirents();
             while (true) {
-                long n = Libc.getdents64(s.errno, d.fd, dents, Scratch.DENTS);
+                long n = dirents.read(d.fd);
                 if (n < 0) {
                     reply.error((int) -n);
                     return;
@@ -847,25 +826,14 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
                     reply.send();
                     return;
                 }
-                long next = d.position;
-                for (long p = 0; p < n; ) {
-                    next = dents.get(JAVA_LONG, p + 8);
-                    int length = Short.toUnsignedInt(dents.get(JAVA_SHORT, p + Libc.DIRENT64_RECLEN));
-                    long nameAt = p + Libc.DIRENT64_NAME;
-                    long end = nameAt;
-                    while (dents.get(JAVA_BYTE, end) != 0) {
-                        end++;
-                    }
-                    byte[] name = dents.asSlice(nameAt, end - nameAt).toArray(JAVA_BYTE);
-                    int type = dents.get(JAVA_BYTE, p + Libc.DIRENT64_TYPE) & 0xff;
-                    if (reply.add(name, dents.get(JAVA_LONG, p + Libc.DIRENT64_INO), type, next)) { // full
+                while (dirents.next()) {
+                    if (reply.add(dirents.name(), dirents.ino(), dirents.type(), dirents.offset())) { // full
                         d.position = -1;
                         reply.send();
                         return;
                     }
-                    p += length;
+                    d.position = dirents.offset();
                 }
-                d.position = next;
             }
         }
     }
@@ -874,12 +842,12 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     public void releasedir(Request request, long ino, long fh, EmptyReply reply) {
         int fd = (int) fh;
         dirs.remove(fd);
-        answer(Libc.close(Scratch.get().errno, fd), reply);
+        answer(Libc.close(fd), reply);
     }
 
     @Override
     public void fsyncdir(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) {
-        answer(Libc.fsync(Scratch.get().errno, (int) fh, dataOnly), reply);
+        answer(Libc.fsync((int) fh, dataOnly), reply);
     }
 
     // ---- extended attributes ------------------------------------------------------------------
@@ -895,30 +863,30 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void setxattr(Request request, long ino, Name name, ByteBuffer value, int flags, EmptyReply reply) throws IOException {
-        Scratch s = Scratch.get();
+        Scratch s = Scratch.worker();
         Node n = node(ino);
         MemorySegment a = attributeName(name, s);
         MemorySegment v = MemorySegment.ofBuffer(value);
-        int rc = Libc.setxattr(s.errno, procPath(s, n.fd), a, v, value.remaining(), flags);
+        int rc = Libc.setxattr(s.procPath(n.fd), a, v, value.remaining(), flags);
         answer(rc, reply);
     }
 
     @Override
     public void getxattr(Request request, long ino, Name name, long size, XattrReply reply) throws IOException {
-        Scratch s = Scratch.get();
+        Scratch s = Scratch.worker();
         Node n = node(ino);
         MemorySegment a = attributeName(name, s);
         MemorySegment into = size == 0 ? MemorySegment.NULL : s.xattrList().asSlice(0, Math.min(size, Scratch.XATTR_LIST_MAX));
-        long rc = Libc.getxattr(s.errno, procPath(s, n.fd), a, into, into.byteSize());
+        long rc = Libc.getxattr(s.procPath(n.fd), a, into, into.byteSize());
         xattrAnswer(rc, size, into, reply);
     }
 
     @Override
     public void listxattr(Request request, long ino, long size, XattrReply reply) throws IOException {
-        Scratch s = Scratch.get();
+        Scratch s = Scratch.worker();
         Node n = node(ino);
         MemorySegment into = size == 0 ? MemorySegment.NULL : s.xattrList().asSlice(0, Math.min(size, Scratch.XATTR_LIST_MAX));
-        long rc = Libc.listxattr(s.errno, procPath(s, n.fd), into, into.byteSize());
+        long rc = Libc.listxattr(s.procPath(n.fd), into, into.byteSize());
         xattrAnswer(rc, size, into, reply);
     }
 
@@ -934,10 +902,10 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void removexattr(Request request, long ino, Name name, EmptyReply reply) throws IOException {
-        Scratch s = Scratch.get();
+        Scratch s = Scratch.worker();
         Node n = node(ino);
         MemorySegment a = attributeName(name, s);
-        int rc = Libc.removexattr(s.errno, procPath(s, n.fd), a);
+        int rc = Libc.removexattr(s.procPath(n.fd), a);
         answer(rc, reply);
     }
 }

@@ -489,17 +489,16 @@ class InodeMirrorTest {
         Files.writeString(source.resolve("target"), "t");
         Files.createSymbolicLink(source.resolve("link"), Path.of("target"));
         try (TestMount m = mount(fs); java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
-            java.lang.foreign.MemorySegment e = Libc.errno();
             java.lang.foreign.MemorySegment link = a.allocateFrom(m.path("link").toString());
             java.lang.foreign.MemorySegment name = a.allocateFrom("trusted.own");
             java.lang.foreign.MemorySegment v = a.allocate(16);
-            assertEquals(0, Libc.lsetxattr(e, link, name, a.allocateFrom("v"), 1, 0));
-            assertEquals(1, Libc.lgetxattr(e, a.allocateFrom(source.resolve("link").toString()), name, v, 16), "on the link in the source");
-            assertEquals(-dev.fusepanama.Errno.ENODATA, Libc.lgetxattr(e, a.allocateFrom(source.resolve("target").toString()), name, v, 16),
+            assertEquals(0, Libc.lsetxattr(link, name, a.allocateFrom("v"), 1, 0));
+            assertEquals(1, Libc.lgetxattr(a.allocateFrom(source.resolve("link").toString()), name, v, 16), "on the link in the source");
+            assertEquals(-dev.fusepanama.Errno.ENODATA, Libc.lgetxattr(a.allocateFrom(source.resolve("target").toString()), name, v, 16),
                     "not on its target");
-            assertEquals(1, Libc.lgetxattr(e, link, name, v, 16));
-            assertEquals(0, Libc.lremovexattr(e, link, name));
-            assertEquals(-dev.fusepanama.Errno.ENODATA, Libc.lgetxattr(e, link, name, v, 16));
+            assertEquals(1, Libc.lgetxattr(link, name, v, 16));
+            assertEquals(0, Libc.lremovexattr(link, name));
+            assertEquals(-dev.fusepanama.Errno.ENODATA, Libc.lgetxattr(link, name, v, 16));
         }
     }
 

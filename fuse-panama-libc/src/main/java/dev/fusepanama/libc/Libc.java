@@ -4,7 +4,6 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import dev.fusepanama.internal.bind.Arch;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -18,9 +17,9 @@ import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
- * The libc calls, each bound once. See the package documentation for the conventions: the
- * first argument of every call that can fail is the errno capture segment, the result is the C
- * result or {@code -errno}.
+ * The libc calls, each bound once. See the package documentation for the conventions: a call
+ * that can fail returns the C result, or {@code -errno} (captured on the calling thread, never
+ * read from a global).
  *
  * <p>Constants and system call numbers are those of Linux on the architectures of {@link Arch}:
  * the few that differ between them come from there; the system calls from 424 on have one number
@@ -33,18 +32,12 @@ public final class Libc {
     private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option CAPTURE = Linker.Option.captureCallState("errno");
+    /**
+     * Each thread's errno capture segment, allocated on its first call that can fail and reused
+     * by every later one: a fresh capture segment per call is the cost openjdk PR 23517 measured.
+     */
     private static final ThreadLocal<MemorySegment> THREAD_ERRNO =
-            ThreadLocal.withInitial(() -> allocateErrno(Arena.ofAuto()));
-
-    /** A new errno capture segment in {@code arena}: allocate one per thread and reuse it. */
-    public static MemorySegment allocateErrno(Arena arena) {
-        return arena.allocate(CAPTURE_LAYOUT);
-    }
-
-    /** This thread's errno capture segment, allocated on the thread's first call and kept. */
-    public static MemorySegment errno() {
-        return THREAD_ERRNO.get();
-    }
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CAPTURE_LAYOUT));
 
     public static final int AT_FDCWD = -100;
     public static final int AT_SYMLINK_NOFOLLOW = 0x100;
@@ -137,6 +130,7 @@ public final class Libc {
     private static final MethodHandle CLOSE = bind("close", i(JAVA_INT), CAPTURE);
     private static final MethodHandle FSTATAT = bind("fstatat", i(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CAPTURE);
     private static final MethodHandle FSTAT = bind("fstat", i(JAVA_INT, ADDRESS), CAPTURE);
+    private static final MethodHandle STATX = bind("statx", i(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS), CAPTURE);
     private static final MethodHandle WRITE = bind("write", l(JAVA_INT, ADDRESS, JAVA_LONG), CAPTURE);
     private static final MethodHandle READ = bind("read", l(JAVA_INT, ADDRESS, JAVA_LONG), CAPTURE);
     private static final MethodHandle PREAD = bind("pread64", l(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), CAPTURE);
@@ -206,21 +200,24 @@ public final class Libc {
         return new IllegalStateException("libc downcall failed", t);
     }
 
-    public static int openat(MemorySegment e, int dirfd, MemorySegment path, int flags, int mode) {
-        try { return r((int) OPENAT.invokeExact(e, dirfd, path, flags, mode), e); } catch (Throwable t) { throw broken(t); }
+    public static int openat(int dirfd, MemorySegment path, int flags, int mode) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) OPENAT.invokeExact(errno, dirfd, path, flags, mode), errno); } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code openat2(2)} (glibc 2.36 has no wrapper); {@code how} is a {@code struct open_how}; -ENOSYS before Linux 5.6. */
-    public static int openat2(MemorySegment e, int dirfd, MemorySegment path, MemorySegment how) {
+    public static int openat2(int dirfd, MemorySegment path, MemorySegment how) {
+        MemorySegment errno = THREAD_ERRNO.get();
         try {
-            return (int) r((long) SYSCALL4.invokeExact(e, SYS_OPENAT2, (long) dirfd, path.address(), how.address(), OPEN_HOW_SIZE), e);
+            return (int) r((long) SYSCALL4.invokeExact(errno, SYS_OPENAT2, (long) dirfd, path.address(), how.address(), OPEN_HOW_SIZE), errno);
         } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code fchmodat2(2)}, which honours AT_SYMLINK_NOFOLLOW in the kernel; -ENOSYS before Linux 6.6. */
-    public static int fchmodat2(MemorySegment e, int dirfd, MemorySegment path, int mode, int flags) {
+    public static int fchmodat2(int dirfd, MemorySegment path, int mode, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
         try {
-            return (int) r((long) SYSCALL4.invokeExact(e, SYS_FCHMODAT2, (long) dirfd, path.address(), (long) mode, (long) flags), e);
+            return (int) r((long) SYSCALL4.invokeExact(errno, SYS_FCHMODAT2, (long) dirfd, path.address(), (long) mode, (long) flags), errno);
         } catch (Throwable t) { throw broken(t); }
     }
 
@@ -232,9 +229,10 @@ public final class Libc {
      * zeroed {@code struct io_uring_params} at {@code params}; its descriptor, or -EPERM where
      * io_uring is forbidden ({@code kernel.io_uring_disabled}, a seccomp filter), -ENOSYS before Linux 5.1.
      */
-    public static int ioUringSetup(MemorySegment e, int entries, MemorySegment params) {
+    public static int ioUringSetup(int entries, MemorySegment params) {
+        MemorySegment errno = THREAD_ERRNO.get();
         try {
-            return (int) r((long) SYSCALL4.invokeExact(e, SYS_IO_URING_SETUP, (long) entries, params.address(), 0L, 0L), e);
+            return (int) r((long) SYSCALL4.invokeExact(errno, SYS_IO_URING_SETUP, (long) entries, params.address(), 0L, 0L), errno);
         } catch (Throwable t) { throw broken(t); }
     }
 
@@ -250,180 +248,222 @@ public final class Libc {
     }
 
     /** {@code open_tree(2)}: a descriptor of {@code path}, or of a detached copy of its mount with {@link #OPEN_TREE_CLONE}. */
-    public static int openTree(MemorySegment e, int dirfd, MemorySegment path, int flags) {
+    public static int openTree(int dirfd, MemorySegment path, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
         try {
-            return (int) r((long) SYSCALL4.invokeExact(e, SYS_OPEN_TREE, (long) dirfd, path.address(), (long) flags, 0L), e);
+            return (int) r((long) SYSCALL4.invokeExact(errno, SYS_OPEN_TREE, (long) dirfd, path.address(), (long) flags, 0L), errno);
         } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code mount_setattr(2)} with a {@code struct mount_attr} of {@link #MOUNT_ATTR_SIZE} bytes at {@code attr}. */
-    public static int mountSetattr(MemorySegment e, int dirfd, MemorySegment path, int flags, MemorySegment attr) {
+    public static int mountSetattr(int dirfd, MemorySegment path, int flags, MemorySegment attr) {
+        MemorySegment errno = THREAD_ERRNO.get();
         try {
-            return (int) r((long) SYSCALL5.invokeExact(e, SYS_MOUNT_SETATTR, (long) dirfd, path.address(), (long) flags,
-                    attr.address(), MOUNT_ATTR_SIZE), e);
+            return (int) r((long) SYSCALL5.invokeExact(errno, SYS_MOUNT_SETATTR, (long) dirfd, path.address(), (long) flags,
+                    attr.address(), MOUNT_ATTR_SIZE), errno);
         } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int close(MemorySegment e, int fd) {
-        try { return r((int) CLOSE.invokeExact(e, fd), e); } catch (Throwable t) { throw broken(t); }
+    public static int close(int fd) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) CLOSE.invokeExact(errno, fd), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int fstatat(MemorySegment e, int dirfd, MemorySegment path, MemorySegment stat, int flags) {
+    public static int fstatat(int dirfd, MemorySegment path, MemorySegment stat, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
         try {
             if (!HAS_FSTATAT) {
-                return (int) r((long) SYSCALL4.invokeExact(e, SYS_NEWFSTATAT, (long) dirfd, path.address(), stat.address(), (long) flags), e);
+                return (int) r((long) SYSCALL4.invokeExact(errno, SYS_NEWFSTATAT, (long) dirfd, path.address(), stat.address(), (long) flags), errno);
             }
-            return r((int) FSTATAT.invokeExact(e, dirfd, path, stat, flags), e);
+            return r((int) FSTATAT.invokeExact(errno, dirfd, path, stat, flags), errno);
         } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int fstat(MemorySegment e, int fd, MemorySegment stat) {
+    public static int fstat(int fd, MemorySegment stat) {
+        MemorySegment errno = THREAD_ERRNO.get();
         try {
             if (!HAS_FSTAT) {
-                return (int) r((long) SYSCALL4.invokeExact(e, SYS_FSTAT, (long) fd, stat.address(), 0L, 0L), e);
+                return (int) r((long) SYSCALL4.invokeExact(errno, SYS_FSTAT, (long) fd, stat.address(), 0L, 0L), errno);
             }
-            return r((int) FSTAT.invokeExact(e, fd, stat), e);
+            return r((int) FSTAT.invokeExact(errno, fd, stat), errno);
         } catch (Throwable t) { throw broken(t); }
     }
 
-    public static long write(MemorySegment e, int fd, MemorySegment buf, long size) {
-        try { return r((long) WRITE.invokeExact(e, fd, buf, size), e); } catch (Throwable t) { throw broken(t); }
+    /** {@code sizeof(struct statx)}: the room {@link #statx} fills. */
+    public static final long STATX_SIZE = 256;
+
+    /**
+     * {@code statx(2)} (glibc 2.28 and later) into the {@code struct statx} at {@code buf}
+     * ({@link #STATX_SIZE} bytes): what {@code mask} asks for, and the mask of what the
+     * filesystem filled in.
+     */
+    public static int statx(int dirfd, MemorySegment path, int flags, int mask, MemorySegment buf) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) STATX.invokeExact(errno, dirfd, path, flags, mask, buf), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static long read(MemorySegment e, int fd, MemorySegment buf, long size) {
-        try { return r((long) READ.invokeExact(e, fd, buf, size), e); } catch (Throwable t) { throw broken(t); }
+    public static long write(int fd, MemorySegment buf, long size) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((long) WRITE.invokeExact(errno, fd, buf, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static long pread(MemorySegment e, int fd, MemorySegment buf, long size, long offset) {
-        try { return r((long) PREAD.invokeExact(e, fd, buf, size, offset), e); } catch (Throwable t) { throw broken(t); }
+    public static long read(int fd, MemorySegment buf, long size) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((long) READ.invokeExact(errno, fd, buf, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static long pwrite(MemorySegment e, int fd, MemorySegment buf, long size, long offset) {
-        try { return r((long) PWRITE.invokeExact(e, fd, buf, size, offset), e); } catch (Throwable t) { throw broken(t); }
+    public static long pread(int fd, MemorySegment buf, long size, long offset) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((long) PREAD.invokeExact(errno, fd, buf, size, offset), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int renameat2(MemorySegment e, int fromDir, MemorySegment from, int toDir, MemorySegment to, int flags) {
-        try { return r((int) RENAMEAT2.invokeExact(e, fromDir, from, toDir, to, flags), e); } catch (Throwable t) { throw broken(t); }
+    public static long pwrite(int fd, MemorySegment buf, long size, long offset) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((long) PWRITE.invokeExact(errno, fd, buf, size, offset), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int linkat(MemorySegment e, int fromDir, MemorySegment from, int toDir, MemorySegment to, int flags) {
-        try { return r((int) LINKAT.invokeExact(e, fromDir, from, toDir, to, flags), e); } catch (Throwable t) { throw broken(t); }
+    public static int renameat2(int fromDir, MemorySegment from, int toDir, MemorySegment to, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) RENAMEAT2.invokeExact(errno, fromDir, from, toDir, to, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int symlinkat(MemorySegment e, MemorySegment target, int dirfd, MemorySegment path) {
-        try { return r((int) SYMLINKAT.invokeExact(e, target, dirfd, path), e); } catch (Throwable t) { throw broken(t); }
+    public static int linkat(int fromDir, MemorySegment from, int toDir, MemorySegment to, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) LINKAT.invokeExact(errno, fromDir, from, toDir, to, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static long readlinkat(MemorySegment e, int dirfd, MemorySegment path, MemorySegment buf, long size) {
-        try { return r((long) READLINKAT.invokeExact(e, dirfd, path, buf, size), e); } catch (Throwable t) { throw broken(t); }
+    public static int symlinkat(MemorySegment target, int dirfd, MemorySegment path) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) SYMLINKAT.invokeExact(errno, target, dirfd, path), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int mknodat(MemorySegment e, int dirfd, MemorySegment path, int mode, long dev) {
+    public static long readlinkat(int dirfd, MemorySegment path, MemorySegment buf, long size) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((long) READLINKAT.invokeExact(errno, dirfd, path, buf, size), errno); } catch (Throwable t) { throw broken(t); }
+    }
+
+    public static int mknodat(int dirfd, MemorySegment path, int mode, long dev) {
+        MemorySegment errno = THREAD_ERRNO.get();
         try {
             if (!HAS_MKNODAT) {
-                return (int) r((long) SYSCALL4.invokeExact(e, SYS_MKNODAT, (long) dirfd, path.address(), (long) mode, dev), e);
+                return (int) r((long) SYSCALL4.invokeExact(errno, SYS_MKNODAT, (long) dirfd, path.address(), (long) mode, dev), errno);
             }
-            return r((int) MKNODAT.invokeExact(e, dirfd, path, mode, dev), e);
+            return r((int) MKNODAT.invokeExact(errno, dirfd, path, mode, dev), errno);
         } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int mkdirat(MemorySegment e, int dirfd, MemorySegment path, int mode) {
-        try { return r((int) MKDIRAT.invokeExact(e, dirfd, path, mode), e); } catch (Throwable t) { throw broken(t); }
+    public static int mkdirat(int dirfd, MemorySegment path, int mode) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) MKDIRAT.invokeExact(errno, dirfd, path, mode), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int unlinkat(MemorySegment e, int dirfd, MemorySegment path, int flags) {
-        try { return r((int) UNLINKAT.invokeExact(e, dirfd, path, flags), e); } catch (Throwable t) { throw broken(t); }
+    public static int unlinkat(int dirfd, MemorySegment path, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) UNLINKAT.invokeExact(errno, dirfd, path, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code utimensat(2)}; with a NULL {@code path} it is {@code futimens(dirfd, times)}. */
-    public static int utimensat(MemorySegment e, int dirfd, MemorySegment path, MemorySegment times, int flags) {
-        try { return r((int) UTIMENSAT.invokeExact(e, dirfd, path, times, flags), e); } catch (Throwable t) { throw broken(t); }
+    public static int utimensat(int dirfd, MemorySegment path, MemorySegment times, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) UTIMENSAT.invokeExact(errno, dirfd, path, times, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int faccessat(MemorySegment e, int dirfd, MemorySegment path, int mode, int flags) {
-        try { return r((int) FACCESSAT.invokeExact(e, dirfd, path, mode, flags), e); } catch (Throwable t) { throw broken(t); }
+    public static int faccessat(int dirfd, MemorySegment path, int mode, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) FACCESSAT.invokeExact(errno, dirfd, path, mode, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int fchmodat(MemorySegment e, int dirfd, MemorySegment path, int mode, int flags) {
-        try { return r((int) FCHMODAT.invokeExact(e, dirfd, path, mode, flags), e); } catch (Throwable t) { throw broken(t); }
+    public static int fchmodat(int dirfd, MemorySegment path, int mode, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) FCHMODAT.invokeExact(errno, dirfd, path, mode, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int fchmod(MemorySegment e, int fd, int mode) {
-        try { return r((int) FCHMOD.invokeExact(e, fd, mode), e); } catch (Throwable t) { throw broken(t); }
+    public static int fchmod(int fd, int mode) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) FCHMOD.invokeExact(errno, fd, mode), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int fchownat(MemorySegment e, int dirfd, MemorySegment path, int uid, int gid, int flags) {
-        try { return r((int) FCHOWNAT.invokeExact(e, dirfd, path, uid, gid, flags), e); } catch (Throwable t) { throw broken(t); }
+    public static int fchownat(int dirfd, MemorySegment path, int uid, int gid, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) FCHOWNAT.invokeExact(errno, dirfd, path, uid, gid, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int fchown(MemorySegment e, int fd, int uid, int gid) {
-        try { return r((int) FCHOWN.invokeExact(e, fd, uid, gid), e); } catch (Throwable t) { throw broken(t); }
+    public static int fchown(int fd, int uid, int gid) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) FCHOWN.invokeExact(errno, fd, uid, gid), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int truncate(MemorySegment e, MemorySegment path, long size) {
-        try { return r((int) TRUNCATE.invokeExact(e, path, size), e); } catch (Throwable t) { throw broken(t); }
+    public static int truncate(MemorySegment path, long size) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) TRUNCATE.invokeExact(errno, path, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int ftruncate(MemorySegment e, int fd, long size) {
-        try { return r((int) FTRUNCATE.invokeExact(e, fd, size), e); } catch (Throwable t) { throw broken(t); }
+    public static int ftruncate(int fd, long size) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) FTRUNCATE.invokeExact(errno, fd, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int fallocate(MemorySegment e, int fd, int mode, long offset, long length) {
-        try { return r((int) FALLOCATE.invokeExact(e, fd, mode, offset, length), e); } catch (Throwable t) { throw broken(t); }
+    public static int fallocate(int fd, int mode, long offset, long length) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) FALLOCATE.invokeExact(errno, fd, mode, offset, length), errno); } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code copy_file_range(2)}; {@code offIn}/{@code offOut} point to {@code loff_t}s, or are NULL for the file offsets. */
-    public static long copyFileRange(MemorySegment e, int in, MemorySegment offIn, int out, MemorySegment offOut, long len, int flags) {
-        try { return r((long) COPY_FILE_RANGE.invokeExact(e, in, offIn, out, offOut, len, flags), e); } catch (Throwable t) { throw broken(t); }
+    public static long copyFileRange(int in, MemorySegment offIn, int out, MemorySegment offOut, long len, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((long) COPY_FILE_RANGE.invokeExact(errno, in, offIn, out, offOut, len, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static long lseek(MemorySegment e, int fd, long offset, int whence) {
-        try { return r((long) LSEEK.invokeExact(e, fd, offset, whence), e); } catch (Throwable t) { throw broken(t); }
+    public static long lseek(int fd, long offset, int whence) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((long) LSEEK.invokeExact(errno, fd, offset, whence), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int flock(MemorySegment e, int fd, int operation) {
-        try { return r((int) FLOCK.invokeExact(e, fd, operation), e); } catch (Throwable t) { throw broken(t); }
+    public static int flock(int fd, int operation) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) FLOCK.invokeExact(errno, fd, operation), errno); } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code fcntl(2)} with a pointer argument ({@code struct flock *} for the lock commands). */
-    public static int fcntl(MemorySegment e, int fd, int cmd, MemorySegment arg) {
-        try { return r((int) FCNTL.invokeExact(e, fd, cmd, arg), e); } catch (Throwable t) { throw broken(t); }
+    public static int fcntl(int fd, int cmd, MemorySegment arg) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) FCNTL.invokeExact(errno, fd, cmd, arg), errno); } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code ioctl(2)} with a pointer argument. */
-    public static int ioctl(MemorySegment e, int fd, long request, MemorySegment arg) {
-        try { return r((int) IOCTL.invokeExact(e, fd, request, arg), e); } catch (Throwable t) { throw broken(t); }
+    public static int ioctl(int fd, long request, MemorySegment arg) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) IOCTL.invokeExact(errno, fd, request, arg), errno); } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code poll(2)} over {@code nfds} {@code struct pollfd}s (8 bytes each) at {@code fds}. */
-    public static int poll(MemorySegment e, MemorySegment fds, long nfds, int timeoutMillis) {
-        try { return r((int) POLL.invokeExact(e, fds, nfds, timeoutMillis), e); } catch (Throwable t) { throw broken(t); }
+    public static int poll(MemorySegment fds, long nfds, int timeoutMillis) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) POLL.invokeExact(errno, fds, nfds, timeoutMillis), errno); } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code fsync(2)}, or {@code fdatasync(2)} when only the data (and the size) must reach the disk. */
-    public static int fsync(MemorySegment e, int fd, boolean dataOnly) {
+    public static int fsync(int fd, boolean dataOnly) {
+        MemorySegment errno = THREAD_ERRNO.get();
         try {
-            return r(dataOnly ? (int) FDATASYNC.invokeExact(e, fd) : (int) FSYNC.invokeExact(e, fd), e);
+            return r(dataOnly ? (int) FDATASYNC.invokeExact(errno, fd) : (int) FSYNC.invokeExact(errno, fd), errno);
         } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int statvfs(MemorySegment e, MemorySegment path, MemorySegment buf) {
-        try { return r((int) STATVFS.invokeExact(e, path, buf), e); } catch (Throwable t) { throw broken(t); }
+    public static int statvfs(MemorySegment path, MemorySegment buf) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) STATVFS.invokeExact(errno, path, buf), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int fstatvfs(MemorySegment e, int fd, MemorySegment buf) {
-        try { return r((int) FSTATVFS.invokeExact(e, fd, buf), e); } catch (Throwable t) { throw broken(t); }
+    public static int fstatvfs(int fd, MemorySegment buf) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) FSTATVFS.invokeExact(errno, fd, buf), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** Offsets in a {@code struct linux_dirent64} record of {@link #getdents64}: d_ino u64, d_reclen u16, d_type u8, d_name (NUL-terminated). */
-    public static final long DIRENT64_INO = 0;
-    public static final long DIRENT64_RECLEN = 16;
-    public static final long DIRENT64_TYPE = 18;
-    public static final long DIRENT64_NAME = 19;
-
-    /** {@code getdents64(2)}: {@code struct linux_dirent64} records (see {@link #DIRENT64_RECLEN} and its siblings). */
-    public static long getdents64(MemorySegment e, int fd, MemorySegment buf, long size) {
-        try { return r((long) GETDENTS64.invokeExact(e, fd, buf, size), e); } catch (Throwable t) { throw broken(t); }
+    /** {@code getdents64(2)}: {@code struct linux_dirent64} records, which {@link Dirents} reads. */
+    public static long getdents64(int fd, MemorySegment buf, long size) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((long) GETDENTS64.invokeExact(errno, fd, buf, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
     /*
@@ -431,36 +471,44 @@ public final class Libc {
      * link itself.
      */
 
-    public static long getxattr(MemorySegment e, MemorySegment path, MemorySegment name, MemorySegment value, long size) {
-        try { return r((long) GETXATTR.invokeExact(e, path, name, value, size), e); } catch (Throwable t) { throw broken(t); }
+    public static long getxattr(MemorySegment path, MemorySegment name, MemorySegment value, long size) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((long) GETXATTR.invokeExact(errno, path, name, value, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int setxattr(MemorySegment e, MemorySegment path, MemorySegment name, MemorySegment value, long size, int flags) {
-        try { return r((int) SETXATTR.invokeExact(e, path, name, value, size, flags), e); } catch (Throwable t) { throw broken(t); }
+    public static int setxattr(MemorySegment path, MemorySegment name, MemorySegment value, long size, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) SETXATTR.invokeExact(errno, path, name, value, size, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static long listxattr(MemorySegment e, MemorySegment path, MemorySegment list, long size) {
-        try { return r((long) LISTXATTR.invokeExact(e, path, list, size), e); } catch (Throwable t) { throw broken(t); }
+    public static long listxattr(MemorySegment path, MemorySegment list, long size) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((long) LISTXATTR.invokeExact(errno, path, list, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int removexattr(MemorySegment e, MemorySegment path, MemorySegment name) {
-        try { return r((int) REMOVEXATTR.invokeExact(e, path, name), e); } catch (Throwable t) { throw broken(t); }
+    public static int removexattr(MemorySegment path, MemorySegment name) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) REMOVEXATTR.invokeExact(errno, path, name), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static long lgetxattr(MemorySegment e, MemorySegment path, MemorySegment name, MemorySegment value, long size) {
-        try { return r((long) LGETXATTR.invokeExact(e, path, name, value, size), e); } catch (Throwable t) { throw broken(t); }
+    public static long lgetxattr(MemorySegment path, MemorySegment name, MemorySegment value, long size) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((long) LGETXATTR.invokeExact(errno, path, name, value, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int lsetxattr(MemorySegment e, MemorySegment path, MemorySegment name, MemorySegment value, long size, int flags) {
-        try { return r((int) LSETXATTR.invokeExact(e, path, name, value, size, flags), e); } catch (Throwable t) { throw broken(t); }
+    public static int lsetxattr(MemorySegment path, MemorySegment name, MemorySegment value, long size, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) LSETXATTR.invokeExact(errno, path, name, value, size, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static long llistxattr(MemorySegment e, MemorySegment path, MemorySegment list, long size) {
-        try { return r((long) LLISTXATTR.invokeExact(e, path, list, size), e); } catch (Throwable t) { throw broken(t); }
+    public static long llistxattr(MemorySegment path, MemorySegment list, long size) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((long) LLISTXATTR.invokeExact(errno, path, list, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int lremovexattr(MemorySegment e, MemorySegment path, MemorySegment name) {
-        try { return r((int) LREMOVEXATTR.invokeExact(e, path, name), e); } catch (Throwable t) { throw broken(t); }
+    public static int lremovexattr(MemorySegment path, MemorySegment name) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) LREMOVEXATTR.invokeExact(errno, path, name), errno); } catch (Throwable t) { throw broken(t); }
     }
 
     /*
@@ -469,39 +517,43 @@ public final class Libc {
      * {@code struct xattr_args}, filled here.
      */
 
-    public static long getxattrat(MemorySegment e, int dirfd, MemorySegment path, int atFlags, MemorySegment name,
+    public static long getxattrat(int dirfd, MemorySegment path, int atFlags, MemorySegment name,
                                   MemorySegment value, long size, MemorySegment args) {
+        MemorySegment errno = THREAD_ERRNO.get();
         args.set(JAVA_LONG, 0, value.address());
         args.set(JAVA_INT, 8, (int) size);
         args.set(JAVA_INT, 12, 0);
         try {
-            return r((long) SYSCALL6.invokeExact(e, SYS_GETXATTRAT, (long) dirfd, path.address(), (long) atFlags,
-                    name.address(), args.address(), XATTR_ARGS_SIZE), e);
+            return r((long) SYSCALL6.invokeExact(errno, SYS_GETXATTRAT, (long) dirfd, path.address(), (long) atFlags,
+                    name.address(), args.address(), XATTR_ARGS_SIZE), errno);
         } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int setxattrat(MemorySegment e, int dirfd, MemorySegment path, int atFlags, MemorySegment name,
+    public static int setxattrat(int dirfd, MemorySegment path, int atFlags, MemorySegment name,
                                  MemorySegment value, long size, int flags, MemorySegment args) {
+        MemorySegment errno = THREAD_ERRNO.get();
         args.set(JAVA_LONG, 0, value.address());
         args.set(JAVA_INT, 8, (int) size);
         args.set(JAVA_INT, 12, flags);
         try {
-            return (int) r((long) SYSCALL6.invokeExact(e, SYS_SETXATTRAT, (long) dirfd, path.address(), (long) atFlags,
-                    name.address(), args.address(), XATTR_ARGS_SIZE), e);
+            return (int) r((long) SYSCALL6.invokeExact(errno, SYS_SETXATTRAT, (long) dirfd, path.address(), (long) atFlags,
+                    name.address(), args.address(), XATTR_ARGS_SIZE), errno);
         } catch (Throwable t) { throw broken(t); }
     }
 
-    public static long listxattrat(MemorySegment e, int dirfd, MemorySegment path, int atFlags, MemorySegment list, long size) {
+    public static long listxattrat(int dirfd, MemorySegment path, int atFlags, MemorySegment list, long size) {
+        MemorySegment errno = THREAD_ERRNO.get();
         try {
-            return r((long) SYSCALL5.invokeExact(e, SYS_LISTXATTRAT, (long) dirfd, path.address(), (long) atFlags,
-                    list.address(), size), e);
+            return r((long) SYSCALL5.invokeExact(errno, SYS_LISTXATTRAT, (long) dirfd, path.address(), (long) atFlags,
+                    list.address(), size), errno);
         } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int removexattrat(MemorySegment e, int dirfd, MemorySegment path, int atFlags, MemorySegment name) {
+    public static int removexattrat(int dirfd, MemorySegment path, int atFlags, MemorySegment name) {
+        MemorySegment errno = THREAD_ERRNO.get();
         try {
-            return (int) r((long) SYSCALL4.invokeExact(e, SYS_REMOVEXATTRAT, (long) dirfd, path.address(), (long) atFlags,
-                    name.address()), e);
+            return (int) r((long) SYSCALL4.invokeExact(errno, SYS_REMOVEXATTRAT, (long) dirfd, path.address(), (long) atFlags,
+                    name.address()), errno);
         } catch (Throwable t) { throw broken(t); }
     }
 
@@ -524,29 +576,51 @@ public final class Libc {
     public static final int EFD_CLOEXEC = 02000000;
     public static final int EFD_NONBLOCK = 04000;
 
-    public static int inotifyInit1(MemorySegment e, int flags) {
-        try { return r((int) INOTIFY_INIT1.invokeExact(e, flags), e); } catch (Throwable t) { throw broken(t); }
+    public static int inotifyInit1(int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) INOTIFY_INIT1.invokeExact(errno, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code inotify_add_watch(2)}: the watch descriptor, the same one again for an inode already watched. */
-    public static int inotifyAddWatch(MemorySegment e, int fd, MemorySegment path, int mask) {
-        try { return r((int) INOTIFY_ADD_WATCH.invokeExact(e, fd, path, mask), e); } catch (Throwable t) { throw broken(t); }
+    public static int inotifyAddWatch(int fd, MemorySegment path, int mask) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) INOTIFY_ADD_WATCH.invokeExact(errno, fd, path, mask), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int inotifyRmWatch(MemorySegment e, int fd, int wd) {
-        try { return r((int) INOTIFY_RM_WATCH.invokeExact(e, fd, wd), e); } catch (Throwable t) { throw broken(t); }
+    public static int inotifyRmWatch(int fd, int wd) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) INOTIFY_RM_WATCH.invokeExact(errno, fd, wd), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int eventfd(MemorySegment e, int initval, int flags) {
-        try { return r((int) EVENTFD.invokeExact(e, initval, flags), e); } catch (Throwable t) { throw broken(t); }
+    public static int eventfd(int initval, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) EVENTFD.invokeExact(errno, initval, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int unshare(MemorySegment e, int flags) {
-        try { return r((int) UNSHARE.invokeExact(e, flags), e); } catch (Throwable t) { throw broken(t); }
+    public static int unshare(int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) UNSHARE.invokeExact(errno, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    public static int umount2(MemorySegment e, MemorySegment path, int flags) {
-        try { return r((int) UMOUNT2.invokeExact(e, path, flags), e); } catch (Throwable t) { throw broken(t); }
+    public static int umount2(MemorySegment path, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) UMOUNT2.invokeExact(errno, path, flags), errno); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /**
+     * Gives the calling thread a filesystem context of its own ({@code unshare(CLONE_FS)}: root,
+     * working directory, umask) and sets its umask to {@code mask} there, leaving the process's
+     * other threads as they were. A filesystem's worker does it once with 0: the kernel has already
+     * applied the caller's umask to every mode it sends, and a second mask would take bits away.
+     *
+     * @return 0, or -errno of the unshare (the umask is then left as it was)
+     */
+    public static int threadUmask(int mask) {
+        int rc = unshare(CLONE_FS);
+        if (rc == 0) {
+            umask(mask);
+        }
+        return rc;
     }
 
     /** {@code umask(2)}: sets this filesystem context's mask, returns the previous one; cannot fail. */

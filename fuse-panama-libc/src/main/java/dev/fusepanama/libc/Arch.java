@@ -1,4 +1,4 @@
-package dev.fusepanama.internal.bind;
+package dev.fusepanama.libc;
 
 import java.util.Arrays;
 import java.util.stream.Collectors;
@@ -11,8 +11,8 @@ import java.util.stream.Collectors;
  * the ioctl encoding, {@code struct statvfs}, {@code struct flock}, every libfuse struct, and the
  * system call numbers from 424 on. What differs is listed here and nowhere else: four
  * {@code open(2)} flags that arm64 numbers as 32-bit ARM does (x86-64 and riscv64 use
- * asm-generic's fcntl.h), {@code struct stat} (x86-64 has its own, the others asm-generic's, see
- * {@link stat}), and the numbers of the older system calls the bindings make without a libc
+ * asm-generic's fcntl.h), {@code struct stat} (x86-64 has its own, the others asm-generic's: the core's
+ * {@code internal.bind.stat} reads both), and the numbers of the older system calls the bindings make without a libc
  * wrapper (x86-64 has its own table, the others asm-generic's). LayoutTest checks each against
  * the C compiler of the architecture it runs on.
  *
@@ -23,11 +23,11 @@ import java.util.stream.Collectors;
  */
 public enum Arch {
     /** x86-64 (amd64): the generic open flags; its own {@code struct stat} and system call table. */
-    X86_64("x86-64", 040000, 0200000, 0400000, 262, 5, 259),
+    X86_64("x86-64", 040000, 0200000, 0400000, 262, 5, 259, 144),
     /** AArch64 (arm64): 32-bit ARM's open flags; the generic {@code struct stat} and system call table. */
-    AARCH64("aarch64", 0200000, 040000, 0100000, 79, 80, 33),
+    AARCH64("aarch64", 0200000, 040000, 0100000, 79, 80, 33, 128),
     /** RISC-V 64 (riscv64): the generic open flags, {@code struct stat} and system call table. */
-    RISCV64("riscv64", 040000, 0200000, 0400000, 79, 80, 33);
+    RISCV64("riscv64", 040000, 0200000, 0400000, 79, 80, 33, 128);
 
     /** The name users know it by, as in error messages. */
     public final String displayName;
@@ -41,9 +41,11 @@ public enum Arch {
     public final long sysNewfstatat;
     public final long sysFstat;
     public final long sysMknodat;
+    /** {@code sizeof(struct stat)}: the room {@link Libc#fstatat} and {@link Libc#fstat} fill. */
+    public final int statSize;
 
     Arch(String displayName, int oDirect, int oDirectory, int oNofollow, long sysNewfstatat, long sysFstat,
-         long sysMknodat) {
+         long sysMknodat, int statSize) {
         this.displayName = displayName;
         this.oDirect = oDirect;
         this.oDirectory = oDirectory;
@@ -51,6 +53,7 @@ public enum Arch {
         this.sysNewfstatat = sysNewfstatat;
         this.sysFstat = sysFstat;
         this.sysMknodat = sysMknodat;
+        this.statSize = statSize;
     }
 
     /** The {@code os.arch} of this JVM, read once. */

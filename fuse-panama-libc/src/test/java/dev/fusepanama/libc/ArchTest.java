@@ -1,4 +1,4 @@
-package dev.fusepanama.internal.bind;
+package dev.fusepanama.libc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
