@@ -127,8 +127,8 @@
  *
  * <h2>Running</h2>
  * Needs JDK 22+, libfuse 3.10+ ({@code apt-get install fuse3}) and {@code /dev/fuse}; grant the
- * module native access ({@code --enable-native-access=dev.fusepanama}, or ALL-UNNAMED on the
- * class path). libfuse is found by its soname, {@code libfuse3.so.4} (3.17 and later) before
+ * modules native access ({@code --enable-native-access=dev.fusepanama,dev.fusepanama.libc}, or
+ * ALL-UNNAMED on the class path). libfuse is found by its soname, {@code libfuse3.so.4} (3.17 and later) before
  * {@code libfuse3.so.3}, or as the file or soname the system property {@code fusepanama.libfuse}
  * or the environment variable {@code FUSE_PANAMA_LIBFUSE} names. The struct layouts and entry points
  * follow the release loaded ({@link Fuse#libfuseVersion()} says which), because libfuse moved

@@ -789,7 +789,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void fsync(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) throws ErrnoException {
-        ThreadBuffers s = scratch();
         check(Libc.fsync(handle(fh).fd, dataOnly));
         reply.ok();
     }
@@ -1020,7 +1019,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void fsyncdir(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) throws ErrnoException {
-        ThreadBuffers s = scratch();
         check(Libc.fsync(handle(fh).fd, dataOnly));
         reply.ok();
     }

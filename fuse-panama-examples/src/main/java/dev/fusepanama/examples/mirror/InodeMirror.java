@@ -363,7 +363,6 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void getattr(Request request, long ino, long fh, AttrReply reply) throws IOException {
-        Scratch s = Scratch.worker();
         MemorySegment st = reply.attributes().segment();
         int rc = fh != NO_HANDLE ? Libc.fstat((int) fh, st)
                 : Libc.fstatat(node(ino).fd, EMPTY, st, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
@@ -780,7 +779,6 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void opendir(Request request, long ino, int flags, OpenReply reply) throws IOException {
-        Scratch s = Scratch.worker();
         int fd = Libc.openat(node(ino).fd, DOT, Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
         if (fd < 0) {
             reply.error(-fd);
