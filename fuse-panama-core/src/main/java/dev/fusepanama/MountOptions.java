@@ -70,8 +70,24 @@ public final class MountOptions {
      * {@code uid=}, ...) and for the {@link PathOptions} settings.
      */
     public static boolean isSetting(String option) {
+        return TYPED.containsKey(optionName(option));
+    }
+
+    /**
+     * Whether libfuse's mount or session takes the {@code -o} option {@code option} for a
+     * filesystem on either API: a typed setting here ({@link #isSetting}), or one
+     * {@link Builder#option} passes on ({@code allow_root}, {@code auto_unmount}, {@code nosuid},
+     * {@code noatime}, ...). False for the path API's own ({@link PathOptions#isSetting},
+     * {@link PathOptions#isPassedOn}) and for names libfuse does not know.
+     */
+    public static boolean isMountOption(String option) {
+        return isSetting(option) || FuseOptionNames.MOUNT.contains(optionName(option));
+    }
+
+    /** The name of the {@code -o} option {@code option}: all of {@code NAME}, the part before the first {@code =} of {@code NAME=VALUE}. */
+    public static String optionName(String option) {
         int eq = option.indexOf('=');
-        return TYPED.containsKey(eq < 0 ? option : option.substring(0, eq));
+        return eq < 0 ? option : option.substring(0, eq);
     }
 
     public boolean readOnly() { return s.readOnly; }
@@ -369,8 +385,7 @@ public final class MountOptions {
          */
         public Builder option(String option) {
             checkOption("option", option);
-            int eq = option.indexOf('=');
-            String name = eq < 0 ? option : option.substring(0, eq);
+            String name = optionName(option);
             if (PathOptions.NAMES.contains(name)) {
                 throw pathSetting(option);
             }
@@ -409,8 +424,7 @@ public final class MountOptions {
                 }
                 for (String o : list.split(",")) {
                     if (o.isEmpty()) throw new IllegalArgumentException("an empty option in -o " + list);
-                    int eq = o.indexOf('=');
-                    String name = eq < 0 ? o : o.substring(0, eq);
+                    String name = optionName(o);
                     String setting = TYPED.get(name);
                     if (setting != null) {
                         String before = seen.put(setting, o);
@@ -418,7 +432,7 @@ public final class MountOptions {
                             throw new IllegalArgumentException("-o " + before + " and -o " + o + " contradict each other");
                         }
                     }
-                    fuseOption(name, eq < 0 ? null : o.substring(eq + 1), o);
+                    fuseOption(name, name.length() == o.length() ? null : o.substring(name.length() + 1), o);
                 }
             }
             return this;

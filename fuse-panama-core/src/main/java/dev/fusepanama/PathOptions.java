@@ -45,8 +45,18 @@ public final class PathOptions {
 
     /** Whether the {@code -o} option {@code option} ({@code NAME} or {@code NAME=VALUE}) is one of these settings. */
     public static boolean isSetting(String option) {
-        int eq = option.indexOf('=');
-        return NAMES.contains(eq < 0 ? option : option.substring(0, eq));
+        return NAMES.contains(MountOptions.optionName(option));
+    }
+
+    /**
+     * Whether the {@code -o} option {@code option} is one libfuse's high-level (path) API takes
+     * with no typed setting here, passed on as it is with {@link MountOptions.Builder#option}
+     * ({@code uid=}, {@code gid=}, {@code umask=}, {@code noforget}, {@code modules=subdir}, ...):
+     * it applies them to the attributes it passes on, and a session of the inode API refuses
+     * them.
+     */
+    public static boolean isPassedOn(String option) {
+        return FuseOptionNames.PATH_API.contains(MountOptions.optionName(option));
     }
 
     public Builder toBuilder() {

@@ -105,6 +105,25 @@ class MountOptionsTest {
         assertEquals(MountOptions.defaults().libfuseOptions(), MountOptions.builder().fuseOptions("  ").build().libfuseOptions());
     }
 
+    /** Every -o name falls in one place: the mount's (typed or passed on), the path API's (typed or passed on), or none. */
+    @Test
+    void eachFuseOptionNameIsTheMountsThePathApisOrUnknown() {
+        for (String o : List.of("ro", "allow_other", "fsname=x", "max_read=4096", "allow_root", "auto_unmount", "nosuid", "noatime")) {
+            assertTrue(MountOptions.isMountOption(o), o);
+            assertFalse(PathOptions.isSetting(o) || PathOptions.isPassedOn(o), o);
+        }
+        for (String o : List.of("uid=0", "gid=0", "umask=022", "noforget", "modules=subdir")) {
+            assertTrue(PathOptions.isPassedOn(o), o);
+            assertFalse(MountOptions.isMountOption(o) || PathOptions.isSetting(o), o);
+        }
+        for (String o : List.of("allow_othr", "attr_timeout=1", "uid", "")) {
+            assertFalse(MountOptions.isMountOption(o), o);
+        }
+        assertEquals("fsname", MountOptions.optionName("fsname=a=b"));
+        assertEquals("ro", MountOptions.optionName("ro"));
+        assertEquals("", MountOptions.optionName("=x"));
+    }
+
     @Test
     void thePathApisOwnSettingsAreTakenByPathOptionsInTheirFuseSpelling() {
         PathOptions.Builder b = PathOptions.builder();

@@ -1,6 +1,7 @@
 package dev.fusepanama.cryptomator;
 
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.PathOptions;
 import java.io.Console;
 import java.io.IOException;
 import java.net.URI;
@@ -85,6 +86,18 @@ public final class CryptomatorCommand {
         if (positional.isEmpty() || positional.size() > 2) return usage("give VAULT_DIR and, optionally, MOUNTPOINT");
         Path vault = Path.of(positional.get(0)).toAbsolutePath();
         Path mountpoint = Path.of(positional.size() > 1 ? positional.get(1) : "/tmp/fuse-panama/cryptomator").toAbsolutePath();
+        for (String list : options) {
+            for (String o : list.substring(3).split(",", -1)) {
+                if (o.isEmpty()) return usage("an empty option in " + list);
+                if (MountOptions.isMountOption(o)) continue;
+                if (PathOptions.isSetting(o) || PathOptions.isPassedOn(o)) {
+                    return usage("-o " + o + ": libfuse takes it for path filesystems only; the vault is served by inode, "
+                            + "and reports owners, modes and cache times itself");
+                }
+                return usage("-o " + o + ": no FUSE mount option is named " + MountOptions.optionName(o)
+                        + " (mount.fuse3(8) lists them)");
+            }
+        }
         String flags = options.isEmpty() ? FusePanamaMountService.DEFAULT_FLAGS : String.join(" ", options);
         try {
             MountOptions.builder().fuseOptions(flags);

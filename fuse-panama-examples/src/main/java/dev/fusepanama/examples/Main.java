@@ -117,10 +117,10 @@ public final class Main {
                         if (o.isEmpty()) {
                             throw new IllegalArgumentException("an empty option in -o " + list);
                         }
-                        String name = FuseOptionNames.name(o);
-                        if (MountOptions.isSetting(o) || FuseOptionNames.MOUNT.contains(name)) {
+                        String name = MountOptions.optionName(o);
+                        if (MountOptions.isMountOption(o)) {
                             mountOptions.add(o);
-                        } else if (FuseOptionNames.PATH_API.contains(name)) {
+                        } else if (PathOptions.isPassedOn(o)) {
                             mountOptions.add(o);
                             pathSettings.add("-o " + o);
                         } else if (PathOptions.isSetting(o)) {

@@ -1,13 +1,12 @@
-package dev.fusepanama.examples;
+package dev.fusepanama;
 
 import java.util.Set;
 
 /**
  * The {@code -o} options of FUSE programs that fuse-panama has no typed setting for, by who takes
- * them, as libfuse 3.10 to 3.18 list them (lib/mount.c, lib/fuse_lowlevel.c, lib/fuse.c). The
- * launcher passes these on and refuses any other name that is not a typed setting
- * ({@code MountOptions.isSetting}, {@code PathOptions.isSetting}), so that a typo is told apart
- * from an option before anything is mounted.
+ * them, as libfuse 3.10 to 3.18 list them (lib/mount.c, lib/fuse_lowlevel.c, lib/fuse.c):
+ * what {@link MountOptions#isMountOption} and {@link PathOptions#isPassedOn} answer from, so that
+ * a command line can tell a typo from an option before anything is mounted.
  */
 final class FuseOptionNames {
     private FuseOptionNames() {}
@@ -30,10 +29,4 @@ final class FuseOptionNames {
      */
     static final Set<String> PATH_API = Set.of("uid", "gid", "umask", "fmask", "dmask", "noforget", "remember",
             "no_rofd_flush", "ac_attr_timeout", "modules", "subdir", "iconv", "from_code", "to_code", "parallel_direct_write");
-
-    /** The name of {@code option} ({@code NAME} or {@code NAME=VALUE}). */
-    static String name(String option) {
-        int eq = option.indexOf('=');
-        return eq < 0 ? option : option.substring(0, eq);
-    }
 }
