@@ -41,7 +41,6 @@ final class VaultSuite implements Suite {
     /** Per filesystem, the command that mounts its vault in a new process when given a mountpoint. */
     private final Map<String, Filesystem> fresh;
     private final double scale;
-    /** The new process of the start-up row, by the long-lived mount's root, until the row after it ends it. */
     /** The new processes, by the long-lived mount they repeat; also read by the shutdown's cleanup. */
     private final Map<Path, FsProcess> started = new java.util.concurrent.ConcurrentHashMap<>();
     /** Each new process's peak RSS (VmHWM) when it ended, per filesystem. */

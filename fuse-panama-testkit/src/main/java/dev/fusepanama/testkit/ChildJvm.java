@@ -25,9 +25,17 @@ public final class ChildJvm {
         return command(List.of(), classPath, main, args);
     }
 
-    /** As {@link #command(String, Class, String...)}, with {@code jvmOptions} (e.g. {@code -Dname=value}) before the class path. */
+    /**
+     * As {@link #command(String, Class, String...)}, with {@code jvmOptions} (e.g. {@code -Dname=value}) before the class path.
+     * The run's left-out tags ({@link TestMount#EXCLUDED_GROUPS_PROPERTY}) go with it, so that a
+     * child's {@link TestMount} refuses to mount in a unit-only run as this JVM's does.
+     */
     public static List<String> command(List<String> jvmOptions, String classPath, Class<?> main, String... args) {
         List<String> command = new ArrayList<>(List.of(java(), "--enable-native-access=ALL-UNNAMED"));
+        String excluded = System.getProperty(TestMount.EXCLUDED_GROUPS_PROPERTY);
+        if (excluded != null && !excluded.isBlank()) {
+            command.add("-D" + TestMount.EXCLUDED_GROUPS_PROPERTY + "=" + excluded);
+        }
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", classPath, main.getName()));
         command.addAll(List.of(args));

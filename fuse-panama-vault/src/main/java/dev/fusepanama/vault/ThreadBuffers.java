@@ -41,9 +41,13 @@ final class ThreadBuffers {
     final ByteBuffer plain;
     private final MemorySegment plainSegment;
 
-    /** On a worker: the thread gets a umask of 0 of its own ({@link Scratch#worker}). */
+    /**
+     * Leaves the thread's umask as it is: the application's thread that mounts the vault makes
+     * some too (to watch the cipher directory), and must keep its own umask; a request's thread
+     * gets a umask of 0 from {@link VaultFileSystem}.
+     */
     ThreadBuffers() {
-        Scratch s = scratch = Scratch.worker();
+        Scratch s = scratch = Scratch.get();
         path = s.path;
         path2 = s.path2;
         small = s.small;

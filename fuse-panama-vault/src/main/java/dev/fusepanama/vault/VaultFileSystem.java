@@ -261,8 +261,14 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         return scratches.size();
     }
 
-    /** This thread's native memory for this vault. */
+    /**
+     * This thread's native memory for this vault, for a request: the request's thread (a libfuse
+     * worker) also gets a umask of 0 of its own ({@link Scratch#worker}), so that the cipher
+     * files are made with the modes the kernel sent, the caller's umask applied once. Code that
+     * also runs on the application's threads (the watcher's start) takes {@link #scratch} itself.
+     */
     private ThreadBuffers scratch() {
+        Scratch.worker();
         return scratch.get();
     }
 

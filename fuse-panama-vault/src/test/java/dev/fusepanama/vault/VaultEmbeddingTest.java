@@ -81,6 +81,30 @@ class VaultEmbeddingTest {
         }
     }
 
+    /**
+     * The application's thread that mounts keeps its umask: only the vault's request threads get
+     * one of 0 (files it then creates anywhere are not made world-writable).
+     */
+    @Test
+    void mountingLeavesTheCallingThreadsUmaskAlone() throws Exception {
+        Path cipher = tmp.resolve("cipher");
+        Vault.create(cipher, PASSWORD, 10);
+        java.util.concurrent.CompletableFuture<Integer> after = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            // A filesystem context of this thread's own, so that its umask is the test's alone.
+            assertEquals(0, dev.fusepanama.libc.Libc.threadUmask(022));
+            try (Mounted m = mount(cipher)) {
+                Files.writeString(m.root().resolve("f"), "x");
+                Files.createDirectory(m.root().resolve("d"));
+                assertEquals("rw-r--r--", java.nio.file.attribute.PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(m.root().resolve("f"))), "the caller's umask, applied once");
+                return dev.fusepanama.libc.Libc.umask(022);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, r -> new Thread(r, "application thread").start());
+        assertEquals(022, after.get(60, java.util.concurrent.TimeUnit.SECONDS), "the mounting thread's umask");
+    }
+
     @Test
     void changesMadeInTheCipherDirectoryAreSeenThroughTheMountWithinASecond() throws Exception {
         Path cipher = tmp.resolve("cipher");
