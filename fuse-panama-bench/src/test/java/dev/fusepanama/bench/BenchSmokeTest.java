@@ -153,10 +153,11 @@ class BenchSmokeTest {
 
     @Test
     void everyJmhBenchmarkRuns() throws Exception {
-        var results = new Runner(new OptionsBuilder().include(UpcallBench.class.getSimpleName()).forks(0)
+        var results = new Runner(new OptionsBuilder().include(UpcallBench.class.getSimpleName())
+                .include(LibcBench.class.getSimpleName()).forks(0)
                 .warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.milliseconds(200))
                 .build()).run();
-        assertEquals(3, results.size());
+        assertEquals(5, results.size());
         for (RunResult r : results) assertTrue(r.getPrimaryResult().getScore() > 0, r.getParams().getBenchmark());
     }
 
