@@ -35,7 +35,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Starts ./fuse-panama "$@" in the background and waits for the mount.
+# Starts ./fuse-panama "$@" in the background and waits for the mount and its start-up line, the
+# one that says how to stop it: every command writes it only once Ctrl-C and SIGTERM end the mount
+# cleanly (the kernel lists a mount in /proc/mounts before that, while libfuse still starts it).
+ready() { mounted && grep -q 'Ctrl-C' "$log"; }
 start() {
   # Job control: a background job then keeps the default SIGINT, as a program started from a
   # terminal does (without it, bash starts background jobs with SIGINT ignored).
@@ -43,8 +46,8 @@ start() {
   ./fuse-panama "$@" >"$log" 2>&1 &
   pid=$!
   set +m
-  for _ in $(seq 1 300); do mounted && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-  mounted
+  for _ in $(seq 1 300); do ready && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+  ready
 }
 
 # Waits up to 30 s for the launcher to exit; sets rc to its exit status.

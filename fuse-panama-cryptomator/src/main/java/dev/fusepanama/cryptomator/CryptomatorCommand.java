@@ -181,11 +181,12 @@ public final class CryptomatorCommand {
             LOG.error("cryptomator: {}", e.getMessage());
             return 2;
         }
-        LOG.info("cryptomator: {} mounted at {}; stop with Ctrl-C or: fusermount3 -u {}", vault, mountpoint, mountpoint);
         FusePanamaMountService.FuseMountHandle handle = (FusePanamaMountService.FuseMountHandle) mount;
         CountDownLatch stop = new CountDownLatch(1);
         Signal.handle(new Signal("INT"), s -> stop.countDown());
         Signal.handle(new Signal("TERM"), s -> stop.countDown());
+        // Only now: whoever waits for this line may stop the mount with Ctrl-C or SIGTERM.
+        LOG.info("cryptomator: {} mounted at {}; stop with Ctrl-C or: fusermount3 -u {}", vault, mountpoint, mountpoint);
         Thread.ofPlatform().daemon().start(() -> {
             handle.awaitEnd();
             stop.countDown();

@@ -121,7 +121,6 @@ public final class HelloInode implements InodeFileSystem {
         }
         Path mountpoint = Path.of(args[0]);
         InodeMount mount = Fuse.mount(new HelloInode(), mountpoint, MountOptions.builder().fsName("hello-inode").build());
-        LOG.info("{}; try: cat {}/hello; Ctrl-C unmounts", mount.describe(), mountpoint);
-        System.exit(Foreground.serve(mount, LOG));
+        System.exit(Foreground.serve(mount, LOG, () -> LOG.info("{}; try: cat {}/hello; Ctrl-C unmounts", mount.describe(), mountpoint)));
     }
 }

@@ -128,8 +128,7 @@ public final class InvalidateEntry implements InodeFileSystem {
         InodeMount mount = Fuse.mount(fs, Path.of(args[0]), MountOptions.builder().fsName("time-name").build());
         boolean notify = args.length == 1;
         fs.updateEverySecond(mount, notify);
-        LOG.info("{}; the file is renamed every second{}; Ctrl-C unmounts", mount.describe(),
-                notify ? ", and the kernel is told" : ", and the kernel is NOT told (--no-notify): old names keep working");
-        System.exit(Foreground.serve(mount, LOG));
+        System.exit(Foreground.serve(mount, LOG, () -> LOG.info("{}; the file is renamed every second{}; Ctrl-C unmounts", mount.describe(),
+                notify ? ", and the kernel is told" : ", and the kernel is NOT told (--no-notify): old names keep working")));
     }
 }

@@ -154,8 +154,7 @@ public final class InvalidateInode implements InodeFileSystem {
         InodeMount mount = Fuse.mount(fs, Path.of(args[0]), MountOptions.builder().fsName("current-time").build());
         boolean notify = args.length == 1;
         fs.updateEverySecond(mount, notify);
-        LOG.info("{}; the time changes every second{}; Ctrl-C unmounts", mount.describe(),
-                notify ? ", and the kernel is told" : ", and the kernel is NOT told (--no-notify): cat keeps showing the first");
-        System.exit(Foreground.serve(mount, LOG));
+        System.exit(Foreground.serve(mount, LOG, () -> LOG.info("{}; the time changes every second{}; Ctrl-C unmounts", mount.describe(),
+                notify ? ", and the kernel is told" : ", and the kernel is NOT told (--no-notify): cat keeps showing the first")));
     }
 }

@@ -178,8 +178,7 @@ public final class IoctlSize implements InodeFileSystem {
             System.exit(2);
         }
         InodeMount mount = Fuse.mount(new IoctlSize(), Path.of(args[0]), MountOptions.builder().fsName("fioc").build());
-        LOG.info("{}; FIOC_GET_SIZE is 0x{}, FIOC_SET_SIZE 0x{} on {}/fioc; Ctrl-C unmounts", mount.describe(),
-                Integer.toHexString(FIOC_GET_SIZE), Integer.toHexString(FIOC_SET_SIZE), args[0]);
-        System.exit(Foreground.serve(mount, LOG));
+        System.exit(Foreground.serve(mount, LOG, () -> LOG.info("{}; FIOC_GET_SIZE is 0x{}, FIOC_SET_SIZE 0x{} on {}/fioc; Ctrl-C unmounts", mount.describe(),
+                Integer.toHexString(FIOC_GET_SIZE), Integer.toHexString(FIOC_SET_SIZE), args[0])));
     }
 }

@@ -188,7 +188,6 @@ public final class PassthroughFile implements InodeFileSystem {
             System.exit(2);
         }
         InodeMount mount = Fuse.mount(new PassthroughFile(Path.of(args[1])), Path.of(args[0]), mountOptions());
-        LOG.info("{}; Ctrl-C unmounts", mount.describe());
-        System.exit(Foreground.serve(mount, LOG));
+        System.exit(Foreground.serve(mount, LOG, () -> LOG.info("{}; Ctrl-C unmounts", mount.describe())));
     }
 }

@@ -173,7 +173,6 @@ public final class PollReadable implements InodeFileSystem {
         PollReadable fs = new PollReadable();
         InodeMount mount = Fuse.mount(fs, Path.of(args[0]), MountOptions.builder().fsName("ticks").build());
         fs.tickEverySecond(mount);
-        LOG.info("{}; {}/ticks gets a line a second; Ctrl-C unmounts", mount.describe(), args[0]);
-        System.exit(Foreground.serve(mount, LOG));
+        System.exit(Foreground.serve(mount, LOG, () -> LOG.info("{}; {}/ticks gets a line a second; Ctrl-C unmounts", mount.describe(), args[0])));
     }
 }

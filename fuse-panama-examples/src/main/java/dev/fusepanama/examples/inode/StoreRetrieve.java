@@ -175,7 +175,7 @@ public final class StoreRetrieve implements InodeFileSystem {
         StoreRetrieve fs = new StoreRetrieve(LocalTime.now());
         InodeMount mount = Fuse.mount(fs, Path.of(args[0]), MountOptions.builder().fsName("store-time").build());
         fs.updateEverySecond(mount);
-        LOG.info("{}; the time is stored into the kernel every second; Ctrl-C unmounts", mount.describe());
-        System.exit(Foreground.serve(mount, LOG));
+        System.exit(Foreground.serve(mount, LOG,
+                () -> LOG.info("{}; the time is stored into the kernel every second; Ctrl-C unmounts", mount.describe())));
     }
 }
