@@ -1,13 +1,20 @@
 package dev.fusepanama.testkit;
 
+import dev.fusepanama.Errno;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 
 /**
  * The fuse module's {@code enable_uring} parameter, for tests of FUSE-over-io_uring: turned on
  * (as root) for a test and put back as it was found. It is read when a mount registers its rings,
  * so it only decides mounts made while it is on.
+ *
+ * <p>Whether a mount asking for io_uring gets it is decided by the kernel, not by the parameter:
+ * a kernel may have the parameter on and still answer the rings' registration with EOPNOTSUPP
+ * (libfuse then reports "failed to start io-uring: ... -95" and serves /dev/fuse), as CI's kernel
+ * did on 2026-11-28. {@link #ringsOf} therefore judges each mount by its own account.
  */
 public final class UringSwitch implements AutoCloseable {
     public static final Path PARAMETER = Path.of("/sys/module/fuse/parameters/enable_uring");
@@ -38,9 +45,42 @@ public final class UringSwitch implements AutoCloseable {
         }
     }
 
-    /** Whether a mount asking for io_uring now gets it: libfuse 3.18+ and the parameter on. */
-    public static boolean expected() throws IOException {
-        return TestMount.libfuseAtLeast(3, 18) && isOn();
+    /**
+     * Whether the mount a test asked io_uring of ({@code describe}, its {@code Mount.describe()})
+     * has it, checked against what libfuse and the parameter allow: a mount may not claim rings
+     * libfuse (3.18+) or the parameter cannot give, and where both allow them it must have them
+     * unless the kernel refused ({@link #kernelRefusal(String)}). Any other reason fails the test.
+     * Decided per mount, not once: where the kernel refuses, it refuses each mount on its own.
+     */
+    public static boolean ringsOf(String describe) throws IOException {
+        boolean rings = describe.contains("transport io_uring");
+        boolean allowed = TestMount.libfuseAtLeast(3, 18) && isOn();
+        if (rings && !allowed) {
+            throw new AssertionError("io_uring claimed where libfuse or enable_uring has none: " + describe);
+        }
+        if (!rings && allowed && kernelRefusal(describe) == null) {
+            throw new AssertionError("libfuse 3.18+ and enable_uring, yet no io_uring, and not for the kernel's refusal: " + describe);
+        }
+        return rings;
+    }
+
+    /**
+     * libfuse's account of a kernel that refused the rings' registration: "failed to start
+     * io-uring: Unknown error -95" (EOPNOTSUPP, as the kernel answers when FUSE-over-io_uring is
+     * off or absent at registration) or ENOTSUP's name, or a kernel that did not offer it in init.
+     */
+    private static final Pattern REFUSED = Pattern.compile(
+            "no io_uring: (the kernel did not offer it in init|libfuse could not start its queues \\(failed to start io-uring: "
+                    + "(Unknown error -?" + Errno.EOPNOTSUPP + "|Operation not supported)\\))");
+
+    /**
+     * The kernel's refusal in a mount's {@code describe()}, if that is why the mount serves
+     * /dev/fuse; null if the mount has the rings, or did without them for any other reason (a
+     * reason the tests must not excuse).
+     */
+    public static String kernelRefusal(String describe) {
+        var m = REFUSED.matcher(describe);
+        return m.find() ? "the kernel refuses FUSE-over-io_uring: " + m.group(1) : null;
     }
 
     /** How many of this process's threads are libfuse's io_uring queue threads ({@code fuse-ring-N}). */
