@@ -45,7 +45,9 @@ public interface Mount extends AutoCloseable {
      * FUSE connection, so that the calls of processes still using it fail with ENOTCONN instead
      * of reaching the filesystem, and waits up to {@code timeout} for the session to end. Ending
      * the connection goes through fusectl ({@code /sys/fs/fuse/connections}), which only root may
-     * write; without it the detached mount ends when its last user lets go.
+     * write; where it is not mounted, it is mounted for the moment in a mount namespace that only a
+     * short-lived thread of this process sees. Without root the detached mount ends when its last
+     * user lets go.
      *
      * @return whether the session has ended
      * @throws IllegalStateException if called from inside one of this mount's filesystem methods

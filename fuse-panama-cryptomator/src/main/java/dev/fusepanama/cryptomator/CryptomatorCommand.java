@@ -1,7 +1,5 @@
 package dev.fusepanama.cryptomator;
 
-import dev.fusepanama.MountOptions;
-import dev.fusepanama.PathOptions;
 import java.io.Console;
 import java.io.IOException;
 import java.net.URI;
@@ -45,7 +43,9 @@ public final class CryptomatorCommand {
             usage: fuse-panama cryptomator VAULT_DIR [MOUNTPOINT] [--passfile FILE] [--read-only] [-o OPTION[,OPTION...]]...
                    fuse-panama cryptomator init VAULT_DIR [--passfile FILE]
               Unlocks a Cryptomator vault (format 8) and mounts it (default mountpoint /tmp/fuse-panama/cryptomator,
-              made if missing and removed at the end). -o takes FUSE's own mount options (default: auto_unmount).
+              made if missing and removed at the end). -o takes the mount flags Cryptomator's settings take:
+              FUSE's own mount options and uid=, gid=, umask=, attr_timeout=, entry_timeout=,
+              negative_timeout= (default: auto_unmount, timeouts 1 s).
               init makes a new vault in an empty or missing directory, as the Cryptomator application makes one.""";
     /** Where a vault's key is, as the Cryptomator application writes it into vault.cryptomator. */
     static final URI KEY_ID = URI.create("masterkeyfile:masterkey.cryptomator");
@@ -86,22 +86,10 @@ public final class CryptomatorCommand {
         if (positional.isEmpty() || positional.size() > 2) return usage("give VAULT_DIR and, optionally, MOUNTPOINT");
         Path vault = Path.of(positional.get(0)).toAbsolutePath();
         Path mountpoint = Path.of(positional.size() > 1 ? positional.get(1) : "/tmp/fuse-panama/cryptomator").toAbsolutePath();
-        for (String list : options) {
-            for (String o : list.substring(3).split(",", -1)) {
-                if (o.isEmpty()) return usage("an empty option in " + list);
-                if (MountOptions.isMountOption(o)) continue;
-                if (PathOptions.isSetting(o) || PathOptions.isPassedOn(o)) {
-                    return usage("-o " + o + ": libfuse takes it for path filesystems only; the vault is served by inode, "
-                            + "and reports owners, modes and cache times itself");
-                }
-                return usage("-o " + o + ": no FUSE mount option is named " + MountOptions.optionName(o)
-                        + " (mount.fuse3(8) lists them)");
-            }
-        }
-        String flags = options.isEmpty() ? FusePanamaMountService.DEFAULT_FLAGS : String.join(" ", options);
+        String flags = options.isEmpty() ? MountFlags.DEFAULTS : String.join(" ", options);
         try {
-            MountOptions.builder().fuseOptions(flags);
-        } catch (IllegalArgumentException e) {
+            MountFlags.parse(flags);
+        } catch (MountFailedException e) {
             return usage(e.getMessage());
         }
 

@@ -30,9 +30,11 @@ import org.slf4j.LoggerFactory;
  * {@code ServiceLoader} as {@code MountService.get()} finds providers; on Linux only.
  *
  * <p><b>Capabilities</b>: {@code MOUNT_TO_EXISTING_DIR} (the mountpoint is an existing, empty
- * directory), {@code MOUNT_FLAGS} (FUSE's own {@code -o} options, see
- * {@link MountOptions.Builder#fuseOptions}; the default, {@code -o auto_unmount}, has the kernel
- * drop the mount if the application dies), {@code READ_ONLY}, {@code UNMOUNT_FORCED},
+ * directory), {@code MOUNT_FLAGS} (the flags fuse-nio-adapter takes, with its meaning: FUSE's
+ * {@code -o} options and libfuse's {@code uid=}, {@code gid=}, {@code umask=},
+ * {@code attr_timeout=}, {@code entry_timeout=}, {@code negative_timeout=}, see {@link MountFlags};
+ * the default {@code -oauto_unmount} has the kernel drop the mount if the application dies),
+ * {@code READ_ONLY}, {@code UNMOUNT_FORCED},
  * {@code VOLUME_NAME} (the mount's source, as {@code mount} and {@code df} show it) and
  * {@code FILE_SYSTEM_NAME} (its type, {@code fuse.NAME}).
  *
@@ -43,9 +45,10 @@ import org.slf4j.LoggerFactory;
 @OperatingSystem(OperatingSystem.Value.LINUX)
 public final class FusePanamaMountService implements MountService {
     private static final Logger LOG = LoggerFactory.getLogger(FusePanamaMountService.class);
-    static final String DEFAULT_FLAGS = "-o auto_unmount";
-    /** How long a graceful unmount waits for filesystem calls in flight, and a forced one for the session to end. */
-    private static final Duration UNMOUNT_WAIT = Duration.ofSeconds(10);
+    /** How long a graceful unmount waits for filesystem calls in flight. */
+    private static final Duration UNMOUNT_WAIT = Duration.ofSeconds(2);
+    /** How long a forced unmount waits for the session to end once its connection is aborted. */
+    private static final Duration FORCED_WAIT = Duration.ofSeconds(1);
 
     /** Whether this machine can mount, found once: the API wants {@link #isSupported} fast and constant. */
     private static final class Readiness {
@@ -88,7 +91,7 @@ public final class FusePanamaMountService implements MountService {
 
     @Override
     public String getDefaultMountFlags() {
-        return DEFAULT_FLAGS;
+        return MountFlags.DEFAULTS;
     }
 
     @Override
@@ -100,7 +103,7 @@ public final class FusePanamaMountService implements MountService {
     static final class Builder implements MountBuilder {
         private final Path root;
         private Path mountpoint;
-        private String flags = DEFAULT_FLAGS;
+        private String flags = MountFlags.DEFAULTS;
         private boolean readOnly;
         private String volumeName;
         private String fileSystemName;
@@ -119,11 +122,13 @@ public final class FusePanamaMountService implements MountService {
             return this;
         }
 
-        /** @throws IllegalArgumentException for flags FUSE would not take (see {@link MountOptions.Builder#fuseOptions}) */
+        /**
+         * The flags as fuse-nio-adapter takes them ({@link MountFlags}); read by {@link #mount},
+         * which fails with {@code MountFailedException} naming a flag it cannot honour.
+         */
         @Override
         public MountBuilder setMountFlags(String mountFlags) {
-            MountOptions.builder().fuseOptions(mountFlags); // refuses malformed or contradictory flags now
-            this.flags = mountFlags;
+            this.flags = Objects.requireNonNull(mountFlags, "mountFlags");
             return this;
         }
 
@@ -154,18 +159,14 @@ public final class FusePanamaMountService implements MountService {
         @Override
         public Mount mount() throws MountFailedException {
             if (mountpoint == null) throw new MountFailedException("no mountpoint set (setMountpoint)");
+            MountFlags parsed = MountFlags.parse(flags);
             NioFileSystem fs;
             try {
-                fs = NioFileSystem.of(root);
+                fs = NioFileSystem.of(root, parsed.nio);
             } catch (IOException e) {
                 throw new MountFailedException("cannot serve " + root + ": " + e, e);
             }
-            MountOptions.Builder options = fs.mountOptions();
-            try {
-                options.fuseOptions(flags);
-            } catch (IllegalArgumentException e) {
-                throw new MountFailedException("mount flags '" + flags + "': " + e.getMessage(), e);
-            }
+            MountOptions.Builder options = fs.mountOptions().fuseOptions(parsed.fuse);
             if (readOnly) options.readOnly(true);
             if (volumeName != null) options.fsName(volumeName);
             if (fileSystemName != null) options.subtype(fileSystemName);
@@ -209,17 +210,19 @@ public final class FusePanamaMountService implements MountService {
         }
 
         /**
-         * Ends the mount whoever uses it: processes still in it get ENOTCONN (as root; otherwise
-         * the detached mount ends when they let go).
+         * Ends the mount whoever uses it, within a second: processes still in it get ENOTCONN. As
+         * root; otherwise the detached mount ends when they let go. The connection is ended
+         * through fusectl, mounted for the moment where the machine has not mounted it
+         * ({@link dev.fusepanama.Mount#forceClose}).
          *
-         * @throws UnmountFailedException if the session had not ended within 10 seconds
+         * @throws UnmountFailedException if the session had not ended within a second
          */
         @Override
         public void unmountForced() throws UnmountFailedException {
             try {
-                if (!mount.forceClose(UNMOUNT_WAIT)) {
+                if (!mount.forceClose(FORCED_WAIT)) {
                     throw new UnmountFailedException(mount.mountpoint() + " is detached, but its session had not ended after "
-                            + UNMOUNT_WAIT.toSeconds() + " s: it ends when the last process using it lets go");
+                            + FORCED_WAIT.toSeconds() + " s: it ends when the last process using it lets go");
                 }
             } catch (MountException e) {
                 throw new UnmountFailedException(e.getMessage(), e);

@@ -45,7 +45,7 @@ class CryptomatorCommandTest {
         assertEquals(2, CryptomatorCommand.run(new String[] {"--passfile", right.toString(), vault.toString(), mnt.toString(),
                 "-o", "ro,rw"}), "contradictory options");
         assertFalse(Files.exists(mnt), "nothing mounted for contradictory options");
-        for (String refused : new String[] {"allow_othr", "uid=0", "attr_timeout=1", "ro,,nosuid"}) {
+        for (String refused : new String[] {"allow_othr", "uid=root", "kernel_cache", "attr_timeout=x", "ro,,nosuid"}) {
             assertEquals(2, CryptomatorCommand.run(new String[] {"--passfile", right.toString(), vault.toString(), mnt.toString(),
                     "-o", refused}), "-o " + refused);
             assertFalse(Files.exists(mnt), "nothing mounted for -o " + refused);

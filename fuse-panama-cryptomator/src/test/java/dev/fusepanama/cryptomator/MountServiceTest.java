@@ -23,10 +23,14 @@ import org.cryptomator.integrations.mount.MountCapability;
 import org.cryptomator.integrations.mount.MountFailedException;
 import org.cryptomator.integrations.mount.MountService;
 import org.cryptomator.integrations.mount.UnmountFailedException;
+import dev.fusepanama.libc.Libc;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The provider as Cryptomator finds and uses it: {@code MountService.get()} (ServiceLoader and the
@@ -75,9 +79,52 @@ class MountServiceTest {
                 MountCapability.FILE_SYSTEM_NAME)) {
             assertTrue(s.hasCapability(c), c.toString());
         }
-        assertEquals("-o auto_unmount", s.getDefaultMountFlags());
-        assertThrows(IllegalArgumentException.class, () -> s.forFileSystem(Path.of("/")).setMountFlags("-o ro,rw"));
+        assertEquals("-oauto_unmount -oattr_timeout=1 -oentry_timeout=1 -onegative_timeout=1", s.getDefaultMountFlags());
         assertThrows(IllegalArgumentException.class, () -> s.forFileSystem(Path.of("/")).setMountpoint(tmp.resolve("absent")));
+    }
+
+    /**
+     * fuse-nio-adapter's defaults, which Cryptomator's users carry in their settings, mount: every
+     * file is shown with the uid= and gid= given, and umask= shows every file's permission bits
+     * as 0777 & ~umask, as libfuse's path API shows them.
+     */
+    @Test
+    void theFlagsOfCryptomatorsOwnLinuxProviderMountWithTheirMeaning() throws Exception {
+        try (FileSystem fs = Vaults.open(vault, "correct horse", false)) {
+            Files.createDirectory(fs.getPath("/dir"));
+            Files.writeString(fs.getPath("/dir/file"), "x");
+            try (Mount m = ours().forFileSystem(fs.getPath("/")).setMountpoint(mountpoint)
+                    .setMountFlags("-oauto_unmount -ouid=4321 -ogid=8765 -oattr_timeout=5").mount()) {
+                for (Path p : List.of(mountpoint, mountpoint.resolve("dir"), mountpoint.resolve("dir/file"))) {
+                    assertEquals(4321, Files.getAttribute(p, "unix:uid"), p.toString());
+                    assertEquals(8765, Files.getAttribute(p, "unix:gid"), p.toString());
+                }
+                m.unmount();
+            }
+            try (Mount m = ours().forFileSystem(fs.getPath("/")).setMountpoint(mountpoint)
+                    .setMountFlags("-o auto_unmount,umask=027,entry_timeout=0.5,negative_timeout=0 -oallow_other").mount()) {
+                assertEquals(040750, Files.getAttribute(mountpoint.resolve("dir"), "unix:mode"));
+                assertEquals(0100750, Files.getAttribute(mountpoint.resolve("dir/file"), "unix:mode"));
+                assertTrue(Files.readString(Path.of("/proc/self/mounts")).lines()
+                        .anyMatch(l -> l.contains(" " + mountpoint + " ") && l.contains("allow_other")), "allow_other reached the mount");
+                m.unmount();
+            }
+        }
+    }
+
+    /** A flag the provider cannot honour fails the mount with the API's exception, naming it; nothing is mounted. */
+    @Test
+    void aFlagItCannotHonourFailsTheMountNamingIt() throws Exception {
+        try (FileSystem fs = Vaults.open(vault, "correct horse", false)) {
+            for (String[] bad : new String[][] {{"-okernel_cache", "kernel_cache"}, {"-o ro,rw", "contradict"},
+                    {"-ofrobnicate", "frobnicate"}, {"-ouid=me", "uid=me"}, {"-oumask=999", "umask=999"},
+                    {"-oattr_timeout=-1", "attr_timeout=-1"}, {"--debug", "--debug"}}) {
+                MountFailedException e = assertThrows(MountFailedException.class, () -> ours().forFileSystem(fs.getPath("/"))
+                        .setMountpoint(mountpoint).setMountFlags(bad[0]).mount(), bad[0]);
+                assertTrue(e.getMessage().contains(bad[1]), e.getMessage());
+                assertFalse(Files.readString(Path.of("/proc/self/mounts")).contains(" " + mountpoint + " "), "nothing mounted for " + bad[0]);
+            }
+        }
     }
 
     @Test
@@ -127,22 +174,51 @@ class MountServiceTest {
         }
     }
 
-    @Test
-    void aBusyMountIsNotUnmountedButSaysWhyAndAForcedUnmountEndsIt() throws Exception {
+    /**
+     * Locking a vault whose files are open, as Cryptomator does it: unmount() refuses at once with
+     * the reason, unmountForced() ends the mount within a second, whether or not the machine has
+     * the fuse control filesystem mounted (the connection is aborted through it either way).
+     */
+    @ParameterizedTest(name = "fusectl mounted: {0}")
+    @ValueSource(booleans = {true, false})
+    void aBusyMountIsNotUnmountedButSaysWhyAndAForcedUnmountEndsItWithinASecond(boolean fusectl) throws Exception {
+        Assumptions.assumeTrue(Libc.geteuid() == 0, "aborting a FUSE connection takes root");
+        boolean before = fusectlMounted();
+        setFusectl(fusectl);
         try (FileSystem fs = Vaults.open(vault, "correct horse", false)) {
             Mount m = ours().forFileSystem(fs.getPath("/")).setMountpoint(mountpoint).mount();
             Path file = mountpoint.resolve("open.txt");
             FileChannel open = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            long start = System.nanoTime();
             UnmountFailedException busy = assertThrows(UnmountFailedException.class, m::unmount);
+            assertTrue(System.nanoTime() - start < 1_000_000_000L, "refused at once");
             assertInstanceOf(MountException.class, busy.getCause());
             assertEquals(MountException.Reason.BUSY, ((MountException) busy.getCause()).reason());
             assertTrue(Files.exists(file), "still mounted after a refused unmount");
+            start = System.nanoTime();
             m.unmountForced();
+            long forced = System.nanoTime() - start;
+            assertTrue(forced < 1_000_000_000L, "forced unmount took " + forced / 1_000_000 + " ms");
             assertFalse(Files.readString(Path.of("/proc/self/mounts")).contains(" " + mountpoint + " "));
             IOException ended = assertThrows(IOException.class, open::close, "the file's session has ended");
             assertTrue(String.valueOf(ended.getMessage()).contains("not connected"), ended.toString());
             m.close(); // ended already: nothing to do
+            assertEquals(fusectl, fusectlMounted(), "the machine's fusectl mount is as it was");
+        } finally {
+            setFusectl(before);
         }
+    }
+
+    private static final String FUSECTL = "/sys/fs/fuse/connections";
+
+    private static boolean fusectlMounted() throws IOException {
+        return Files.readString(Path.of("/proc/self/mounts")).lines().anyMatch(l -> l.split(" ")[1].equals(FUSECTL));
+    }
+
+    private static void setFusectl(boolean mounted) throws Exception {
+        if (fusectlMounted() == mounted) return;
+        List<String> command = mounted ? List.of("mount", "-t", "fusectl", "fusectl", FUSECTL) : List.of("umount", FUSECTL);
+        assertEquals(0, new ProcessBuilder(command).inheritIO().start().waitFor(), String.join(" ", command));
     }
 
     @Test

@@ -73,8 +73,13 @@ public final class Libc {
 
     /** unshare(2): a private filesystem context (root, working directory, umask) for the thread. */
     public static final int CLONE_FS = 0x200;
+    /** unshare(2): a mount namespace of the thread's own (implies {@link #CLONE_FS}). */
+    public static final int CLONE_NEWNS = 0x00020000;
     /** umount2(2): detach now, finish when no longer busy. */
     public static final int MNT_DETACH = 2;
+    /** mount(2): change the propagation of the whole subtree ({@code MS_REC}) to private ({@code MS_PRIVATE}). */
+    public static final long MS_REC = 16384;
+    public static final long MS_PRIVATE = 1L << 18;
 
     /** For glibc before 2.33, whose fstatat, fstat and mknodat are inline wrappers, not symbols. */
     private static final long SYS_NEWFSTATAT = Arch.constants().sysNewfstatat;
@@ -177,6 +182,7 @@ public final class Libc {
     private static final MethodHandle EVENTFD = bind("eventfd", i(JAVA_INT, JAVA_INT), CAPTURE);
     private static final MethodHandle UNSHARE = bind("unshare", i(JAVA_INT), CAPTURE);
     private static final MethodHandle UMOUNT2 = bind("umount2", i(ADDRESS, JAVA_INT), CAPTURE);
+    private static final MethodHandle MOUNT = bind("mount", i(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS), CAPTURE);
     private static final MethodHandle UMASK = bind("umask", i(JAVA_INT));
     private static final MethodHandle SETFSGID = bind("setfsgid", i(JAVA_INT));
     private static final MethodHandle GETEUID = bind("geteuid", i());
@@ -605,6 +611,12 @@ public final class Libc {
     public static int umount2(MemorySegment path, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) UMOUNT2.invokeExact(errno, path, flags), errno); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code mount(2)}; {@link MemorySegment#NULL} for an argument the call leaves out. */
+    public static int mount(MemorySegment source, MemorySegment target, MemorySegment type, long flags, MemorySegment data) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) MOUNT.invokeExact(errno, source, target, type, flags, data), errno); } catch (Throwable t) { throw broken(t); }
     }
 
     /**

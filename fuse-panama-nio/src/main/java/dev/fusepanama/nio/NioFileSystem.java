@@ -95,7 +95,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * RENAME_EXCHANGE, EILSEQ for a new name that is not UTF-8 (a {@code java.nio.file.Path} holds
  * text, not bytes). Errors map to the errno a kernel filesystem gives ({@link NioErrors}).
  *
- * <p><b>Caching.</b> Names, misses and attributes are trusted for {@link #cacheTimeout} (1 s unless set),
+ * <p><b>Caching.</b> Names, misses and attributes are trusted for their {@link NioOptions} timeouts (1 s unless set),
  * file data stays cached while the file's size and modification time are what the kernel last
  * saw (see the module's README). Changes made through the mount are seen at once; changes
  * made to the NIO filesystem behind it are seen within that time, or at once after
@@ -222,8 +222,11 @@ public final class NioFileSystem implements InodeFileSystem {
     /** Whether the provider's owner numbers are this machine's users (the default provider's are). */
     private final boolean realOwners;
     private final NodeTable<NioNode> table;
-    private final double timeout;
+    private final NioOptions options;
+    /** Seconds the kernel keeps a miss ({@link NioOptions#negativeTimeout}). */
+    private final double negativeTimeout;
     private final Timeouts timeouts;
+    /** Nanoseconds the kernel trusts attributes: also how long permission bits read are reused. */
     private final long timeoutNanos;
     private final int owner = Libc.geteuid();
     private final int group = Libc.getegid();
@@ -241,7 +244,7 @@ public final class NioFileSystem implements InodeFileSystem {
     /** The watcher of the session that runs, if changes are watched; else null. */
     private volatile NioWatcher watcher;
 
-    private NioFileSystem(Path root, Duration cacheTimeout) throws IOException {
+    private NioFileSystem(Path root, NioOptions options) throws IOException {
         if (!Files.isDirectory(root)) throw new java.nio.file.NotDirectoryException(root.toString());
         this.root = root;
         this.view = Attributes.viewOf(root.getFileSystem());
@@ -251,9 +254,14 @@ public final class NioFileSystem implements InodeFileSystem {
         this.userXattrs = root.getFileSystem().supportedFileAttributeViews().contains("user");
         this.realOwners = defaultProvider && view == Attributes.View.UNIX;
         this.table = NodeTable.caching(new NioNode(Posix.S_IFDIR));
-        this.timeout = cacheTimeout.toNanos() / 1e9;
-        this.timeouts = Timeouts.NONE.withAttributes(timeout).withEntries(timeout);
-        this.timeoutNanos = cacheTimeout.toNanos();
+        this.options = options;
+        this.negativeTimeout = seconds(options.negativeTimeout());
+        this.timeouts = Timeouts.NONE.withAttributes(seconds(options.attributeTimeout())).withEntries(seconds(options.entryTimeout()));
+        this.timeoutNanos = options.attributeTimeout().toNanos();
+    }
+
+    private static double seconds(Duration d) {
+        return d.toNanos() / 1e9;
     }
 
     /** Serves the directory {@code root} of its NIO filesystem, trusting names and attributes for a second. */
@@ -263,12 +271,22 @@ public final class NioFileSystem implements InodeFileSystem {
 
     /** Serves {@code root}, trusting names and attributes for {@code cacheTimeout} (0: ask the provider every time). */
     public static NioFileSystem of(Path root, Duration cacheTimeout) throws IOException {
-        return new NioFileSystem(root, cacheTimeout);
+        return of(root, NioOptions.builder().cacheTimeout(cacheTimeout).build());
     }
 
-    /** How long the kernel trusts a name or attributes it was given. */
+    /** Serves {@code root} with the timeouts, and any owner and mode shown, of {@code options}. */
+    public static NioFileSystem of(Path root, NioOptions options) throws IOException {
+        return new NioFileSystem(root, options);
+    }
+
+    /** How long the kernel trusts attributes it was given. */
     public Duration cacheTimeout() {
-        return Duration.ofNanos((long) (timeout * 1e9));
+        return options.attributeTimeout();
+    }
+
+    /** The timeouts, and any owner and mode shown, this filesystem serves with. */
+    public NioOptions options() {
+        return options;
     }
 
     /**
@@ -553,6 +571,10 @@ public final class NioFileSystem implements InodeFileSystem {
                     changed != null && changed.compareTo(a.ctime()) > 0 ? changed : a.ctime(), a.fileKey());
         }
         a.fill(st, n.nodeId());
+        // As libfuse's path API shows them with -o uid=, gid=, umask= (lib/fuse.c, set_stat).
+        if (options.owner() >= 0) st.setUid(options.owner());
+        if (options.group() >= 0) st.setGid(options.group());
+        if (options.umask() >= 0) st.setMode(a.type() | (0777 & ~options.umask()));
     }
 
     /** {@code n} changed through the mount now (see {@link #fill}); nothing where the provider keeps ctime. */
@@ -600,8 +622,8 @@ public final class NioFileSystem implements InodeFileSystem {
         try {
             a = attributes(child(dir, s), table.child(dir, key(s)));
         } catch (ErrnoException e) {
-            if (e.errno() != Errno.ENOENT || timeout == 0) throw e;
-            reply.noEntry(timeout); // the kernel keeps the miss as long as a name (tar, git look up names they then create)
+            if (e.errno() != Errno.ENOENT || negativeTimeout == 0) throw e;
+            reply.noEntry(negativeTimeout); // the kernel keeps the miss as long as a name (tar, git look up names they then create)
             return;
         }
         entry(dir, s, a, reply);

@@ -708,22 +708,20 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
     }
 
     /**
-     * Ends the FUSE connection through fusectl ({@code /sys/fs/fuse/connections/N/abort}, root only):
-     * every pending and future request fails with ENOTCONN, and the loop returns. The last resort
-     * for a mount that was detached but is held by processes that will not let go.
+     * Ends the FUSE connection through fusectl ({@link ConnectionAbort}, root only): every pending
+     * and future request fails with ENOTCONN, and the loop returns. The last resort for a mount
+     * that was detached but is held by processes that will not let go.
      */
     boolean abortConnection() {
         if (connection == null) {
             return false;
         }
-        Path abort = Path.of("/sys/fs/fuse/connections", connection, "abort");
         try {
-            java.nio.file.Files.writeString(abort, "1");
+            ConnectionAbort.abort(connection);
             LOG.warn("aborted the FUSE connection of {}", mountpoint);
             return true;
         } catch (java.io.IOException e) {
-            LOG.warn("cannot abort the FUSE connection of {} through {} ({}); is fusectl mounted "
-                    + "(mount -t fusectl none /sys/fs/fuse/connections) and are we root?", mountpoint, abort, e.toString());
+            LOG.warn("cannot abort the FUSE connection of {} through fusectl: {}", mountpoint, e.getMessage());
             return false;
         }
     }

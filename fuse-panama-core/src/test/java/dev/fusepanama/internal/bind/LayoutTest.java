@@ -157,7 +157,7 @@ class LayoutTest {
         Map<String, Long> java = new TreeMap<>();
         for (String name : List.of("AT_FDCWD", "AT_SYMLINK_NOFOLLOW", "AT_REMOVEDIR", "AT_EMPTY_PATH", "AT_RECURSIVE",
                 "RESOLVE_NO_MAGICLINKS", "RESOLVE_NO_SYMLINKS", "RESOLVE_BENEATH", "OPEN_TREE_CLONE", "OPEN_TREE_CLOEXEC",
-                "MOUNT_ATTR_NOSYMFOLLOW", "CLONE_FS", "MNT_DETACH")) {
+                "MOUNT_ATTR_NOSYMFOLLOW", "CLONE_FS", "CLONE_NEWNS", "MNT_DETACH", "MS_REC", "MS_PRIVATE")) {
             java.put(name, ((Number) Libc.class.getField(name).get(null)).longValue());
         }
         java.put("sizeof(struct open_how)", Libc.OPEN_HOW_SIZE);
