@@ -167,14 +167,34 @@ public final class TestMount implements AutoCloseable {
         return Files.readString(Path.of("/proc/self/mounts")).contains(" " + dir + " ");
     }
 
-    /** fusectl is where connections are aborted; systemd mounts it, bare containers may not. */
-    public static void ensureFusectl() throws IOException, InterruptedException {
+    /** Whether this JVM mounted fusectl ({@link #ensureFusectl}), and so unmounts it when it exits. */
+    private static boolean mountedFusectl;
+
+    /**
+     * fusectl is where a test aborts a connection itself; systemd mounts it, bare containers may
+     * not. Where this JVM has to mount it, it unmounts it again when it exits, leaving the
+     * machine's mount table as it found it.
+     */
+    public static synchronized void ensureFusectl() throws IOException, InterruptedException {
         Path connections = Path.of("/sys/fs/fuse/connections");
         if (Files.isDirectory(connections) && Files.readString(Path.of("/proc/self/mounts")).contains(" " + connections + " ")) {
             return;
         }
-        new ProcessBuilder(List.of("mount", "-t", "fusectl", "fusectl", connections.toString())).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
+        Process mount = new ProcessBuilder(List.of("mount", "-t", "fusectl", "fusectl", connections.toString()))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (mount.waitFor(10, TimeUnit.SECONDS) && mount.exitValue() == 0 && !mountedFusectl) {
+            mountedFusectl = true;
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    new ProcessBuilder(List.of("umount", connections.toString())).redirectErrorStream(true)
+                            .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(10, TimeUnit.SECONDS);
+                } catch (IOException e) {
+                    // the machine keeps fusectl mounted, as many do
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "fuse-panama test kit: unmount fusectl"));
+        }
     }
 
     /** Last resort for a wedged mount: abort its connection (fusectl), then detach it. */
