@@ -122,7 +122,7 @@ public class ErrnoException extends IOException {
         if (t instanceof ClosedChannelException || t instanceof NonReadableChannelException
                 || t instanceof NonWritableChannelException) return Errno.EBADF;
         String reason = t instanceof FileSystemException f ? f.getReason()
-                : t instanceof java.io.IOException ? t.getMessage() : null;
+                : t instanceof IOException ? t.getMessage() : null;
         if (reason != null) {
             Integer e = REASONS.get(reason);
             if (e != null) return e;

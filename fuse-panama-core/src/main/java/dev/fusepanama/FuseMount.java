@@ -1,5 +1,7 @@
 package dev.fusepanama;
 
+import java.io.IOException;
+
 /**
  * A live mount of a {@link FuseFileSystem} (the path API), with the notification that names a
  * file by its path.
@@ -24,5 +26,5 @@ public interface FuseMount extends Mount {
      * @throws java.io.IOException if the kernel refused the notification (its errno in the message)
      * @throws IllegalStateException if the mount has ended, or when called from inside one of its methods
      */
-    boolean invalidate(String path) throws java.io.IOException;
+    boolean invalidate(String path) throws IOException;
 }

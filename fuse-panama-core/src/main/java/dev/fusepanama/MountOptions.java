@@ -2,9 +2,11 @@ package dev.fusepanama;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * How to mount, for either API: typed settings for what fuse-panama knows, and
@@ -46,7 +48,7 @@ public final class MountOptions {
             Map.entry("io_uring_q_depth", "ioUringQueueDepth"));
 
     /** The options of {@link #TYPED} that take a value. */
-    private static final java.util.Set<String> VALUED = java.util.Set.of("fsname", "subtype", "max_write", "max_read", "max_readahead", "max_background",
+    private static final Set<String> VALUED = Set.of("fsname", "subtype", "max_write", "max_read", "max_readahead", "max_background",
             "congestion_threshold", "time_gran", "max_threads", "max_idle_threads", "io_uring_q_depth");
 
     private final Builder s;
@@ -410,7 +412,7 @@ public final class MountOptions {
          *         where one is needed, or two options that contradict each other ({@code ro,rw})
          */
         public Builder fuseOptions(String commandLine) {
-            Map<String, String> seen = new java.util.HashMap<>();
+            Map<String, String> seen = new HashMap<>();
             String[] words = commandLine.trim().isEmpty() ? new String[0] : commandLine.trim().split("\\s+");
             for (int i = 0; i < words.length; i++) {
                 String list = words[i];

@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -154,7 +155,7 @@ final class AllocationStats {
     static Map<String, long[]> command(Path socket, char command) throws IOException {
         try (SocketChannel c = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
             c.write(ByteBuffer.wrap(new byte[] {(byte) command}));
-            String text = new String(java.nio.channels.Channels.newInputStream(c).readAllBytes(), StandardCharsets.US_ASCII);
+            String text = new String(Channels.newInputStream(c).readAllBytes(), StandardCharsets.US_ASCII);
             Map<String, long[]> m = new LinkedHashMap<>();
             for (String line : text.split("\n")) {
                 String[] f = line.split(" ");

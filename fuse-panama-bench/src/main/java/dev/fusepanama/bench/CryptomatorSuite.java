@@ -5,6 +5,7 @@ import static dev.fusepanama.bench.Suite.Column.ratio;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -130,7 +131,7 @@ final class CryptomatorSuite implements Suite {
     @Override
     public String afterRounds(List<FsProcess> running, double scale) throws Exception {
         Process p = new ProcessBuilder(with(direct, "5")).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        List<String> rows = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
+        List<String> rows = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines()
                 .filter(l -> l.startsWith("ROW ")).toList();
         if (p.waitFor() != 0 || rows.size() != 6) throw new IOException("DirectBench failed (exit " + p.exitValue() + ")");
         StringBuilder sb = new StringBuilder(Report.wrap("The ceiling: the same work done directly through cryptofs's NIO API "

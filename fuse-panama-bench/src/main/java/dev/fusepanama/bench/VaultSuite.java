@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * fuse-panama's gocryptfs-compatible vault against gocryptfs itself, each serving a vault of its
@@ -42,7 +43,7 @@ final class VaultSuite implements Suite {
     private final Map<String, Filesystem> fresh;
     private final double scale;
     /** The new processes, by the long-lived mount they repeat; also read by the shutdown's cleanup. */
-    private final Map<Path, FsProcess> started = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Path, FsProcess> started = new ConcurrentHashMap<>();
     /** Each new process's peak RSS (VmHWM) when it ended, per filesystem. */
     private final Samples freshRss = new Samples();
     private final List<Metric> metrics;

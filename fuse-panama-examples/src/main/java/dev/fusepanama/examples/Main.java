@@ -12,7 +12,9 @@ import dev.fusepanama.examples.memory.MemoryFileSystem;
 import dev.fusepanama.examples.mirror.InodeMirror;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.nio.NioFileSystem;
+import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
@@ -21,6 +23,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.ProviderNotFoundException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -108,7 +111,7 @@ public final class Main {
             }
             if (maxThreads != null) b.maxThreads(maxThreads);
             List<String> mountOptions = new ArrayList<>();
-            Map<String, String> pathSeen = new java.util.HashMap<>();
+            Map<String, String> pathSeen = new HashMap<>();
             if (attrTimeout != null) pathSeen.put("attr_timeout", "--attr-timeout " + attrTimeout);
             if (entryTimeout != null) pathSeen.put("entry_timeout", "--entry-timeout " + entryTimeout);
             try {
@@ -282,7 +285,7 @@ public final class Main {
             }
             // Unix modes as Info-ZIP's zip stores them (executables stay executable; chmod works when
             // writable); an entry stored without one (Java's and Windows' zip tools) shows 0755.
-            Map<String, String> env = new java.util.HashMap<>(Map.of("enablePosixFileAttributes", "true",
+            Map<String, String> env = new HashMap<>(Map.of("enablePosixFileAttributes", "true",
                     "defaultPermissions", "rwxr-xr-x"));
             env.putAll(writable ? Map.of("create", "true") : Map.of("accessMode", "readOnly"));
             FileSystem zipfs;
@@ -333,7 +336,7 @@ public final class Main {
     }
 
     interface Mounter {
-        Mount mount(Path at) throws java.io.IOException;
+        Mount mount(Path at) throws IOException;
     }
 
     static int serve(String name, Mounter mounter, Common common) throws Exception {
@@ -391,7 +394,7 @@ public final class Main {
         for (String ldconfig : List.of("/sbin/ldconfig", "/usr/sbin/ldconfig")) {
             if (!Files.isExecutable(Path.of(ldconfig))) continue;
             Process p = new ProcessBuilder(ldconfig, "-p").redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            String cache = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String cache = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             p.waitFor();
             return cache.contains("libfuse3.so.3 ") || cache.contains("libfuse3.so.4 ");
         }
@@ -400,7 +403,7 @@ public final class Main {
 
     private static int run(String... command) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.INHERIT).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                .redirectError(ProcessBuilder.Redirect.INHERIT).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().put("DEBIAN_FRONTEND", "noninteractive");
         return pb.start().waitFor();
     }

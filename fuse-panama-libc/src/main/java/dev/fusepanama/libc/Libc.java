@@ -61,16 +61,6 @@ public final class Libc {
     public static final long RESOLVE_NO_SYMLINKS = 0x04;
     public static final long RESOLVE_BENEATH = 0x08;
 
-    /** {@code struct xattr_args} (linux/xattr.h, Linux 6.13): value pointer (u64), size (u32), flags (u32). */
-    public static final long XATTR_ARGS_SIZE = 16;
-
-    /** open_tree(2) and mount_setattr(2) flags (linux/mount.h, fcntl.h). */
-    public static final int OPEN_TREE_CLONE = 1;
-    public static final int OPEN_TREE_CLOEXEC = 02000000;
-    /** {@code struct mount_attr}: attr_set, attr_clr, propagation, userns_fd (4 x u64). */
-    public static final long MOUNT_ATTR_SIZE = 32;
-    public static final long MOUNT_ATTR_NOSYMFOLLOW = 0x00200000;
-
     /** unshare(2): a private filesystem context (root, working directory, umask) for the thread. */
     public static final int CLONE_FS = 0x200;
     /** unshare(2): a mount namespace of the thread's own (implies {@link #CLONE_FS}). */
@@ -89,14 +79,8 @@ public final class Libc {
     private static final boolean HAS_FSTAT = has("fstat");
     private static final boolean HAS_MKNODAT = has("mknodat");
     private static final long SYS_IO_URING_SETUP = 425;
-    private static final long SYS_OPEN_TREE = 428;
     private static final long SYS_OPENAT2 = 437;
-    private static final long SYS_MOUNT_SETATTR = 442;
     private static final long SYS_FCHMODAT2 = 452;
-    private static final long SYS_SETXATTRAT = 463;
-    private static final long SYS_GETXATTRAT = 464;
-    private static final long SYS_LISTXATTRAT = 465;
-    private static final long SYS_REMOVEXATTRAT = 466;
 
     /**
      * The downcall for {@code name}; if this libc lacks it, a handle of the same type that throws
@@ -127,10 +111,6 @@ public final class Libc {
     private static final MethodHandle OPENAT = bind("openat", i(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
             CAPTURE, Linker.Option.firstVariadicArg(3));
     private static final MethodHandle SYSCALL4 = bind("syscall", l(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
-            CAPTURE, Linker.Option.firstVariadicArg(1));
-    private static final MethodHandle SYSCALL5 = bind("syscall", l(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
-            CAPTURE, Linker.Option.firstVariadicArg(1));
-    private static final MethodHandle SYSCALL6 = bind("syscall", l(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
             CAPTURE, Linker.Option.firstVariadicArg(1));
     private static final MethodHandle CLOSE = bind("close", i(JAVA_INT), CAPTURE);
     private static final MethodHandle FSTATAT = bind("fstatat", i(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CAPTURE);
@@ -251,23 +231,6 @@ public final class Libc {
      */
     public static int pthreadSetcancelstate(int state, MemorySegment old) {
         try { return (int) SETCANCELSTATE.invokeExact(state, old); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /** {@code open_tree(2)}: a descriptor of {@code path}, or of a detached copy of its mount with {@link #OPEN_TREE_CLONE}. */
-    public static int openTree(int dirfd, MemorySegment path, int flags) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try {
-            return (int) r((long) SYSCALL4.invokeExact(errno, SYS_OPEN_TREE, (long) dirfd, path.address(), (long) flags, 0L), errno);
-        } catch (Throwable t) { throw broken(t); }
-    }
-
-    /** {@code mount_setattr(2)} with a {@code struct mount_attr} of {@link #MOUNT_ATTR_SIZE} bytes at {@code attr}. */
-    public static int mountSetattr(int dirfd, MemorySegment path, int flags, MemorySegment attr) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try {
-            return (int) r((long) SYSCALL5.invokeExact(errno, SYS_MOUNT_SETATTR, (long) dirfd, path.address(), (long) flags,
-                    attr.address(), MOUNT_ATTR_SIZE), errno);
-        } catch (Throwable t) { throw broken(t); }
     }
 
     public static int close(int fd) {
@@ -515,52 +478,6 @@ public final class Libc {
     public static int lremovexattr(MemorySegment path, MemorySegment name) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) LREMOVEXATTR.invokeExact(errno, path, name), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /*
-     * The *xattrat calls (Linux 6.13; glibc 2.36 has no wrappers): the file is named by a
-     * directory descriptor and a path relative to it; -ENOSYS before. {@code args} is room for a
-     * {@code struct xattr_args}, filled here.
-     */
-
-    public static long getxattrat(int dirfd, MemorySegment path, int atFlags, MemorySegment name,
-                                  MemorySegment value, long size, MemorySegment args) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        args.set(JAVA_LONG, 0, value.address());
-        args.set(JAVA_INT, 8, (int) size);
-        args.set(JAVA_INT, 12, 0);
-        try {
-            return r((long) SYSCALL6.invokeExact(errno, SYS_GETXATTRAT, (long) dirfd, path.address(), (long) atFlags,
-                    name.address(), args.address(), XATTR_ARGS_SIZE), errno);
-        } catch (Throwable t) { throw broken(t); }
-    }
-
-    public static int setxattrat(int dirfd, MemorySegment path, int atFlags, MemorySegment name,
-                                 MemorySegment value, long size, int flags, MemorySegment args) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        args.set(JAVA_LONG, 0, value.address());
-        args.set(JAVA_INT, 8, (int) size);
-        args.set(JAVA_INT, 12, flags);
-        try {
-            return (int) r((long) SYSCALL6.invokeExact(errno, SYS_SETXATTRAT, (long) dirfd, path.address(), (long) atFlags,
-                    name.address(), args.address(), XATTR_ARGS_SIZE), errno);
-        } catch (Throwable t) { throw broken(t); }
-    }
-
-    public static long listxattrat(int dirfd, MemorySegment path, int atFlags, MemorySegment list, long size) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try {
-            return r((long) SYSCALL5.invokeExact(errno, SYS_LISTXATTRAT, (long) dirfd, path.address(), (long) atFlags,
-                    list.address(), size), errno);
-        } catch (Throwable t) { throw broken(t); }
-    }
-
-    public static int removexattrat(int dirfd, MemorySegment path, int atFlags, MemorySegment name) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try {
-            return (int) r((long) SYSCALL4.invokeExact(errno, SYS_REMOVEXATTRAT, (long) dirfd, path.address(), (long) atFlags,
-                    name.address()), errno);
-        } catch (Throwable t) { throw broken(t); }
     }
 
     /** inotify(7) flags and event bits (linux/inotify.h). */

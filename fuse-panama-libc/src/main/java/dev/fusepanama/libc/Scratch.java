@@ -4,6 +4,8 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +37,7 @@ public final class Scratch {
     public static final int XATTR_LIST_MAX = 64 * 1024;
 
     private static final ThreadLocal<Scratch> PER_THREAD = ThreadLocal.withInitial(Scratch::new);
-    private static final byte[] PROC_FD = "/proc/self/fd/".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] PROC_FD = "/proc/self/fd/".getBytes(StandardCharsets.US_ASCII);
 
     private final Arena arena = Arena.ofAuto();
     /** A path or name ({@link #PATH_MAX}), the first operand of a call. */
@@ -51,7 +53,7 @@ public final class Scratch {
     private Dirents dirents;
     private MemorySegment xattrList;
     private MemorySegment buffer;
-    private java.nio.ByteBuffer bufferView;
+    private ByteBuffer bufferView;
     private boolean ownUmask;
 
     private Scratch() {}
@@ -126,7 +128,7 @@ public final class Scratch {
     }
 
     /** The memory of the last {@link #buffer}, as a cleared {@code ByteBuffer} (the same object until the buffer grows). */
-    public java.nio.ByteBuffer bufferView() {
+    public ByteBuffer bufferView() {
         if (bufferView == null) {
             buffer(0);
         }

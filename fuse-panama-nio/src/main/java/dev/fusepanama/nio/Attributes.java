@@ -3,6 +3,7 @@ package dev.fusepanama.nio;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -44,7 +45,7 @@ record Attributes(int mode, long ino, long nlink, int uid, int gid, long rdev, l
     private static Attributes linkFixed(Path p, Attributes a) throws IOException {
         if (a.type() != Posix.S_IFLNK) return a;
         // A symbolic link is 0777 on Linux whatever it was made with, and its size is its target's length.
-        long size = a.size != 0 ? a.size : Files.readSymbolicLink(p).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        long size = a.size != 0 ? a.size : Files.readSymbolicLink(p).toString().getBytes(StandardCharsets.UTF_8).length;
         return new Attributes(Posix.S_IFLNK | 0777, a.ino, a.nlink, a.uid, a.gid, a.rdev, size, a.atime, a.mtime, a.ctime, a.fileKey);
     }
 

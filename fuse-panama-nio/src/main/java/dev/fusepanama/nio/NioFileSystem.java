@@ -19,14 +19,14 @@ import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
+import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.ReadlinkReply;
-import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.Request;
-import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.SetId;
 import dev.fusepanama.inode.StatfsReply;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
 import dev.fusepanama.inode.table.Node;
@@ -41,20 +41,27 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileStore;
+import java.nio.file.FileSystemException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.WatchService;
 import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.UserDefinedFileAttributeView;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -63,6 +70,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * A directory of any {@code java.nio.file} filesystem, served as a FUSE filesystem: the default
@@ -115,7 +123,7 @@ public final class NioFileSystem implements InodeFileSystem {
         /** A channel open on it (the latest), whose size is the file's while open; null when none is. */
         private volatile FileChannel channel;
         /** Every channel open on it, oldest first; guarded by the node, which opens and closes hold. */
-        private final java.util.ArrayDeque<FileChannel> channels = new java.util.ArrayDeque<>(1);
+        private final ArrayDeque<FileChannel> channels = new ArrayDeque<>(1);
         /** When it last changed through the mount, for providers that keep no ctime; null if never. */
         private volatile FileTime changed;
         /**
@@ -153,7 +161,7 @@ public final class NioFileSystem implements InodeFileSystem {
         private volatile FileChannel channel;
         private volatile boolean dirty;
         /** Calls using the channel share it; a flush that closes the channel takes it alone. */
-        private final java.util.concurrent.locks.ReentrantReadWriteLock io = new java.util.concurrent.locks.ReentrantReadWriteLock();
+        private final ReentrantReadWriteLock io = new ReentrantReadWriteLock();
 
         OpenFile(NioNode node, Set<OpenOption> options, FileChannel channel) {
             this.node = node;
@@ -245,10 +253,10 @@ public final class NioFileSystem implements InodeFileSystem {
     private volatile NioWatcher watcher;
 
     private NioFileSystem(Path root, NioOptions options) throws IOException {
-        if (!Files.isDirectory(root)) throw new java.nio.file.NotDirectoryException(root.toString());
+        if (!Files.isDirectory(root)) throw new NotDirectoryException(root.toString());
         this.root = root;
         this.view = Attributes.viewOf(root.getFileSystem());
-        this.defaultProvider = root.getFileSystem() == java.nio.file.FileSystems.getDefault();
+        this.defaultProvider = root.getFileSystem() == FileSystems.getDefault();
         this.identities = view == Attributes.View.UNIX;
         this.deferredWrites = "jar".equals(root.getFileSystem().provider().getScheme());
         this.userXattrs = root.getFileSystem().supportedFileAttributeViews().contains("user");
@@ -948,12 +956,12 @@ public final class NioFileSystem implements InodeFileSystem {
             try {
                 try {
                     return Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException | java.nio.file.FileAlreadyExistsException e) {
+                } catch (AtomicMoveNotSupportedException | FileAlreadyExistsException e) {
                     // A provider that cannot replace atomically (cryptofs replacing a directory),
                     // or whose atomic move never replaces: the same end, not atomically.
                     return Files.move(source, target, StandardCopyOption.REPLACE_EXISTING);
                 }
-            } catch (java.nio.file.FileSystemException e) {
+            } catch (FileSystemException e) {
                 int errno = NioErrors.errno(e);
                 if (!replaces || (errno != Errno.ENOTEMPTY && errno != Errno.ENOTDIR && errno != Errno.EISDIR
                         && errno != Errno.EEXIST)) throw e;
@@ -1003,13 +1011,13 @@ public final class NioFileSystem implements InodeFileSystem {
      * replaced only by one (EISDIR). Returns whether something is about to be replaced.
      */
     private static boolean checkReplaceable(Path source, Path target) throws IOException {
-        java.nio.file.attribute.BasicFileAttributes to;
+        BasicFileAttributes to;
         try {
-            to = Files.readAttributes(target, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (java.nio.file.NoSuchFileException absent) {
+            to = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException absent) {
             return false;
         }
-        boolean fromDir = Files.readAttributes(source, java.nio.file.attribute.BasicFileAttributes.class,
+        boolean fromDir = Files.readAttributes(source, BasicFileAttributes.class,
                 LinkOption.NOFOLLOW_LINKS).isDirectory();
         if (fromDir && !to.isDirectory()) throw new ErrnoException(Errno.ENOTDIR);
         if (!fromDir && to.isDirectory()) throw new ErrnoException(Errno.EISDIR);
@@ -1157,7 +1165,7 @@ public final class NioFileSystem implements InodeFileSystem {
                 try {
                     Files.createFile(p);
                     return false;
-                } catch (java.nio.file.FileAlreadyExistsException e) {
+                } catch (FileAlreadyExistsException e) {
                     if (exclusive) throw e;
                     return true;
                 }

@@ -13,13 +13,17 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -627,7 +631,7 @@ public abstract class PosixSuite {
         Path dir = Files.createDirectory(fs.resolve("busy"));
         for (int i = 0; i < 200; i++) Os.close(Os.open(p(dir, "old-" + i), Posix.O_CREAT | Posix.O_WRONLY, 0644));
         int fd = Os.open(Os.bytes(dir), Posix.O_RDONLY | Posix.O_DIRECTORY, 0);
-        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        Map<String, Integer> seen = new HashMap<>();
         int created = 0;
         int calls = 0;
         List<byte[]> batch;
@@ -998,9 +1002,9 @@ public abstract class PosixSuite {
         List<String> names = new ArrayList<>();
         List<byte[]> batch;
         while (!(batch = Os.getdents(fd, 4096)).isEmpty()) {
-            for (byte[] n : batch) names.add(new String(n, java.nio.charset.StandardCharsets.UTF_8));
+            for (byte[] n : batch) names.add(new String(n, StandardCharsets.UTF_8));
         }
-        java.util.Collections.sort(names);
+        Collections.sort(names);
         return names;
     }
 
@@ -1131,7 +1135,7 @@ public abstract class PosixSuite {
     private void randomSequence(long seed, int steps) throws Exception {
         Random rf = new Random(seed);
         Random rr = new Random(seed);
-        java.util.ArrayDeque<String> history = new java.util.ArrayDeque<>();
+        ArrayDeque<String> history = new ArrayDeque<>();
         for (int step = 0; step < steps; step++) {
             Log a = newLog();
             Log e = newLog();

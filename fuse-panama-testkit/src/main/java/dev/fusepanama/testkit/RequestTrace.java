@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Counts the requests the kernel sends to one FUSE mount, by opcode, from the kernel's own
@@ -78,7 +79,7 @@ public final class RequestTrace implements AutoCloseable {
 
     /** Removes the instances of test JVMs that ended without closing theirs (killed), each holding a buffer per CPU. */
     private static void removeOrphans(Path instances) throws IOException {
-        try (java.util.stream.Stream<Path> all = Files.list(instances)) {
+        try (Stream<Path> all = Files.list(instances)) {
             for (Path p : all.toList()) {
                 String name = p.getFileName().toString();
                 if (!name.startsWith(PREFIX)) continue;

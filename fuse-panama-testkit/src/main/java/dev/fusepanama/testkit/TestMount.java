@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -158,7 +159,7 @@ public final class TestMount implements AutoCloseable {
         closer.join(TimeUnit.SECONDS.toMillis(20));
         if (closer.isAlive() || mount.isMounted() || mounted(dir)) {
             forceUnmount(dir);
-            mount.awaitUnmount(java.time.Duration.ofSeconds(10));
+            mount.awaitUnmount(Duration.ofSeconds(10));
         }
         Files.deleteIfExists(dir);
     }

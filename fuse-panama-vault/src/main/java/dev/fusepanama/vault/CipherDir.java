@@ -32,6 +32,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -142,7 +143,7 @@ final class CipherDir {
         });
         if (parts == null) throw new ErrnoException(ENOENT);
         if (parts.size() > MAX_DEPTH) throw new ErrnoException(ENAMETOOLONG);
-        java.util.Collections.reverse(parts);
+        Collections.reverse(parts);
         return parts;
     }
 

@@ -42,10 +42,6 @@ import static dev.fusepanama.vault.LibcCalls.cString;
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
-import dev.fusepanama.vault.CipherDir.Place;
-import dev.fusepanama.vault.crypto.ContentCipher;
-import dev.fusepanama.vault.crypto.MasterKey;
-import dev.fusepanama.vault.crypto.NameCipher;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
@@ -55,28 +51,35 @@ import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
+import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.ReadlinkReply;
-import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.Request;
-import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.StatfsReply;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
 import dev.fusepanama.inode.table.NodeTable;
 import dev.fusepanama.libc.Libc;
 import dev.fusepanama.libc.Scratch;
+import dev.fusepanama.vault.CipherDir.Place;
+import dev.fusepanama.vault.crypto.ContentCipher;
+import dev.fusepanama.vault.crypto.MasterKey;
+import dev.fusepanama.vault.crypto.NameCipher;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -138,7 +141,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private final String cipherDir;
     private final boolean root = Libc.geteuid() == 0;
     private final SecureRandom random = new SecureRandom();
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
     private volatile InodeMount mount;
     /** Set by {@link #lockNow}: every request is refused from then on. */
     private volatile boolean locked;
@@ -217,7 +220,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      *
      * @return whether the mount's session ended within {@code timeout}
      */
-    public boolean lockNow(java.time.Duration timeout) throws IOException {
+    public boolean lockNow(Duration timeout) throws IOException {
         InodeMount m = mount;
         locked = true;
         if (m != null && m.isMounted()) {
@@ -320,7 +323,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     }
 
     /** Whether the filesystem at {@code mountpoint} is mounted nosuid (statvfs's ST_NOSUID), where file capabilities do not apply. */
-    private static boolean mountedNosuid(java.nio.file.Path mountpoint) {
+    private static boolean mountedNosuid(Path mountpoint) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment buf = a.allocate(112, 8);
             int rc = Libc.statvfs(a.allocateFrom(mountpoint.toString()), buf);

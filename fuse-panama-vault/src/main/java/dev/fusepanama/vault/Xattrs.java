@@ -18,6 +18,7 @@ import dev.fusepanama.vault.crypto.ContentCipher;
 import dev.fusepanama.vault.crypto.CorruptDataException;
 import dev.fusepanama.vault.crypto.InvalidNameException;
 import dev.fusepanama.vault.crypto.NameCipher;
+import java.io.ByteArrayOutputStream;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -156,7 +157,7 @@ final class Xattrs {
         } finally {
             done(s, t);
         }
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int start = 0, i = 0; i < list.length; i++) {
             if (list[i] != 0) continue;
             byte[] stored = Arrays.copyOfRange(list, start, i);

@@ -3,18 +3,23 @@ package dev.fusepanama.inode.table;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.EntryReply;
-import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.Name;
+import dev.fusepanama.inode.Timeouts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,13 +93,13 @@ public final class NodeTable<N extends Node> {
      * Nodes whose last lookup was forgotten by a thread holding only the shared lock, which cannot
      * take the exclusive one: looked at when that lock is released, or by the next write section.
      */
-    private final java.util.concurrent.ConcurrentLinkedQueue<Node> unused = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Node> unused = new ConcurrentLinkedQueue<>();
 
     private final boolean owning;
     /** Bumped whenever a node loses or changes a name: what was computed from names before may be stale. */
-    private final java.util.concurrent.atomic.AtomicLong nameChanges = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong nameChanges = new AtomicLong();
     /** Caching tables: nodes by their key in the store. Under the write lock. */
-    private final java.util.Map<Object, Node> byKey;
+    private final Map<Object, Node> byKey;
 
     /** A table that is the namespace, whose root directory is {@code root}. */
     public static <N extends Node> NodeTable<N> owning(N root) {
@@ -112,7 +117,7 @@ public final class NodeTable<N extends Node> {
         }
         this.root = root;
         this.owning = owning;
-        this.byKey = owning ? null : new java.util.HashMap<>();
+        this.byKey = owning ? null : new HashMap<>();
         locked(() -> {
             take(root);
             return null;
@@ -164,7 +169,7 @@ public final class NodeTable<N extends Node> {
     }
 
     /** As {@link #write(Action)} for the table's own work, which cannot fail. */
-    private <T> T locked(java.util.function.Supplier<T> action) {
+    private <T> T locked(Supplier<T> action) {
         lock.writeLock().lock();
         try {
             return action.get();
@@ -528,7 +533,7 @@ public final class NodeTable<N extends Node> {
      * another file now, loses the name. Inside or outside {@link #write}.
      */
     @SuppressWarnings("unchecked")
-    public N remember(N dir, String name, Object key, int type, java.util.function.Supplier<N> make) {
+    public N remember(N dir, String name, Object key, int type, Supplier<N> make) {
         if (owning) throw new IllegalStateException("an owning table names nodes by add");
         int t = type & dev.fusepanama.Posix.S_IFMT;
         return locked(() -> {

@@ -11,6 +11,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.ref.WeakReference;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,8 +48,8 @@ public final class FuseLog {
      * threads that log are libfuse's workers, which set their own state around each wait, and
      * Java threads, which nothing cancels.
      */
-    private static final java.util.regex.Pattern QUEUE_GOES_ON =
-            java.util.regex.Pattern.compile("to its core|register_ring_fd failed|Failed to set scheduler");
+    private static final Pattern QUEUE_GOES_ON =
+            Pattern.compile("to its core|register_ring_fd failed|Failed to set scheduler");
 
     static void install(LibFuse lib) {
         try {

@@ -4,6 +4,7 @@ import static dev.fusepanama.internal.bind.Native.getByte;
 import static dev.fusepanama.internal.bind.Native.putByte;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * UTF-8 with "surrogateescape" (PEP 383): decoding never fails, a byte that is not part of a
@@ -57,7 +58,7 @@ public final class NameCodec {
         boolean ascii = true;
         for (byte x; n < limit && (x = getByte(address + n)) != 0; n++) {
             if (n == b.length) {
-                b = s.bytes = java.util.Arrays.copyOf(b, b.length * 2);
+                b = s.bytes = Arrays.copyOf(b, b.length * 2);
             }
             b[n] = x;
             ascii &= x >= 0;

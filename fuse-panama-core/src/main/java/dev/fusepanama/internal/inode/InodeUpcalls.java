@@ -25,6 +25,7 @@ import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * How a low-level request reaches an {@link InodeFileSystem}: libfuse calls one of these methods
@@ -60,6 +61,8 @@ public final class InodeUpcalls {
     private static final MethodHandle FINISHED = method("finished", MethodType.methodType(void.class, String.class));
     private static final MethodHandle FAILED = method("failed",
             MethodType.methodType(void.class, String.class, Throwable.class, long.class, long.class));
+    private static final MethodHandle FAILED_REQUEST = method("failedRequest",
+            MethodType.methodType(void.class, String.class, Throwable.class, long.class));
     private static final MethodHandle FAILED_QUIETLY = method("failedQuietly",
             MethodType.methodType(void.class, String.class, Throwable.class));
 
@@ -91,11 +94,18 @@ public final class InodeUpcalls {
         this.guard = guard;
     }
 
+    /**
+     * The requests whose first argument after the request is not an inode: libfuse's symlink
+     * passes the link's target before the parent (fuse_lowlevel.h), the only one that does.
+     */
+    private static final Set<String> NOT_OF_AN_INODE = Set.of("symlink");
+
     /** The upcall stub for {@code op}, valid as long as {@code arena}; nothing it calls can throw into native code. */
     public MemorySegment stub(Operation op, Arena arena) {
         if (answersThroughReply(op)) {
+            MethodHandle failed = NOT_OF_AN_INODE.contains(op.cName()) ? FAILED_REQUEST : FAILED;
             return op.stub(LOOKUP, this, MethodHandles.insertArguments(FINISHED, 0, this, op.cName()),
-                    MethodHandles.insertArguments(FAILED, 0, this, op.cName()), arena);
+                    MethodHandles.insertArguments(failed, 0, this, op.cName()), arena);
         }
         return op.stub(LOOKUP, this, null, MethodHandles.insertArguments(FAILED_QUIETLY, 0, this, op.cName()), arena);
     }
@@ -121,6 +131,15 @@ public final class InodeUpcalls {
      * leave the caller waiting.
      */
     private void failed(String op, Throwable thrown, long req, long ino) {
+        fail(op, thrown, req, () -> "of inode " + ino);
+    }
+
+    /** As {@link #failed} for a request whose first argument is not an inode ({@link #NOT_OF_AN_INODE}). */
+    private void failedRequest(String op, Throwable thrown, long req) {
+        fail(op, thrown, req, () -> "request");
+    }
+
+    private void fail(String op, Throwable thrown, long req, Supplier<String> what) {
         try {
             InodeThread t = InodeThread.get();
             NativeReply r = t.current;
@@ -135,7 +154,7 @@ public final class InodeUpcalls {
             // nothing may reach native code
         }
         try {
-            errors.fail(op, () -> (op.equals("symlink") ? "request" : "of inode " + ino), thrown);
+            errors.fail(op, what, thrown);
         } catch (Throwable logging) {
             // as above
         }

@@ -3,9 +3,13 @@ package dev.fusepanama.internal.inode;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.internal.bind.LibFuseLowLevel;
 import dev.fusepanama.internal.bind.fuse_ctx;
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /** {@link Request} over a {@code fuse_req_t}; re-pointed for each request, read only when asked. */
 final class NativeRequest implements Request {
@@ -65,7 +69,7 @@ final class NativeRequest implements Request {
 
     /** capability.h: CAP_FSETID. */
     private static final int CAP_FSETID = 4;
-    private static final java.nio.file.Path OWN_USER_NAMESPACE = java.nio.file.Path.of("/proc/self/ns/user");
+    private static final Path OWN_USER_NAMESPACE = Path.of("/proc/self/ns/user");
 
     /**
      * Whether thread {@code pid} has CAP_FSETID in its effective set and shares this process's user
@@ -75,17 +79,17 @@ final class NativeRequest implements Request {
         if (pid <= 0) {
             return false;
         }
-        java.nio.file.Path proc = java.nio.file.Path.of("/proc", Integer.toString(pid));
+        Path proc = Path.of("/proc", Integer.toString(pid));
         try {
             if (!sameUserNamespace(proc)) return false;
-            for (String line : java.nio.file.Files.readAllLines(proc.resolve("status"))) {
+            for (String line : Files.readAllLines(proc.resolve("status"))) {
                 if (line.startsWith("CapEff:")) {
                     long caps = Long.parseUnsignedLong(line.substring(7).trim(), 16);
                     return (caps & (1L << CAP_FSETID)) != 0;
                 }
             }
             return false;
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return false; // gone, or /proc unreadable: clearing the bits is the safe side
         }
     }
@@ -95,13 +99,13 @@ final class NativeRequest implements Request {
      * link where this process may read it (the caller's own, or as root), else by the uid map,
      * which anyone may read and which differs between namespaces that map differently.
      */
-    private static boolean sameUserNamespace(java.nio.file.Path proc) throws java.io.IOException {
+    private static boolean sameUserNamespace(Path proc) throws IOException {
         try {
-            return java.nio.file.Files.readSymbolicLink(proc.resolve("ns/user"))
-                    .equals(java.nio.file.Files.readSymbolicLink(OWN_USER_NAMESPACE));
-        } catch (java.nio.file.AccessDeniedException notOurs) {
-            return java.nio.file.Files.readString(proc.resolve("uid_map"))
-                    .equals(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/uid_map")));
+            return Files.readSymbolicLink(proc.resolve("ns/user"))
+                    .equals(Files.readSymbolicLink(OWN_USER_NAMESPACE));
+        } catch (AccessDeniedException notOurs) {
+            return Files.readString(proc.resolve("uid_map"))
+                    .equals(Files.readString(Path.of("/proc/self/uid_map")));
         }
     }
 

@@ -4,13 +4,13 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseLowLevel;
 import dev.fusepanama.internal.bind.fuse_file_info;
+import dev.fusepanama.internal.passthrough.BackingFiles;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
-import dev.fusepanama.internal.passthrough.BackingFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -107,11 +107,6 @@ public final class Replies {
 
     public long bufvecSize() {
         return bufvecSize;
-    }
-
-    /** Deferred replies not yet sent. */
-    public int outstanding() {
-        return deferred.size();
     }
 
     /** A retrieval about to be asked for: its cookie. */

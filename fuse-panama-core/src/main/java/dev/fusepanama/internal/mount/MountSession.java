@@ -4,11 +4,9 @@ import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.Mount;
-import dev.fusepanama.internal.dispatch.ViewCheck;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountException.Reason;
 import dev.fusepanama.MountOptions;
-import dev.fusepanama.libc.Arch;
 import dev.fusepanama.internal.bind.FuseLog;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseUnavailableException;
@@ -21,20 +19,24 @@ import dev.fusepanama.internal.codec.NameCodec;
 import dev.fusepanama.internal.dispatch.ErrorMapper;
 import dev.fusepanama.internal.dispatch.Operation;
 import dev.fusepanama.internal.dispatch.Upcalls;
+import dev.fusepanama.internal.dispatch.ViewCheck;
 import dev.fusepanama.internal.passthrough.BackingFiles;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
 import dev.fusepanama.internal.view.NativePollHandle;
+import dev.fusepanama.libc.Arch;
 import dev.fusepanama.libc.Libc;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
+import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import dev.fusepanama.internal.dispatch.Operation;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -111,7 +113,7 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
         }
         Path parameter = Path.of("/sys/module/fuse/parameters/enable_uring");
         try {
-            String value = java.nio.file.Files.readString(parameter).trim();
+            String value = Files.readString(parameter).trim();
             if (!value.equals("Y") && !value.equals("1")) {
                 return "the fuse module's enable_uring is off (as root: echo 1 > " + parameter + ")";
             }
@@ -144,7 +146,7 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
     /** Whether this process has CAP_SYS_ADMIN, which registering a backing file needs. */
     static boolean hasSysAdmin() {
         try {
-            for (String line : java.nio.file.Files.readAllLines(Path.of("/proc/self/status"))) {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("CapEff:")) {
                     return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << 21)) != 0;
                 }
@@ -257,12 +259,12 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
      * release's struct {@code loaded} lacks (operations libfuse added later), which are logged.
      */
     static Set<Operation> operationsFor(Operation.Table table, Class<?> implementation, MountOptions options,
-            java.lang.foreign.StructLayout loaded, LibFuse lib, Path mountpoint) {
+            StructLayout loaded, LibFuse lib, Path mountpoint) {
         Set<Operation> ops = table.implementedBy(implementation);
         if (options.passthrough()) {
             ops.add(table.named("release"));
         }
-        Set<String> slots = new java.util.HashSet<>();
+        Set<String> slots = new HashSet<>();
         loaded.memberLayouts().forEach(l -> slots.add(l.name().orElseThrow()));
         List<String> absent = new ArrayList<>();
         ops.removeIf(op -> {
@@ -406,8 +408,8 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
         Path setting = Path.of("/sys/class/bdi/0:" + connection + "/read_ahead_kb");
         int kib = wanted / 1024;
         try {
-            java.nio.file.Files.writeString(setting, Integer.toString(kib));
-            readaheadKib = Integer.parseInt(java.nio.file.Files.readString(setting).trim());
+            Files.writeString(setting, Integer.toString(kib));
+            readaheadKib = Integer.parseInt(Files.readString(setting).trim());
         } catch (IOException | RuntimeException e) {
             LOG.info("readahead of {} stays at {} KiB, not the {} KiB asked for: {} cannot be written ({}); it needs root",
                     mountpoint, MountOptions.KERNEL_READAHEAD / 1024, kib, setting, e.toString());
@@ -720,7 +722,7 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
             ConnectionAbort.abort(connection);
             LOG.warn("aborted the FUSE connection of {}", mountpoint);
             return true;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             LOG.warn("cannot abort the FUSE connection of {} through fusectl: {}", mountpoint, e.getMessage());
             return false;
         }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -33,7 +34,7 @@ final class MountTable {
         List<Entry> result = new ArrayList<>();
         for (String line : lines) {
             String[] f = line.split(" ");
-            int dash = java.util.Arrays.asList(f).indexOf("-");
+            int dash = Arrays.asList(f).indexOf("-");
             if (f.length < 5 || dash < 0 || dash + 2 >= f.length) {
                 continue;
             }

@@ -15,9 +15,9 @@ import dev.fusepanama.internal.bind.fuse_operations;
 import dev.fusepanama.internal.codec.NameCodec;
 import dev.fusepanama.internal.dispatch.ErrorMapper;
 import dev.fusepanama.internal.dispatch.InitListener;
-import dev.fusepanama.internal.dispatch.ViewCheck;
 import dev.fusepanama.internal.dispatch.Operation;
 import dev.fusepanama.internal.dispatch.Upcalls;
+import dev.fusepanama.internal.dispatch.ViewCheck;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
 import java.io.IOException;
@@ -25,6 +25,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -50,7 +51,7 @@ public final class PathSession extends MountSession implements FuseMount, InitLi
 
     public static PathSession mount(FuseFileSystem fs, Path mountpoint, MountOptions options, PathOptions pathOptions)
             throws MountException {
-        List<String> pageCache = new java.util.ArrayList<>();
+        List<String> pageCache = new ArrayList<>();
         if (pathOptions.kernelCache()) pageCache.add("kernelCache");
         if (pathOptions.autoCache()) pageCache.add("autoCache");
         if (pathOptions.directIo()) pageCache.add("directIo");

@@ -1,8 +1,8 @@
 package dev.fusepanama.internal.mount;
 
+import dev.fusepanama.Errno;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountException.Reason;
-import dev.fusepanama.Errno;
 import dev.fusepanama.internal.bind.statvfs;
 import dev.fusepanama.libc.Libc;
 import java.io.IOException;
@@ -12,8 +12,13 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The checks before a mount, so that the common mistakes get one clear message instead of
@@ -78,7 +83,7 @@ final class Preflight {
      * stays blocked on its own daemon thread, never on the caller's.
      */
     private static boolean disconnected(Path mountpoint) {
-        java.util.concurrent.CompletableFuture<Integer> rc = new java.util.concurrent.CompletableFuture<>();
+        CompletableFuture<Integer> rc = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("fuse-panama statfs probe").start(() -> {
             try (Arena arena = Arena.ofConfined()) {
                 rc.complete(Libc.statvfs(arena.allocateFrom(mountpoint.toString()),
@@ -88,8 +93,8 @@ final class Preflight {
             }
         });
         try {
-            return rc.get(PROBE_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS) == -Errno.ENOTCONN;
-        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            return rc.get(PROBE_WAIT.toMillis(), TimeUnit.MILLISECONDS) == -Errno.ENOTCONN;
+        } catch (TimeoutException | ExecutionException e) {
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -98,7 +103,7 @@ final class Preflight {
     }
 
     /** How long {@link #disconnected} waits for a statfs answer. */
-    private static final java.time.Duration PROBE_WAIT = java.time.Duration.ofSeconds(2);
+    private static final Duration PROBE_WAIT = Duration.ofSeconds(2);
 
     static MountException stale(Path mountpoint) {
         return new MountException(Reason.STALE_MOUNT, mountpoint,

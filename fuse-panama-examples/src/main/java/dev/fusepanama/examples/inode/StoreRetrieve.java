@@ -25,7 +25,9 @@ import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -101,7 +103,7 @@ public final class StoreRetrieve implements InodeFileSystem {
                                         new String(held, StandardCharsets.UTF_8).strip());
                             }
                         }
-                    } catch (IOException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                    } catch (IOException | ExecutionException | TimeoutException e) {
                         LOG.warn("this second's store or retrieve failed: {}; the next second tries again", e.toString());
                     }
                 }

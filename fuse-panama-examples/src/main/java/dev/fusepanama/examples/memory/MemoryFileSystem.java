@@ -39,17 +39,20 @@ import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.ReadlinkReply;
 import dev.fusepanama.inode.Request;
-import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.SetId;
 import dev.fusepanama.inode.StatfsReply;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
 import dev.fusepanama.inode.table.NodeTable;
 import dev.fusepanama.libc.Libc;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -226,7 +229,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
             });
         } catch (ErrnoException e) {
             throw e;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException(e); // op throws nothing else
         }
     }
@@ -469,7 +472,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     @Override
     public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws ErrnoException {
-        java.util.List<Node> counted = new java.util.ArrayList<>();
+        List<Node> counted = new ArrayList<>();
         list(ino, offset, null, reply, counted);
         if (!reply.send()) {
             table.forgetAll(counted); // the kernel never saw these entries
@@ -477,7 +480,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
     }
 
     /** One batch of directory {@code ino}'s listing from {@code offset}, into whichever reply is given. */
-    private void list(long ino, long offset, DirReply plain, DirPlusReply plus, java.util.List<Node> counted) throws ErrnoException {
+    private void list(long ino, long offset, DirReply plain, DirPlusReply plus, List<Node> counted) throws ErrnoException {
         Directory d = directory(ino);
         try {
             table.read(() -> {
@@ -507,7 +510,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
             });
         } catch (ErrnoException e) {
             throw e;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException(e); // the listing throws nothing else
         }
         synchronized (d) {
@@ -526,7 +529,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
     }
 
     /** Adds an entry at offset {@code at} to a readdirplus batch: one more lookup of its node when the batch takes it. True if the batch is full. */
-    private boolean addPlus(DirPlusReply plus, NodeTable.Entry<Node> e, long at, java.util.List<Node> counted) {
+    private boolean addPlus(DirPlusReply plus, NodeTable.Entry<Node> e, long at, List<Node> counted) {
         fill(e.node(), plus.attributes());
         return table.add(plus, e, at, CACHE, counted);
     }

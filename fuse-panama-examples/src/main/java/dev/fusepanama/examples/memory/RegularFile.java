@@ -3,6 +3,7 @@ package dev.fusepanama.examples.memory;
 import static dev.fusepanama.examples.memory.MemoryFileSystem.PAGE;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -35,10 +36,6 @@ final class RegularFile extends Node {
     @Override
     long blocks() {
         return pages.size() * (PAGE / 512L);
-    }
-
-    int pageCount() {
-        return pages.size();
     }
 
     /** Copies up to {@code buf.remaining()} bytes from {@code offset}; returns the count. */
@@ -141,7 +138,7 @@ final class RegularFile extends Node {
             int len = (int) Math.min(to - pos, PAGE - within);
             byte[] page = pages.get(index);
             if (page != null) {
-                java.util.Arrays.fill(page, within, within + len, (byte) 0);
+                Arrays.fill(page, within, within + len, (byte) 0);
             }
             pos += len;
         }

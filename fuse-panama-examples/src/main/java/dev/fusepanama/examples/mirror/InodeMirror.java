@@ -21,8 +21,8 @@ import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.ReadlinkReply;
 import dev.fusepanama.inode.Request;
-import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.StatfsReply;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
 import dev.fusepanama.libc.Dirents;
@@ -32,8 +32,10 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -154,7 +156,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     private InodeMirror(Builder b) throws IOException {
         this.timeouts = Timeouts.NONE.withAttributes(b.timeout).withEntries(b.timeout);
         this.passthrough = b.passthrough;
-        byte[] path = b.source.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] path = b.source.toString().getBytes(StandardCharsets.UTF_8);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment name = arena.allocate(path.length + 1);
             MemorySegment.copy(path, 0, name, JAVA_BYTE, 0, path.length);
@@ -689,7 +691,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         int bits;
         if (st.uid() == request.uid()) {
             bits = st.mode() >> 6;
-        } else if (st.gid() == request.gid() || java.util.Arrays.stream(request.groups()).anyMatch(g -> g == st.gid())) {
+        } else if (st.gid() == request.gid() || Arrays.stream(request.groups()).anyMatch(g -> g == st.gid())) {
             bits = st.mode() >> 3;
         } else {
             bits = st.mode();

@@ -70,7 +70,7 @@ public final class NameCipher {
     }
 
     /** The IV gocryptfs encrypts every extended attribute's name with. */
-    private static final byte[] XATTR_IV = "xattr_name_iv_xx".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] XATTR_IV = "xattr_name_iv_xx".getBytes(StandardCharsets.US_ASCII);
     /** What a stored extended attribute's name starts with: every one lives in the user namespace of the ciphertext file. */
     public static final String XATTR_PREFIX = "user.gocryptfs.";
 
@@ -88,7 +88,7 @@ public final class NameCipher {
         for (byte b : plainName) {
             if (b == 0) throw new IllegalArgumentException("cannot encrypt an attribute name with a NUL");
         }
-        byte[] prefix = XATTR_PREFIX.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] prefix = XATTR_PREFIX.getBytes(StandardCharsets.US_ASCII);
         byte[] sealed = seal(plainName, XATTR_IV);
         byte[] out = Arrays.copyOf(prefix, prefix.length + sealed.length);
         System.arraycopy(sealed, 0, out, prefix.length, sealed.length);
@@ -97,7 +97,7 @@ public final class NameCipher {
 
     /** Inverse of {@link #encryptXattrName}: the plaintext name of a stored one (prefix included). */
     public byte[] decryptXattrName(byte[] stored) throws InvalidNameException {
-        byte[] prefix = XATTR_PREFIX.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] prefix = XATTR_PREFIX.getBytes(StandardCharsets.US_ASCII);
         if (stored.length <= prefix.length || !Arrays.equals(stored, 0, prefix.length, prefix, 0, prefix.length)) {
             throw new InvalidNameException(describe(stored) + ": not an encrypted attribute name");
         }
