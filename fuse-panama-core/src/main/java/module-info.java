@@ -11,7 +11,4 @@ module dev.fusepanama {
     exports dev.fusepanama;
     exports dev.fusepanama.inode;
     exports dev.fusepanama.inode.table;
-    // The test kit's system calls read struct stat, statvfs and timespec with the layouts the
-    // layout test checks, instead of keeping copies of them.
-    exports dev.fusepanama.internal.bind to dev.fusepanama.testkit;
 }

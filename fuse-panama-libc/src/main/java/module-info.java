@@ -8,4 +8,5 @@ module dev.fusepanama.libc {
     requires org.slf4j;
 
     exports dev.fusepanama.libc;
+    exports dev.fusepanama.libc.structs;
 }

@@ -10,7 +10,7 @@ import java.time.Instant;
  */
 public interface Stat {
     /** The size of a {@code struct stat} on this platform: what to allocate for {@link #over}. */
-    long SIZE = dev.fusepanama.internal.bind.stat.SIZE;
+    long SIZE = dev.fusepanama.libc.structs.stat.SIZE;
 
     /**
      * A view of the {@code struct stat} at the start of {@code segment}, such as one a

@@ -5,7 +5,7 @@ import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.internal.bind.Native;
-import dev.fusepanama.internal.bind.stat;
+import dev.fusepanama.libc.structs.stat;
 import dev.fusepanama.internal.dispatch.ErrorMapper;
 import dev.fusepanama.internal.dispatch.Operation;
 import dev.fusepanama.internal.dispatch.Upcalls;
@@ -116,7 +116,7 @@ public class UpcallBench {
         @Setup(Level.Trial)
         public void setUp() {
             arena = Arena.ofShared();
-            stat = new dev.fusepanama.internal.view.NativeStat().at(arena.allocate(dev.fusepanama.internal.bind.stat.LAYOUT).address());
+            stat = new dev.fusepanama.internal.view.NativeStat().at(arena.allocate(dev.fusepanama.libc.structs.stat.LAYOUT).address());
         }
 
         @TearDown(Level.Trial)

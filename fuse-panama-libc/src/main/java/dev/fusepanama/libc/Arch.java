@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * system call numbers from 424 on. What differs is listed here and nowhere else: four
  * {@code open(2)} flags that arm64 numbers as 32-bit ARM does (x86-64 and riscv64 use
  * asm-generic's fcntl.h), {@code struct stat} (x86-64 has its own, the others asm-generic's: the core's
- * {@code internal.bind.stat} reads both), and the numbers of the older system calls the bindings make without a libc
+ * {@code structs.stat} reads both), and the numbers of the older system calls the bindings make without a libc
  * wrapper (x86-64 has its own table, the others asm-generic's). LayoutTest checks each against
  * the C compiler of the architecture it runs on.
  *

@@ -4,10 +4,10 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.fusepanama.Posix;
-import dev.fusepanama.internal.bind.flock;
-import dev.fusepanama.internal.bind.stat;
-import dev.fusepanama.internal.bind.statvfs;
-import dev.fusepanama.internal.bind.timespec;
+import dev.fusepanama.libc.structs.flock;
+import dev.fusepanama.libc.structs.stat;
+import dev.fusepanama.libc.structs.statvfs;
+import dev.fusepanama.libc.structs.timespec;
 import dev.fusepanama.libc.Dirents;
 import dev.fusepanama.libc.Libc;
 import java.lang.foreign.Arena;
@@ -280,17 +280,17 @@ public final class Os {
     /** {@code statx(2)} of {@code path} (not following a last symlink) asking for {@code mask}; throws OsException on failure. */
     public static StatxResult statx(byte[] path, int mask) {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment buf = a.allocate(dev.fusepanama.internal.bind.statx.LAYOUT);
+            MemorySegment buf = a.allocate(dev.fusepanama.libc.structs.statx.LAYOUT);
             int rc = Libc.statx(AT_FDCWD, cstr(a, path), AT_SYMLINK_NOFOLLOW, mask, buf);
             if (rc < 0) {
                 throw new OsException("statx", -rc);
             }
             long s = buf.address();
-            return new StatxResult(dev.fusepanama.internal.bind.statx.getInt(s, dev.fusepanama.internal.bind.statx.MASK),
-                    dev.fusepanama.internal.bind.statx.getLong(s, dev.fusepanama.internal.bind.statx.BTIME),
-                    dev.fusepanama.internal.bind.statx.getInt(s, dev.fusepanama.internal.bind.statx.BTIME + dev.fusepanama.internal.bind.statx.TV_NSEC),
-                    dev.fusepanama.internal.bind.statx.mode(s),
-                    dev.fusepanama.internal.bind.statx.getLong(s, dev.fusepanama.internal.bind.statx.SIZE_FIELD));
+            return new StatxResult(dev.fusepanama.libc.structs.statx.getInt(s, dev.fusepanama.libc.structs.statx.MASK),
+                    dev.fusepanama.libc.structs.statx.getLong(s, dev.fusepanama.libc.structs.statx.BTIME),
+                    dev.fusepanama.libc.structs.statx.getInt(s, dev.fusepanama.libc.structs.statx.BTIME + dev.fusepanama.libc.structs.statx.TV_NSEC),
+                    dev.fusepanama.libc.structs.statx.mode(s),
+                    dev.fusepanama.libc.structs.statx.getLong(s, dev.fusepanama.libc.structs.statx.SIZE_FIELD));
         }
     }
 

@@ -1,5 +1,10 @@
 package dev.fusepanama.internal.bind;
 
+import dev.fusepanama.libc.structs.flock;
+import dev.fusepanama.libc.structs.stat;
+import dev.fusepanama.libc.structs.statvfs;
+import dev.fusepanama.libc.structs.statx;
+import dev.fusepanama.libc.structs.timespec;
 import java.lang.foreign.StructLayout;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -5,6 +5,7 @@ import static dev.fusepanama.internal.bind.Native.C_DOUBLE;
 import static dev.fusepanama.internal.bind.Native.C_LONG;
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 
+import dev.fusepanama.libc.structs.stat;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.VarHandle;

@@ -31,7 +31,7 @@ final class ThreadState {
     /** PATH_MAX: room for any name plus its NUL. */
     private static final long NAME_CAPACITY = 4096;
     private static final long BOUNCE_SIZE = 64 * 1024;
-    private static final long STAT_SIZE = dev.fusepanama.internal.bind.stat.SIZE;
+    private static final long STAT_SIZE = dev.fusepanama.libc.structs.stat.SIZE;
 
     /** Cancellation off before anything else on the thread: see {@link Workers#adopt}. */
     private static final ThreadLocal<ThreadState> STATE = ThreadLocal.withInitial(() -> {

@@ -6,7 +6,7 @@ import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.fuse_file_info;
 import dev.fusepanama.internal.bind.fuse_operations;
-import dev.fusepanama.internal.bind.timespec;
+import dev.fusepanama.libc.structs.timespec;
 import dev.fusepanama.internal.passthrough.BackingFiles;
 import dev.fusepanama.internal.codec.NameCodec;
 import dev.fusepanama.internal.view.NativeConnectionInfo;

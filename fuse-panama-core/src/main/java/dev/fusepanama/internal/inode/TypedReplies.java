@@ -28,11 +28,11 @@ import dev.fusepanama.inode.XattrReply;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseLowLevel;
 import dev.fusepanama.internal.bind.Native;
-import dev.fusepanama.internal.bind.flock;
+import dev.fusepanama.libc.structs.flock;
 import dev.fusepanama.internal.bind.fuse_dirent;
 import dev.fusepanama.internal.bind.fuse_entry_param;
 import dev.fusepanama.internal.bind.fuse_file_info;
-import dev.fusepanama.internal.bind.stat;
+import dev.fusepanama.libc.structs.stat;
 import dev.fusepanama.internal.passthrough.BackingFiles;
 import dev.fusepanama.internal.view.NativeStatVfs;
 import dev.fusepanama.internal.view.StatFields;
@@ -668,7 +668,7 @@ final class TypedReplies {
 
         Statx(Replies replies, long req, long area) {
             super(replies, req, area);
-            NativeReply.zero(area + NAME, dev.fusepanama.internal.bind.statx.SIZE);
+            NativeReply.zero(area + NAME, dev.fusepanama.libc.structs.statx.SIZE);
         }
 
         /** The view handed out, re-pointed when the reply moves (deferred). */

@@ -380,7 +380,7 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
         int rc;
         try (Arena probe = Arena.ofConfined()) {
             rc = Libc.fstatat(Libc.AT_FDCWD, probe.allocateFrom(mountpoint.toString()),
-                    probe.allocate(dev.fusepanama.internal.bind.stat.LAYOUT), 0);
+                    probe.allocate(dev.fusepanama.libc.structs.stat.LAYOUT), 0);
         }
         if (rc == -Errno.ECONNREFUSED || rc == -Errno.ENOTCONN) {
             throw new MountException(Reason.MOUNT_FAILED, mountpoint, "mounting " + mountpoint + " failed: the kernel's "

@@ -3,7 +3,7 @@ package dev.fusepanama.internal.mount;
 import dev.fusepanama.Errno;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountException.Reason;
-import dev.fusepanama.internal.bind.statvfs;
+import dev.fusepanama.libc.structs.statvfs;
 import dev.fusepanama.libc.Libc;
 import java.io.IOException;
 import java.lang.foreign.Arena;

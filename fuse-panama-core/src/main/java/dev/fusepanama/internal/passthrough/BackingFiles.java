@@ -2,7 +2,7 @@ package dev.fusepanama.internal.passthrough;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
-import dev.fusepanama.internal.bind.stat;
+import dev.fusepanama.libc.structs.stat;
 import dev.fusepanama.libc.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,7 +1,7 @@
 package dev.fusepanama.internal.view;
 
 import dev.fusepanama.Flock;
-import dev.fusepanama.internal.bind.flock;
+import dev.fusepanama.libc.structs.flock;
 
 /** {@link Flock} over a {@code struct flock}. */
 public final class NativeFlock implements Flock {

@@ -1,7 +1,7 @@
 package dev.fusepanama.internal.view;
 
 import dev.fusepanama.StatVfs;
-import dev.fusepanama.internal.bind.statvfs;
+import dev.fusepanama.libc.structs.statvfs;
 
 /** {@link StatVfs} over a {@code struct statvfs}. */
 public final class NativeStatVfs implements StatVfs {

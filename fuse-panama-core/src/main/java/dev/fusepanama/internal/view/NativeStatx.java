@@ -1,7 +1,7 @@
 package dev.fusepanama.internal.view;
 
 import dev.fusepanama.Statx;
-import dev.fusepanama.internal.bind.statx;
+import dev.fusepanama.libc.structs.statx;
 
 /** {@link Statx} over a {@code struct statx} at a changing address. */
 public final class NativeStatx implements Statx {

@@ -1,7 +1,7 @@
 package dev.fusepanama.internal.view;
 
 import dev.fusepanama.Timespec;
-import dev.fusepanama.internal.bind.timespec;
+import dev.fusepanama.libc.structs.timespec;
 
 /** {@link Timespec} over a {@code struct timespec}. */
 public final class NativeTimespec implements Timespec {

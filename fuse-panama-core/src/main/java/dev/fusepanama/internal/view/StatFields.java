@@ -1,8 +1,8 @@
 package dev.fusepanama.internal.view;
 
 import dev.fusepanama.Stat;
-import dev.fusepanama.internal.bind.stat;
-import dev.fusepanama.internal.bind.timespec;
+import dev.fusepanama.libc.structs.stat;
+import dev.fusepanama.libc.structs.timespec;
 import java.lang.foreign.MemorySegment;
 
 /**

@@ -10,6 +10,7 @@ import dev.fusepanama.Posix;
 import dev.fusepanama.Timespec;
 import dev.fusepanama.libc.Arch;
 import dev.fusepanama.libc.Libc;
+import dev.fusepanama.libc.structs.stat;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
 import java.lang.reflect.Field;

@@ -1,9 +1,9 @@
-package dev.fusepanama.internal.bind;
+package dev.fusepanama.libc.structs;
 
-import static dev.fusepanama.internal.bind.Native.ALL;
-import static dev.fusepanama.internal.bind.Native.C_INT;
-import static dev.fusepanama.internal.bind.Native.C_LONG;
+import static dev.fusepanama.libc.structs.Raw.ALL;
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.fusepanama.libc.Arch;
 import java.lang.foreign.MemoryLayout;
@@ -21,39 +21,39 @@ public final class stat {
     private stat() {}
 
     private static final StructLayout X86_64 = MemoryLayout.structLayout(
-            C_LONG.withName("st_dev"),
-            C_LONG.withName("st_ino"),
-            C_LONG.withName("st_nlink"),
-            C_INT.withName("st_mode"),
-            C_INT.withName("st_uid"),
-            C_INT.withName("st_gid"),
-            C_INT.withName("__pad0"),
-            C_LONG.withName("st_rdev"),
-            C_LONG.withName("st_size"),
-            C_LONG.withName("st_blksize"),
-            C_LONG.withName("st_blocks"),
+            JAVA_LONG.withName("st_dev"),
+            JAVA_LONG.withName("st_ino"),
+            JAVA_LONG.withName("st_nlink"),
+            JAVA_INT.withName("st_mode"),
+            JAVA_INT.withName("st_uid"),
+            JAVA_INT.withName("st_gid"),
+            JAVA_INT.withName("__pad0"),
+            JAVA_LONG.withName("st_rdev"),
+            JAVA_LONG.withName("st_size"),
+            JAVA_LONG.withName("st_blksize"),
+            JAVA_LONG.withName("st_blocks"),
             timespec.LAYOUT.withName("st_atim"),
             timespec.LAYOUT.withName("st_mtim"),
             timespec.LAYOUT.withName("st_ctim"),
-            MemoryLayout.sequenceLayout(3, C_LONG).withName("__glibc_reserved")).withName("stat");
+            MemoryLayout.sequenceLayout(3, JAVA_LONG).withName("__glibc_reserved")).withName("stat");
 
     private static final StructLayout GENERIC_LAYOUT = MemoryLayout.structLayout(
-            C_LONG.withName("st_dev"),
-            C_LONG.withName("st_ino"),
-            C_INT.withName("st_mode"),
-            C_INT.withName("st_nlink"),
-            C_INT.withName("st_uid"),
-            C_INT.withName("st_gid"),
-            C_LONG.withName("st_rdev"),
-            C_LONG.withName("__pad1"),
-            C_LONG.withName("st_size"),
-            C_INT.withName("st_blksize"),
-            C_INT.withName("__pad2"),
-            C_LONG.withName("st_blocks"),
+            JAVA_LONG.withName("st_dev"),
+            JAVA_LONG.withName("st_ino"),
+            JAVA_INT.withName("st_mode"),
+            JAVA_INT.withName("st_nlink"),
+            JAVA_INT.withName("st_uid"),
+            JAVA_INT.withName("st_gid"),
+            JAVA_LONG.withName("st_rdev"),
+            JAVA_LONG.withName("__pad1"),
+            JAVA_LONG.withName("st_size"),
+            JAVA_INT.withName("st_blksize"),
+            JAVA_INT.withName("__pad2"),
+            JAVA_LONG.withName("st_blocks"),
             timespec.LAYOUT.withName("st_atim"),
             timespec.LAYOUT.withName("st_mtim"),
             timespec.LAYOUT.withName("st_ctim"),
-            MemoryLayout.sequenceLayout(2, C_INT).withName("__glibc_reserved")).withName("stat");
+            MemoryLayout.sequenceLayout(2, JAVA_INT).withName("__glibc_reserved")).withName("stat");
 
     /** Whether this architecture uses asm-generic's layout. */
     private static final boolean GENERIC = Arch.constants() != Arch.X86_64;

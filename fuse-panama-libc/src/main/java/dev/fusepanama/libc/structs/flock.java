@@ -1,10 +1,10 @@
-package dev.fusepanama.internal.bind;
+package dev.fusepanama.libc.structs;
 
-import static dev.fusepanama.internal.bind.Native.ALL;
-import static dev.fusepanama.internal.bind.Native.C_INT;
-import static dev.fusepanama.internal.bind.Native.C_LONG;
-import static dev.fusepanama.internal.bind.Native.C_SHORT;
+import static dev.fusepanama.libc.structs.Raw.ALL;
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
@@ -15,12 +15,12 @@ public final class flock {
     private flock() {}
 
     public static final StructLayout LAYOUT = MemoryLayout.structLayout(
-            C_SHORT.withName("l_type"),
-            C_SHORT.withName("l_whence"),
+            JAVA_SHORT.withName("l_type"),
+            JAVA_SHORT.withName("l_whence"),
             MemoryLayout.paddingLayout(4),
-            C_LONG.withName("l_start"),
-            C_LONG.withName("l_len"),
-            C_INT.withName("l_pid"),
+            JAVA_LONG.withName("l_start"),
+            JAVA_LONG.withName("l_len"),
+            JAVA_INT.withName("l_pid"),
             MemoryLayout.paddingLayout(4)).withName("flock");
 
     private static final VarHandle l_type = LAYOUT.varHandle(groupElement("l_type"));

@@ -1,10 +1,10 @@
-package dev.fusepanama.internal.bind;
+package dev.fusepanama.libc.structs;
 
-import static dev.fusepanama.internal.bind.Native.ALL;
-import static dev.fusepanama.internal.bind.Native.C_INT;
-import static dev.fusepanama.internal.bind.Native.C_LONG;
-import static dev.fusepanama.internal.bind.Native.C_SHORT;
+import static dev.fusepanama.libc.structs.Raw.ALL;
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
@@ -19,33 +19,33 @@ public final class statx {
     private statx() {}
 
     private static final StructLayout TIMESTAMP = MemoryLayout.structLayout(
-            C_LONG.withName("tv_sec"), C_INT.withName("tv_nsec"), C_INT.withName("__reserved")).withName("statx_timestamp");
+            JAVA_LONG.withName("tv_sec"), JAVA_INT.withName("tv_nsec"), JAVA_INT.withName("__reserved")).withName("statx_timestamp");
 
     public static final StructLayout LAYOUT = MemoryLayout.structLayout(
-            C_INT.withName("stx_mask"),
-            C_INT.withName("stx_blksize"),
-            C_LONG.withName("stx_attributes"),
-            C_INT.withName("stx_nlink"),
-            C_INT.withName("stx_uid"),
-            C_INT.withName("stx_gid"),
-            C_SHORT.withName("stx_mode"),
-            C_SHORT.withName("__spare0"),
-            C_LONG.withName("stx_ino"),
-            C_LONG.withName("stx_size"),
-            C_LONG.withName("stx_blocks"),
-            C_LONG.withName("stx_attributes_mask"),
+            JAVA_INT.withName("stx_mask"),
+            JAVA_INT.withName("stx_blksize"),
+            JAVA_LONG.withName("stx_attributes"),
+            JAVA_INT.withName("stx_nlink"),
+            JAVA_INT.withName("stx_uid"),
+            JAVA_INT.withName("stx_gid"),
+            JAVA_SHORT.withName("stx_mode"),
+            JAVA_SHORT.withName("__spare0"),
+            JAVA_LONG.withName("stx_ino"),
+            JAVA_LONG.withName("stx_size"),
+            JAVA_LONG.withName("stx_blocks"),
+            JAVA_LONG.withName("stx_attributes_mask"),
             TIMESTAMP.withName("stx_atime"),
             TIMESTAMP.withName("stx_btime"),
             TIMESTAMP.withName("stx_ctime"),
             TIMESTAMP.withName("stx_mtime"),
-            C_INT.withName("stx_rdev_major"),
-            C_INT.withName("stx_rdev_minor"),
-            C_INT.withName("stx_dev_major"),
-            C_INT.withName("stx_dev_minor"),
-            C_LONG.withName("stx_mnt_id"),
-            C_INT.withName("stx_dio_mem_align"),
-            C_INT.withName("stx_dio_offset_align"),
-            MemoryLayout.sequenceLayout(12, C_LONG).withName("__spare3")).withName("statx");
+            JAVA_INT.withName("stx_rdev_major"),
+            JAVA_INT.withName("stx_rdev_minor"),
+            JAVA_INT.withName("stx_dev_major"),
+            JAVA_INT.withName("stx_dev_minor"),
+            JAVA_LONG.withName("stx_mnt_id"),
+            JAVA_INT.withName("stx_dio_mem_align"),
+            JAVA_INT.withName("stx_dio_offset_align"),
+            MemoryLayout.sequenceLayout(12, JAVA_LONG).withName("__spare3")).withName("statx");
 
     public static final long SIZE = LAYOUT.byteSize();
 
@@ -73,10 +73,10 @@ public final class statx {
     /** Within a timestamp. */
     public static final long TV_NSEC = TIMESTAMP.byteOffset(groupElement("tv_nsec"));
 
-    public static int getInt(long s, long field) { return ALL.get(C_INT, s + field); }
-    public static long getLong(long s, long field) { return ALL.get(C_LONG, s + field); }
-    public static void setInt(long s, long field, int v) { ALL.set(C_INT, s + field, v); }
-    public static void setLong(long s, long field, long v) { ALL.set(C_LONG, s + field, v); }
-    public static int mode(long s) { return Short.toUnsignedInt(ALL.get(C_SHORT, s + MODE)); }
-    public static void mode(long s, int v) { ALL.set(C_SHORT, s + MODE, (short) v); }
+    public static int getInt(long s, long field) { return ALL.get(JAVA_INT, s + field); }
+    public static long getLong(long s, long field) { return ALL.get(JAVA_LONG, s + field); }
+    public static void setInt(long s, long field, int v) { ALL.set(JAVA_INT, s + field, v); }
+    public static void setLong(long s, long field, long v) { ALL.set(JAVA_LONG, s + field, v); }
+    public static int mode(long s) { return Short.toUnsignedInt(ALL.get(JAVA_SHORT, s + MODE)); }
+    public static void mode(long s, int v) { ALL.set(JAVA_SHORT, s + MODE, (short) v); }
 }

@@ -1,8 +1,8 @@
-package dev.fusepanama.internal.bind;
+package dev.fusepanama.libc.structs;
 
-import static dev.fusepanama.internal.bind.Native.ALL;
-import static dev.fusepanama.internal.bind.Native.C_LONG;
+import static dev.fusepanama.libc.structs.Raw.ALL;
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
@@ -13,8 +13,8 @@ public final class timespec {
     private timespec() {}
 
     public static final StructLayout LAYOUT = MemoryLayout.structLayout(
-            C_LONG.withName("tv_sec"),
-            C_LONG.withName("tv_nsec")).withName("timespec");
+            JAVA_LONG.withName("tv_sec"),
+            JAVA_LONG.withName("tv_nsec")).withName("timespec");
 
     private static final VarHandle tv_sec = LAYOUT.varHandle(groupElement("tv_sec"));
     private static final VarHandle tv_nsec = LAYOUT.varHandle(groupElement("tv_nsec"));

@@ -1,9 +1,9 @@
-package dev.fusepanama.internal.bind;
+package dev.fusepanama.libc.structs;
 
-import static dev.fusepanama.internal.bind.Native.ALL;
-import static dev.fusepanama.internal.bind.Native.C_INT;
-import static dev.fusepanama.internal.bind.Native.C_LONG;
+import static dev.fusepanama.libc.structs.Raw.ALL;
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
@@ -14,18 +14,18 @@ public final class statvfs {
     private statvfs() {}
 
     public static final StructLayout LAYOUT = MemoryLayout.structLayout(
-            C_LONG.withName("f_bsize"),
-            C_LONG.withName("f_frsize"),
-            C_LONG.withName("f_blocks"),
-            C_LONG.withName("f_bfree"),
-            C_LONG.withName("f_bavail"),
-            C_LONG.withName("f_files"),
-            C_LONG.withName("f_ffree"),
-            C_LONG.withName("f_favail"),
-            C_LONG.withName("f_fsid"),
-            C_LONG.withName("f_flag"),
-            C_LONG.withName("f_namemax"),
-            MemoryLayout.sequenceLayout(6, C_INT).withName("__f_spare")).withName("statvfs");
+            JAVA_LONG.withName("f_bsize"),
+            JAVA_LONG.withName("f_frsize"),
+            JAVA_LONG.withName("f_blocks"),
+            JAVA_LONG.withName("f_bfree"),
+            JAVA_LONG.withName("f_bavail"),
+            JAVA_LONG.withName("f_files"),
+            JAVA_LONG.withName("f_ffree"),
+            JAVA_LONG.withName("f_favail"),
+            JAVA_LONG.withName("f_fsid"),
+            JAVA_LONG.withName("f_flag"),
+            JAVA_LONG.withName("f_namemax"),
+            MemoryLayout.sequenceLayout(6, JAVA_INT).withName("__f_spare")).withName("statvfs");
 
     private static VarHandle vh(String name) { return LAYOUT.varHandle(groupElement(name)); }
 
