@@ -3,22 +3,33 @@ package dev.fusepanama;
 import dev.fusepanama.internal.RequestContext;
 
 /**
- * Who made the request being served on the current thread ({@code struct fuse_context}). Only
- * meaningful inside a {@link FuseFileSystem} method; for requests that come from page-cache
- * writeback ({@link FileInfo#writepage()}) the caller is the kernel, not a process.
+ * Who made a request: on the path API the one being served on the current thread
+ * ({@link #current()}, libfuse's {@code struct fuse_context}), on the inode API the
+ * {@link dev.fusepanama.inode.Request} each method receives, which extends this. For requests
+ * that come from page-cache writeback ({@link FileInfo#writepage()}) the caller is the kernel,
+ * not a process.
  */
 public interface FuseContext {
     int uid();
     int gid();
     /** The calling thread's id (the process id for a single-threaded caller), as the kernel reports it. */
     int pid();
-    /** The caller's umask, already applied by the kernel to modes of mkdir/create/mknod. */
+    /**
+     * The caller's umask, already applied by the kernel to the modes of mkdir, create and mknod
+     * (unless the filesystem negotiated {@code dont_mask}).
+     */
     int umask();
 
-    /** The caller's supplementary groups (read from /proc by libfuse; costs a file read). */
+    /**
+     * The caller's supplementary groups, read from {@code /proc} by libfuse (costs a file read);
+     * empty where they cannot be read (the caller is gone). Never null.
+     */
     int[] groups();
 
-    /** Whether the caller has given up on the request (needs {@link MountOptions.Builder#interrupts}). */
+    /**
+     * Whether the caller has given up on the request: a signal interrupted its system call. On the
+     * path API it needs {@link MountOptions.Builder#interrupts}.
+     */
     boolean interrupted();
 
     /**

@@ -1,22 +1,13 @@
 package dev.fusepanama.inode;
 
+import dev.fusepanama.FuseContext;
+
 /**
- * Who asked. A view reused for the thread's next request: valid only during the call that
- * receives it; copy what a deferred answer needs.
+ * Who asked: the caller of an inode request, with what {@link FuseContext} tells on the path API
+ * (the same answers, read the same way). A view reused for the thread's next request: valid only
+ * during the call that receives it; copy what a deferred answer needs.
  */
-public interface Request {
-    int uid();
-
-    int gid();
-
-    int pid();
-
-    /** The caller's umask; the kernel has already applied it to the modes it sends unless {@code dont_mask} was negotiated. */
-    int umask();
-
-    /** The caller's supplementary groups, read from {@code /proc} (costs a file read; null if unavailable). */
-    int[] groups();
-
+public interface Request extends FuseContext {
     /**
      * Whether the caller may write to, truncate or chown a file and keep its set-ID bits: it has
      * CAP_FSETID in this process's user namespace (read from {@code /proc}: costs a file read, so
@@ -24,7 +15,4 @@ public interface Request {
      * namespace). The rule of {@link KernelCaching.Builder#handleKillprivV2}.
      */
     boolean mayKeepSetId();
-
-    /** Whether the caller has given up on the request (a signal interrupted its system call). */
-    boolean interrupted();
 }

@@ -28,9 +28,7 @@ public final class SetId {
     /** Whether {@code caller}'s group or one of its supplementary groups is {@code gid}. */
     public static boolean inGroup(Request caller, int gid) {
         if (caller.gid() == gid) return true;
-        int[] groups = caller.groups();
-        if (groups == null) return false;
-        for (int g : groups) {
+        for (int g : caller.groups()) {
             if (g == gid) return true;
         }
         return false;

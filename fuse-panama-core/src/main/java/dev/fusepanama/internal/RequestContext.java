@@ -4,9 +4,6 @@ import dev.fusepanama.FuseContext;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.fuse_context;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /** {@link FuseContext} read from libfuse's per-thread {@code fuse_get_context()}. */
 public final class RequestContext implements FuseContext {
@@ -35,22 +32,7 @@ public final class RequestContext implements FuseContext {
 
     @Override
     public int[] groups() {
-        try (Arena arena = Arena.ofConfined()) {
-            int capacity = 64;
-            while (true) {
-                MemorySegment list = arena.allocate(ValueLayout.JAVA_INT, capacity);
-                int n = (int) lib.getGroups.invokeExact(capacity, list.address());
-                if (n < 0) {
-                    return new int[0];
-                }
-                if (n <= capacity) {
-                    return list.asSlice(0, n * 4L).toArray(ValueLayout.JAVA_INT);
-                }
-                capacity = n;
-            }
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        return CallerGroups.read((size, address) -> (int) lib.getGroups.invokeExact(size, address));
     }
 
     @Override
@@ -58,7 +40,7 @@ public final class RequestContext implements FuseContext {
         try {
             return (int) lib.interrupted.invokeExact() != 0;
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            return false;
         }
     }
 }

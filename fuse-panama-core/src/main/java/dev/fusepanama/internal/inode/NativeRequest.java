@@ -1,19 +1,16 @@
 package dev.fusepanama.internal.inode;
 
 import dev.fusepanama.inode.Request;
+import dev.fusepanama.internal.CallerGroups;
 import dev.fusepanama.internal.bind.LibFuseLowLevel;
 import dev.fusepanama.internal.bind.fuse_ctx;
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** {@link Request} over a {@code fuse_req_t}; re-pointed for each request, read only when asked. */
 final class NativeRequest implements Request {
-    private static final int MAX_GROUPS = 65536;
     private final LibFuseLowLevel ll;
     private long req;
 
@@ -41,25 +38,7 @@ final class NativeRequest implements Request {
 
     @Override
     public int[] groups() {
-        try (Arena a = Arena.ofConfined()) {
-            int size = 32;
-            while (true) {
-                MemorySegment list = a.allocate(ValueLayout.JAVA_INT, size);
-                int n = (int) ll.reqGetgroups.invokeExact(req, size, list.address());
-                if (n < 0) {
-                    return null;
-                }
-                if (n <= size) {
-                    return list.asSlice(0, 4L * n).toArray(ValueLayout.JAVA_INT);
-                }
-                if (n > MAX_GROUPS) {
-                    return null;
-                }
-                size = n;
-            }
-        } catch (Throwable t) {
-            return null;
-        }
+        return CallerGroups.read((size, address) -> (int) ll.reqGetgroups.invokeExact(req, size, address));
     }
 
     @Override
