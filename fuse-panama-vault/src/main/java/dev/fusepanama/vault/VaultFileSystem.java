@@ -368,19 +368,43 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         table.forget(ino, lookups);
     }
 
-    /** A name about to be created in a directory: plain and stored, and whether its .name file was written for it. */
+    /** A name just created in a directory: plain and stored, and whether a .name file was written for it. */
     private record NewName(byte[] plain, byte[] stored, boolean longName) {}
 
+    /** The system call that makes a new name, given it (stored, as a C string): a descriptor, 0, or -errno. */
+    @FunctionalInterface
+    private interface Making {
+        int make(MemorySegment cname) throws ErrnoException;
+    }
+
     /**
-     * Prepares creating {@code name} in {@code p}: encrypts it, tells the watcher the vault is
-     * making it, and writes a long name's {@code .name} file first, as gocryptfs does.
+     * Creates {@code name} in {@code p} (open as {@code dfd}) by {@code making}: encrypts the name,
+     * tells the watcher the vault is making it, writes a long name's {@code .name} file first, as
+     * gocryptfs does, and removes that file again if the call fails.
+     *
+     * @return the name and what {@code making} returned (a descriptor, or 0)
      */
-    private NewName newName(ThreadBuffers s, Node p, int dfd, Name name) throws ErrnoException {
+    private Made make(ThreadBuffers s, Node p, int dfd, Name name, Making making) throws ErrnoException {
         byte[] plain = name.bytes();
         byte[] stored = store.storedName(s, p, dfd, plain);
         changes.announce(stored);
-        return new NewName(plain, stored, store.writeLongName(s, p, dfd, stored, plain));
+        NewName nn = new NewName(plain, stored, store.writeLongName(s, p, dfd, stored, plain));
+        int rc;
+        try {
+            rc = making.make(cString(s.path, stored));
+        } catch (ErrnoException e) {
+            if (nn.longName()) store.removeLongName(s, dfd, stored);
+            throw e;
+        }
+        if (rc < 0) {
+            if (nn.longName()) store.removeLongName(s, dfd, stored);
+            throw new ErrnoException(-rc);
+        }
+        return new Made(nn, rc);
     }
+
+    /** A name {@link #make} created, and what the call returned. */
+    private record Made(NewName name, int result) {}
 
     @Override
     public void mknod(Request request, long parent, Name name, int mode, long rdev, EntryReply reply) throws ErrnoException {
@@ -388,20 +412,12 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Node p = directory(parent);
         int dfd = store.openDir(s, p);
         try {
-            NewName nn = newName(s, p, dfd, name);
-            byte[] plain = nn.plain();
-            byte[] stored = nn.stored();
-            boolean longName = nn.longName();
-            MemorySegment cname = cString(s.path, stored);
-            int rc = Libc.mknodat(dfd, cname, mode, rdev);
-            if (rc < 0) {
-                if (longName) store.removeLongName(s, dfd, stored);
-                throw new ErrnoException(-rc);
-            }
+            NewName nn = make(s, p, dfd, name, cname -> Libc.mknodat(dfd, cname, mode, rdev)).name();
+            MemorySegment cname = cString(s.path, nn.stored());
             attrs.own(s, request, dfd, cname);
             Stat st = reply.attributes();
             check(Libc.fstatat(dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
-            entry(s, p, dfd, stored, plain, st, reply);
+            entry(s, p, dfd, nn.stored(), nn.plain(), st, reply);
         } finally {
             store.closeDir(s, dfd);
         }
@@ -413,23 +429,18 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Node p = directory(parent);
         int dfd = store.openDir(s, p);
         try {
-            NewName nn = newName(s, p, dfd, name);
+            boolean inheritsSgid = Attributes.setGroupId(s, dfd);
+            int gid = inheritsSgid ? s.statView.gid() : request.gid();
+            NewName nn = make(s, p, dfd, name, cname -> Libc.mkdirat(dfd, cname, 0700)).name();
             byte[] plain = nn.plain();
             byte[] stored = nn.stored();
             boolean longName = nn.longName();
-            boolean inheritsSgid = Attributes.setGroupId(s, dfd);
-            int gid = inheritsSgid ? s.statView.gid() : request.gid();
             MemorySegment cname = cString(s.path, stored);
-            int rc = Libc.mkdirat(dfd, cname, 0700);
-            if (rc < 0) {
-                if (longName) store.removeLongName(s, dfd, stored);
-                throw new ErrnoException(-rc);
-            }
             byte[] iv = new byte[DIRIV_LENGTH];
             random.nextBytes(iv);
             int fd = Libc.openat(dfd, cname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
             try {
-                rc = fd < 0 ? fd : CipherDir.writeNew(s, fd, DIRIV, iv, 0444);
+                int rc = fd < 0 ? fd : CipherDir.writeNew(s, fd, DIRIV, iv, 0444);
                 if (rc == 0) rc = Libc.fchmod(fd, (mode & 07777) | (inheritsSgid ? S_ISGID : 0));
                 if (rc < 0) {
                     if (fd >= 0) Libc.unlinkat(fd, cString(s.path2, DIRIV), 0);
@@ -460,18 +471,12 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Node p = directory(parent);
         int dfd = store.openDir(s, p);
         try {
-            byte[] plain = name.bytes();
-            byte[] stored = store.storedName(s, p, dfd, plain);
-            changes.announce(stored);
             byte[] encrypted = content.encryptSymlink(target);
             if (encrypted.length >= Scratch.PATH_MAX) throw new ErrnoException(ENAMETOOLONG);
-            boolean longName = store.writeLongName(s, p, dfd, stored, plain);
+            NewName nn = make(s, p, dfd, name, cname -> Libc.symlinkat(cString(s.cipher, encrypted), dfd, cname)).name();
+            byte[] plain = nn.plain();
+            byte[] stored = nn.stored();
             MemorySegment cname = cString(s.path, stored);
-            int rc = Libc.symlinkat(cString(s.cipher, encrypted), dfd, cname);
-            if (rc < 0) {
-                if (longName) store.removeLongName(s, dfd, stored);
-                throw new ErrnoException(-rc);
-            }
             attrs.own(s, request, dfd, cname);
             Stat st = reply.attributes();
             check(Libc.fstatat(dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
@@ -510,15 +515,10 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         try {
             int dfd = store.openDir(s, p);
             try {
-                byte[] plain = newName.bytes();
-                byte[] stored = store.storedName(s, p, dfd, plain);
-                changes.announce(stored);
-                boolean longName = store.writeLongName(s, p, dfd, stored, plain);
-                int rc = Libc.linkat(from.dfd(), cString(s.path2, from.stored()), dfd, cString(s.path, stored), 0);
-                if (rc < 0) {
-                    if (longName) store.removeLongName(s, dfd, stored);
-                    throw new ErrnoException(-rc);
-                }
+                NewName nn = make(s, p, dfd, newName,
+                        cname -> Libc.linkat(from.dfd(), cString(s.path2, from.stored()), dfd, cname, 0)).name();
+                byte[] plain = nn.plain();
+                byte[] stored = nn.stored();
                 Stat st = reply.attributes();
                 check(Libc.fstatat(dfd, cString(s.path2, stored), st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
                 entry(s, p, dfd, stored, plain, st, reply);
@@ -749,18 +749,11 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         Node p = directory(parent);
         int dfd = store.openDir(s, p);
         try {
-            NewName nn = newName(s, p, dfd, name);
-            byte[] plain = nn.plain();
-            byte[] stored = nn.stored();
-            boolean longName = nn.longName();
+            Made made = make(s, p, dfd, name, cname -> openCipher(s, dfd, cname, flags, mode & 07777));
+            byte[] plain = made.name().plain();
+            byte[] stored = made.name().stored();
             MemorySegment cname = cString(s.path, stored);
-            int fd;
-            try {
-                fd = openCipher(s, dfd, cname, flags, mode & 07777);
-            } catch (ErrnoException e) {
-                if (longName) store.removeLongName(s, dfd, stored);
-                throw e;
-            }
+            int fd = made.result();
             attrs.own(s, request, dfd, cname);
             Stat st = reply.attributes();
             int rc = Libc.fstat(fd, st.segment());

@@ -25,7 +25,6 @@ import dev.fusepanama.inode.StatfsReply;
 import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
-import dev.fusepanama.libc.Dirents;
 import dev.fusepanama.libc.Libc;
 import dev.fusepanama.libc.Scratch;
 import java.io.IOException;
@@ -145,7 +144,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     private final ConcurrentHashMap<Long, Node> byId = new ConcurrentHashMap<>();
     private final AtomicLong nextId = new AtomicLong(ROOT + 1);
     /** Directory streams by descriptor, with where each stands. */
-    private final ConcurrentHashMap<Integer, DirStream> dirs = new ConcurrentHashMap<>();
+    private final DirStreams dirs = new DirStreams();
     /** Descriptors of open files, closed at the end for releases that never came. */
     private final DescriptorSet files = new DescriptorSet();
 
@@ -330,10 +329,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     @Override
     public void destroy() {
         files.drain(fd -> Libc.close(fd));
-        for (Integer fd : dirs.keySet()) {
-            dirs.remove(fd);
-            Libc.close(fd);
-        }
+        dirs.closeAll();
         List<Node> nodes;
         synchronized (byKey) {
             nodes = new ArrayList<>(byKey.values());
@@ -769,16 +765,6 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     // ---- directories ------------------------------------------------------------------------
 
-    /** An open directory: its descriptor and the offset its position is at (-1: unknown). */
-    private static final class DirStream {
-        final int fd;
-        long position;
-
-        DirStream(int fd) {
-            this.fd = fd;
-        }
-    }
-
     @Override
     public void opendir(Request request, long ino, int flags, OpenReply reply) throws IOException {
         int fd = Libc.openat(node(ino).fd, DOT, Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
@@ -786,63 +772,21 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             reply.error(-fd);
             return;
         }
-        dirs.put(fd, new DirStream(fd));
+        dirs.add(fd);
         if (!reply.open(fd, 0)) {
-            dirs.remove(fd);
-            Libc.close(fd);
+            dirs.close(fd);
         }
     }
 
-    /**
-     * Entries come from {@code getdents64(2)} with the source's own offsets, so a listing is as
-     * stable under concurrent change as the source's; the descriptor seeks only when the kernel
-     * asks from elsewhere than where it stands.
-     */
+    /** From the source's own offsets ({@link DirStreams}). */
     @Override
     public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
-        Scratch s = Scratch.worker();
-        DirStream d = dirs.get((int) fh);
-        if (d == null) {
-            reply.error(Errno.EBADF);
-            return;
-        }
-        synchronized (d) {
-            if (d.position != offset) {
-                long rc = Libc.lseek(d.fd, offset, Posix.SEEK_SET);
-                if (rc < 0) {
-                    reply.error((int) -rc);
-                    return;
-                }
-                d.position = offset;
-            }
-            Dirents dirents = s.dirents();
-            while (true) {
-                long n = dirents.read(d.fd);
-                if (n < 0) {
-                    reply.error((int) -n);
-                    return;
-                }
-                if (n == 0) {
-                    reply.send();
-                    return;
-                }
-                while (dirents.next()) {
-                    if (reply.add(dirents.name(), dirents.ino(), dirents.type(), dirents.offset())) { // full
-                        d.position = -1;
-                        reply.send();
-                        return;
-                    }
-                    d.position = dirents.offset();
-                }
-            }
-        }
+        dirs.read(fh, offset, reply);
     }
 
     @Override
     public void releasedir(Request request, long ino, long fh, EmptyReply reply) {
-        int fd = (int) fh;
-        dirs.remove(fd);
-        answer(Libc.close(fd), reply);
+        answer(dirs.close((int) fh), reply);
     }
 
     @Override
