@@ -1,0 +1,173 @@
+package dev.fusepanama.nio;
+
+import static dev.fusepanama.nio.NioErrors.call;
+import static dev.fusepanama.nio.NioFileSystem.key;
+
+import dev.fusepanama.Errno;
+import dev.fusepanama.ErrnoException;
+import dev.fusepanama.Posix;
+import dev.fusepanama.inode.DirPlusReply;
+import dev.fusepanama.inode.DirReply;
+import dev.fusepanama.inode.EmptyReply;
+import dev.fusepanama.inode.OpenReply;
+import dev.fusepanama.inode.Request;
+import dev.fusepanama.nio.NioFileSystem.NioNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The directories a {@link NioFileSystem} has open, and their listings: readdir and readdirplus
+ * page by offset through the names taken at opendir. Apart because a listing outlives the call
+ * that took it (a {@link DirectoryStream} cannot be resumed at an offset, so the names are kept,
+ * and taken again at a rewind), and each entry readdirplus gives is a lookup the node table must
+ * count, or take back when the reply is not sent.
+ */
+final class Listings {
+    /**
+     * An open directory: the names listed at opendir, taken again at each later read from offset
+     * 0 (rewinddir) so that a rewind shows what changed. Readdirs of one open directory are
+     * serialized by the kernel.
+     */
+    private static final class OpenDir {
+        private final NioNode node;
+        private volatile List<String> names;
+        /** Whether the listing was read from offset 0 since it was taken. */
+        private volatile boolean listedFromStart;
+
+        OpenDir(NioNode node, List<String> names) {
+            this.node = node;
+            this.names = names;
+        }
+
+        NioNode node() {
+            return node;
+        }
+
+        List<String> names() {
+            return names;
+        }
+    }
+
+    private final NioFileSystem fs;
+    private final Map<Long, OpenDir> dirs = new ConcurrentHashMap<>();
+
+    Listings(NioFileSystem fs) {
+        this.fs = fs;
+    }
+
+    void opendir(Request request, long ino, int flags, OpenReply reply) throws IOException {
+        NioNode n = fs.node(ino);
+        List<String> names = names(fs.path(n));
+        long fh = fs.handles.getAndIncrement();
+        dirs.put(fh, new OpenDir(n, names));
+        if (!reply.open(fh, 0)) dirs.remove(fh);
+    }
+
+    private List<String> names(Path dir) throws IOException {
+        return call(() -> {
+            List<String> all = new ArrayList<>();
+            try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+                for (Path e : s) all.add(e.getFileName().toString());
+            }
+            return all;
+        });
+    }
+
+    /** The open directory {@code fh} for a read from {@code offset}: listed again at a rewind. */
+    private OpenDir dir(long fh, long offset) throws IOException {
+        OpenDir d = dirs.get(fh);
+        if (d == null) throw new ErrnoException(Errno.EBADF);
+        if (offset == 0) {
+            if (d.listedFromStart) d.names = names(fs.path(d.node()));
+            d.listedFromStart = true;
+        }
+        return d;
+    }
+
+    /** Offsets: 1 ".", 2 "..", then 3 + the entry's index in the listing taken at opendir. */
+    void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
+        OpenDir d = dir(fh, offset);
+        if (offset < 1 && reply.add(new byte[] {'.'}, d.node().nodeId(), Posix.S_IFDIR, 1)) {
+            reply.send();
+            return;
+        }
+        if (offset < 2 && reply.add(new byte[] {'.', '.'}, d.node().nodeId(), Posix.S_IFDIR, 2)) {
+            reply.send();
+            return;
+        }
+        eachListed(d, offset, (cookie, s, a) ->
+                reply.add(s.getBytes(StandardCharsets.UTF_8), a.ino() != 0 ? a.ino() : cookie, a.type(), cookie));
+        reply.send();
+    }
+
+    /** What a listing does with an entry: true when the reply is full (as the replies' add). */
+    private interface Listed {
+        boolean add(long cookie, String name, Attributes a) throws IOException;
+    }
+
+    /**
+     * Hands {@code listed} the entries of {@code d}'s listing from {@code offset} on (cookies: 1
+     * ".", 2 "..", then 3 + the index in the listing), with their attributes, until it is full;
+     * names removed since the listing was taken are left out.
+     */
+    private void eachListed(OpenDir d, long offset, Listed listed) throws IOException {
+        Path dirPath = fs.path(d.node());
+        for (int i = (int) Math.max(0, offset - 2); i < d.names().size(); i++) {
+            String s = d.names().get(i);
+            Attributes a;
+            try {
+                a = fs.attrs.attributes(dirPath.resolve(s), fs.table.child(d.node(), key(s)));
+            } catch (ErrnoException gone) {
+                continue;
+            }
+            if (listed.add(i + 3L, s, a)) return;
+        }
+    }
+
+    void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws IOException {
+        OpenDir d = dir(fh, offset);
+        NioNode dir = d.node();
+        Path dirPath = fs.path(dir);
+        if (offset < 1) {
+            fs.attrs.fill(dir, fs.attrs.attributes(dir, dirPath), reply.attributes());
+            if (reply.add(new byte[] {'.'}, dir, fs.timeouts, 1)) {
+                reply.send();
+                return;
+            }
+        }
+        if (offset < 2) {
+            NioNode parent = dir == fs.table.root() ? dir : (NioNode) fs.table.name(dir).parent();
+            fs.attrs.fill(parent, fs.attrs.attributes(parent, fs.path(parent)), reply.attributes());
+            if (reply.add(new byte[] {'.', '.'}, parent, fs.timeouts, 2)) {
+                reply.send();
+                return;
+            }
+        }
+        List<NioNode> counted = new ArrayList<>();
+        eachListed(d, offset, (cookie, s, a) -> {
+            NioNode n = fs.remember(dir, s, a);
+            fs.attrs.fill(n, a, reply.attributes());
+            if (reply.add(s.getBytes(StandardCharsets.UTF_8), n, fs.timeouts, cookie)) {
+                fs.table.forget(n.nodeId(), 1);
+                return true;
+            }
+            counted.add(n);
+            return false;
+        });
+        if (!reply.send()) {
+            for (NioNode n : counted) fs.table.forget(n.nodeId(), 1);
+        }
+    }
+
+    void releasedir(Request request, long ino, long fh, EmptyReply reply) {
+        dirs.remove(fh);
+        reply.ok();
+    }
+}
