@@ -32,7 +32,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static dev.fusepanama.vault.CipherDir.DIRIV;
 import static dev.fusepanama.vault.CipherDir.DIRIV_LENGTH;
 import static dev.fusepanama.vault.CipherDir.DOT;
-import static dev.fusepanama.vault.CipherDir.DOT_DOT;
 import static dev.fusepanama.vault.CipherDir.NAME_MAX;
 import static dev.fusepanama.vault.LibcCalls.check;
 import static dev.fusepanama.vault.LibcCalls.ctime;
@@ -75,8 +74,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -108,7 +105,7 @@ import org.slf4j.LoggerFactory;
  * <p>This class answers the kernel's requests, takes the locks and delegates, one concern per
  * class of this package: {@code CipherDir} (where a node's file is, its names encrypted,
  * decrypted and listed), {@code Nodes} (what the vault keeps in the node table),
- * {@code OpenFiles} (handles), {@code Attributes} (what the mount shows of a file, and changes
+ * {@code OpenFiles} (handles), {@code Directories} (listings of open directories), {@code Attributes} (what the mount shows of a file, and changes
  * to it), {@code FileContents} (blocks read, decrypted, encrypted and written), {@code Xattrs}
  * (extended attributes) and {@code ExternalChanges} (others' changes in the cipher directory,
  * told to the kernel).
@@ -167,22 +164,24 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      * long name whose .name file went with it). Stored names are ASCII, which the table's
      * ISO-8859-1 keys hold exactly. The plaintext is kept on the node ({@link Node#named}).
      */
-    private final NodeTable<Node> table;
-    private final Node rootNode;
+    final NodeTable<Node> table;
+    final Node rootNode;
     /** The cipher directory: where a node's file is, and its names encrypted and decrypted. */
-    private final CipherDir store;
+    final CipherDir store;
     /** The files and directories open through the mount, by handle. */
-    private final OpenFiles openFiles;
+    final OpenFiles openFiles;
     /** Extended attributes: names and values as gocryptfs encrypts them. */
     private final Xattrs xattrs;
     /** Changes other programs make in the cipher directory, told to the kernel. */
     private final ExternalChanges changes;
     /** What the vault keeps of the names it told the kernel, changed with the table. */
-    private final Nodes nodes;
+    final Nodes nodes;
     /** The plaintext file's attributes from the ciphertext file's, and changes to them. */
-    private final Attributes attrs;
+    final Attributes attrs;
     /** Files' contents: blocks read, decrypted, encrypted and written. */
     private final FileContents contents;
+    /** The open directories and their listings. */
+    private final Directories directories;
 
     /**
      * Serves the vault in {@code cipherDir} with the unlocked {@code key}; closing the filesystem
@@ -202,6 +201,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         this.changes = new ExternalChanges(cipherDir, table, store, closed, scratch::get);
         this.nodes = new Nodes(this, table, changes);
         this.attrs = new Attributes(cipherDir, content, store, openFiles, root);
+        this.directories = new Directories(this);
     }
 
     /** The mount ended: its open files are closed and the key is wiped (a vault serves one mount). */
@@ -270,7 +270,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      * files are made with the modes the kernel sent, the caller's umask applied once. Code that
      * also runs on the application's threads (the watcher's start) takes {@link #scratch} itself.
      */
-    private ThreadBuffers scratch() {
+    ThreadBuffers scratch() {
         Scratch.worker();
         return scratch.get();
     }
@@ -284,7 +284,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         return n;
     }
 
-    private Node directory(long ino) throws ErrnoException {
+    Node directory(long ino) throws ErrnoException {
         Node n = node(ino);
         if (!n.isDirectory()) throw new ErrnoException(ENOTDIR);
         return n;
@@ -678,7 +678,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     // ---- open files ----------------------------------------------------------------------------
 
-    private OpenFile handle(long fh) throws ErrnoException {
+    OpenFile handle(long fh) throws ErrnoException {
         if (locked) throw new ErrnoException(EIO);
         return openFiles.handle(fh);
     }
@@ -914,103 +914,17 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void opendir(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
-        ThreadBuffers s = scratch();
-        Node n = directory(ino);
-        int fd;
-        if (n == rootNode) {
-            fd = check(Libc.openat(store.rootFd, cString(s.path2, DOT), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0));
-        } else {
-            Place at = store.named(s, n);
-            try {
-                fd = check(Libc.openat(at.dfd(), cString(s.path2, at.stored()),
-                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0));
-            } finally {
-                store.closeDir(s, at.dfd());
-            }
-        }
-        Listing listing;
-        try {
-            listing = store.list(s, n, fd);
-        } catch (ErrnoException e) {
-            Libc.close(fd);
-            throw e;
-        }
-        long fh = openFiles.register(new OpenFile(n, fd, listing));
-        if (!reply.open(fh, 0)) openFiles.closeHandle(fh);
-    }
-
-    /**
-     * The entries of the open directory {@code h} for a read from {@code offset}: read again from
-     * the store at a rewind (a second read from offset 0), as a kernel filesystem shows what was
-     * added or removed meanwhile.
-     */
-    private List<Listing.Entry> entries(OpenFile h, long offset) throws ErrnoException {
-        if (offset == 0) {
-            if (h.listedFromStart) {
-                ThreadBuffers s = scratch();
-                check(Libc.lseek(h.fd, 0, dev.fusepanama.Posix.SEEK_SET));
-                h.listing = store.list(s, h.node, h.fd);
-            }
-            h.listedFromStart = true;
-        }
-        return h.listing.entries();
+        directories.opendir(request, ino, flags, reply);
     }
 
     @Override
     public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws ErrnoException {
-        OpenFile h = handle(fh);
-        List<Listing.Entry> entries = entries(h, offset);
-        for (long i = offset; i < entries.size() + 2; i++) {
-            boolean full;
-            // d_ino is the ciphertext inode number, as st_ino is (".." of a removed directory: its own).
-            if (i == 0) full = reply.add(DOT, h.node.backingIno, S_IFDIR, 1);
-            else if (i == 1) {
-                Node parent = table.parent(h.node);
-                full = reply.add(DOT_DOT, (parent != null ? parent : h.node).backingIno, S_IFDIR, 2);
-            }
-            else {
-                Listing.Entry e = entries.get((int) i - 2);
-                full = reply.add(e.plain(), e.backingIno(), e.type(), i + 1);
-            }
-            if (full) break;
-        }
-        reply.send();
+        directories.readdir(request, ino, fh, size, offset, reply);
     }
 
     @Override
     public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws ErrnoException {
-        ThreadBuffers s = scratch();
-        OpenFile h = handle(fh);
-        List<Listing.Entry> entries = entries(h, offset);
-        List<Node> counted = new ArrayList<>();
-        for (long i = offset; i < entries.size() + 2; i++) {
-            Stat st = reply.attributes();
-            if (i < 2) {
-                attrs.stat(s, h.node, NO_HANDLE, st);
-                if (reply.add(i == 0 ? DOT : DOT_DOT, h.node, CACHE, i + 1)) break;
-                continue;
-            }
-            Listing.Entry e = entries.get((int) i - 2);
-            MemorySegment name = cString(s.path, e.stored());
-            if (Libc.fstatat(h.fd, name, st.segment(), Libc.AT_SYMLINK_NOFOLLOW) < 0) {
-                st.clear();
-                continue; // removed since opendir
-            }
-            Node n = nodes.remember(h.node, e.stored(), e.plain(), st);
-            try {
-                attrs.present(s, n, st, h.fd, name);
-            } catch (ErrnoException bad) {
-                table.forget(n.nodeId(), 1);
-                st.clear();
-                continue;
-            }
-            if (reply.add(e.plain(), n, CACHE, i + 1)) { // full
-                table.forget(n.nodeId(), 1);
-                break;
-            }
-            counted.add(n);
-        }
-        if (!reply.send()) table.forgetAll(counted);
+        directories.readdirplus(request, ino, fh, size, offset, reply);
     }
 
     @Override
