@@ -105,10 +105,10 @@ import org.slf4j.LoggerFactory;
  * <p>This class answers the kernel's requests, takes the locks and delegates, one concern per
  * class of this package: {@code CipherDir} (where a node's file is, its names encrypted,
  * decrypted and listed), {@code Nodes} (what the vault keeps in the node table),
- * {@code OpenFiles} (handles), {@code Directories} (listings of open directories), {@code Attributes} (what the mount shows of a file, and changes
- * to it), {@code FileContents} (blocks read, decrypted, encrypted and written), {@code Xattrs}
- * (extended attributes) and {@code ExternalChanges} (others' changes in the cipher directory,
- * told to the kernel).
+ * {@code OpenFiles} (handles), {@code Directories} (listings of open directories),
+ * {@code Attributes} (what the mount shows of a file, and changes to it), {@code FileContents}
+ * (blocks read, decrypted, encrypted and written), {@code Xattrs} (extended attributes) and
+ * {@code ExternalChanges} (others' changes in the cipher directory, told to the kernel).
  */
 public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(VaultFileSystem.class);
