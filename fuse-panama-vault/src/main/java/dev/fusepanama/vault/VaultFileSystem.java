@@ -4,10 +4,8 @@ import static dev.fusepanama.Errno.EIO;
 import static dev.fusepanama.Errno.ENAMETOOLONG;
 import static dev.fusepanama.Errno.ENOENT;
 import static dev.fusepanama.Errno.ENOTDIR;
-import static dev.fusepanama.Errno.ENOTEMPTY;
 import static dev.fusepanama.Errno.EINVAL;
 import static dev.fusepanama.Errno.EACCES;
-import static dev.fusepanama.Errno.EEXIST;
 import static dev.fusepanama.Errno.ERANGE;
 import static dev.fusepanama.Posix.O_ACCMODE;
 import static dev.fusepanama.Posix.S_ISGID;
@@ -39,7 +37,6 @@ import static dev.fusepanama.libc.Scratch.cString;
 import static dev.fusepanama.vault.LibcCalls.cString;
 
 import dev.fusepanama.ErrnoException;
-import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
@@ -106,6 +103,7 @@ import org.slf4j.LoggerFactory;
  * class of this package: {@code CipherDir} (where a node's file is, its names encrypted,
  * decrypted and listed), {@code Nodes} (what the vault keeps in the node table),
  * {@code OpenFiles} (handles), {@code Directories} (listings of open directories),
+ * {@code NameChanges} (unlink, rmdir and rename),
  * {@code Attributes} (what the mount shows of a file, and changes to it), {@code FileContents}
  * (blocks read, decrypted, encrypted and written), {@code Xattrs} (extended attributes) and
  * {@code ExternalChanges} (others' changes in the cipher directory, told to the kernel).
@@ -173,7 +171,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     /** Extended attributes: names and values as gocryptfs encrypts them. */
     private final Xattrs xattrs;
     /** Changes other programs make in the cipher directory, told to the kernel. */
-    private final ExternalChanges changes;
+    final ExternalChanges changes;
     /** What the vault keeps of the names it told the kernel, changed with the table. */
     final Nodes nodes;
     /** The plaintext file's attributes from the ciphertext file's, and changes to them. */
@@ -182,6 +180,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     private final FileContents contents;
     /** The open directories and their listings. */
     private final Directories directories;
+    /** unlink, rmdir and rename. */
+    private final NameChanges nameChanges;
 
     /**
      * Serves the vault in {@code cipherDir} with the unlocked {@code key}; closing the filesystem
@@ -202,6 +202,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         this.nodes = new Nodes(this, table, changes);
         this.attrs = new Attributes(cipherDir, content, store, openFiles, root);
         this.directories = new Directories(this);
+        this.nameChanges = new NameChanges(this);
     }
 
     /** The mount ended: its open files are closed and the key is wiped (a vault serves one mount). */
@@ -532,73 +533,18 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void unlink(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
-        ThreadBuffers s = scratch();
-        Node p = directory(parent);
-        int dfd = store.openDir(s, p);
-        try {
-            byte[] stored = store.storedName(s, p, dfd, name);
-            check(Libc.unlinkat(dfd, cString(s.path, stored), 0));
-            store.removeLongName(s, dfd, stored);
-            nodes.unnamed(p, stored);
-            reply.ok();
-        } finally {
-            store.closeDir(s, dfd);
-        }
+        nameChanges.unlink(request, parent, name, reply);
     }
 
     @Override
     public void rmdir(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
-        ThreadBuffers s = scratch();
-        Node p = directory(parent);
-        int dfd = store.openDir(s, p);
-        try {
-            byte[] stored = store.storedName(s, p, dfd, name);
-            check(CipherDir.removeEmptyDirectory(s, dfd, stored));
-            store.removeLongName(s, dfd, stored);
-            nodes.unnamed(p, stored);
-            reply.ok();
-        } finally {
-            store.closeDir(s, dfd);
-        }
+        nameChanges.rmdir(request, parent, name, reply);
     }
 
     @Override
     public void rename(Request request, long parent, Name name, long newParent, Name newName, int flags, EmptyReply reply)
             throws ErrnoException {
-        ThreadBuffers s = scratch();
-        Node p = directory(parent);
-        Node np = directory(newParent);
-        int dfd = store.openDir(s, p);
-        try {
-            int ndfd = store.openDir(s, np);
-            try {
-                byte[] stored = store.storedName(s, p, dfd, name);
-                byte[] newPlain = newName.bytes();
-                byte[] newStored = store.storedName(s, np, ndfd, newPlain);
-                changes.announce(newStored);
-                boolean longName = store.writeLongName(s, np, ndfd, newStored, newPlain);
-                int rc = Libc.renameat2(dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
-                if ((rc == -ENOTEMPTY || rc == -EEXIST) && flags == 0 && CipherDir.removeEmptyDirectory(s, ndfd, newStored) == 0) {
-                    // The "empty" directory replaced still held its gocryptfs.diriv: removed first, as gocryptfs does.
-                    rc = Libc.renameat2(dfd, cString(s.path, stored), ndfd, cString(s.path2, newStored), flags);
-                }
-                if (rc < 0) {
-                    if (longName) store.removeLongName(s, ndfd, newStored);
-                    throw new ErrnoException(-rc);
-                }
-                if ((flags & Posix.RENAME_EXCHANGE) == 0) {
-                    store.removeLongName(s, dfd, stored);
-                }
-                long ctime = Libc.fstatat(ndfd, cString(s.path2, newStored), s.stat, Libc.AT_SYMLINK_NOFOLLOW) == 0
-                        ? ctime(s.statView) : Long.MIN_VALUE;
-                nodes.renamed(p, stored, np, newStored, newPlain, name.bytes(), (flags & Posix.RENAME_EXCHANGE) != 0, ctime);
-                reply.ok();
-            } finally {
-                store.closeDir(s, ndfd);
-            }
-        } finally {
-            store.closeDir(s, dfd);
-        }
+        nameChanges.rename(request, parent, name, newParent, newName, flags, reply);
     }
 
     // ---- attributes --------------------------------------------------------------------------
