@@ -3,13 +3,28 @@ package dev.fusepanama;
 import java.util.Set;
 
 /**
- * The {@code -o} options of FUSE programs that fuse-panama has no typed setting for, by who takes
- * them, as libfuse 3.10 to 3.18 list them (lib/mount.c, lib/fuse_lowlevel.c, lib/fuse.c):
- * what {@link MountOptions#isMountOption} and {@link PathOptions#isPassedOn} answer from, so that
- * a command line can tell a typo from an option before anything is mounted.
+ * The vocabulary of FUSE's {@code -o} options that {@link MountOptions} and {@link PathOptions}
+ * share, kept here so that neither reads the other's: how an option is named, the path API's own
+ * settings, and the options fuse-panama has no typed setting for, by who takes them, as libfuse
+ * 3.10 to 3.18 list them (lib/mount.c, lib/fuse_lowlevel.c, lib/fuse.c). What
+ * {@link MountOptions#isMountOption} and {@link PathOptions#isPassedOn} answer from, so that a
+ * command line can tell a typo from an option before anything is mounted.
  */
 final class FuseOptionNames {
     private FuseOptionNames() {}
+
+    /** The name of the {@code -o} option {@code option}: all of {@code NAME}, the part before the first {@code =} of {@code NAME=VALUE}. */
+    static String name(String option) {
+        int eq = option.indexOf('=');
+        return eq < 0 ? option : option.substring(0, eq);
+    }
+
+    /**
+     * The path API's own settings ({@link PathOptions}), as libfuse's command line spells them:
+     * what {@link MountOptions.Builder#fuseOptions} refuses as not the mount's.
+     */
+    static final Set<String> PATH_SETTINGS = Set.of("attr_timeout", "entry_timeout", "negative_timeout", "direct_io",
+            "kernel_cache", "auto_cache", "noauto_cache", "hard_remove", "nullpath_ok", "use_ino", "readdir_ino");
 
     /**
      * Taken by libfuse's mount or its session for every filesystem. {@code atime}, and

@@ -88,8 +88,7 @@ public final class MountOptions {
 
     /** The name of the {@code -o} option {@code option}: all of {@code NAME}, the part before the first {@code =} of {@code NAME=VALUE}. */
     public static String optionName(String option) {
-        int eq = option.indexOf('=');
-        return eq < 0 ? option : option.substring(0, eq);
+        return FuseOptionNames.name(option);
     }
 
     public boolean readOnly() { return s.readOnly; }
@@ -388,7 +387,7 @@ public final class MountOptions {
         public Builder option(String option) {
             checkOption("option", option);
             String name = optionName(option);
-            if (PathOptions.NAMES.contains(name)) {
+            if (FuseOptionNames.PATH_SETTINGS.contains(name)) {
                 throw pathSetting(option);
             }
             String setting = TYPED.get(name);
@@ -441,7 +440,7 @@ public final class MountOptions {
         }
 
         private void fuseOption(String name, String value, String option) {
-            if (PathOptions.NAMES.contains(name)) {
+            if (FuseOptionNames.PATH_SETTINGS.contains(name)) {
                 throw pathSetting(option);
             }
             if (value != null && TYPED.containsKey(name) && !VALUED.contains(name)) {

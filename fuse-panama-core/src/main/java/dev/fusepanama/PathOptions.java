@@ -14,8 +14,7 @@ import java.util.Set;
  */
 public final class PathOptions {
     /** The {@code -o} names of these settings, as libfuse's own command line spells them. */
-    static final Set<String> NAMES = Set.of("attr_timeout", "entry_timeout", "negative_timeout", "direct_io",
-            "kernel_cache", "auto_cache", "noauto_cache", "hard_remove", "nullpath_ok", "use_ino", "readdir_ino");
+    private static final Set<String> NAMES = FuseOptionNames.PATH_SETTINGS;
 
     private final Builder s;
 
@@ -45,7 +44,7 @@ public final class PathOptions {
 
     /** Whether the {@code -o} option {@code option} ({@code NAME} or {@code NAME=VALUE}) is one of these settings. */
     public static boolean isSetting(String option) {
-        return NAMES.contains(MountOptions.optionName(option));
+        return NAMES.contains(FuseOptionNames.name(option));
     }
 
     /**
@@ -56,7 +55,7 @@ public final class PathOptions {
      * them.
      */
     public static boolean isPassedOn(String option) {
-        return FuseOptionNames.PATH_API.contains(MountOptions.optionName(option));
+        return FuseOptionNames.PATH_API.contains(FuseOptionNames.name(option));
     }
 
     public Builder toBuilder() {
