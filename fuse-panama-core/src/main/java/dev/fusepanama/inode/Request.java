@@ -1,5 +1,6 @@
 package dev.fusepanama.inode;
 
+import dev.fusepanama.AccessTimes;
 import dev.fusepanama.FuseContext;
 
 /**
@@ -15,4 +16,25 @@ public interface Request extends FuseContext {
      * namespace). The rule of {@link KernelCaching.Builder#handleKillprivV2}.
      */
     boolean mayKeepSetId();
+
+    /**
+     * The mount's rule for access times now: its {@code noatime}, {@code relatime},
+     * {@code strictatime}, {@code nodiratime} and {@code ro} flags, which the kernel applies to its
+     * own filesystems but leaves to a FUSE filesystem that keeps access times. Follows remounts
+     * (the first call starts watching the mount table); a volatile read after that. A Request
+     * made outside a mount (a test's) answers the kernel's default, relatime.
+     */
+    default AccessTimes accessTimes() {
+        return AccessTimes.DEFAULT;
+    }
+
+    /**
+     * The mount this request came through, for the notifications a filesystem sends after it
+     * answered (never from inside the request: see {@link InodeMount}).
+     *
+     * @throws UnsupportedOperationException for a Request made outside a mount (a test's)
+     */
+    default InodeMount mount() {
+        throw new UnsupportedOperationException("this request came through no mount");
+    }
 }

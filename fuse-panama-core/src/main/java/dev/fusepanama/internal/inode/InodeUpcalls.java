@@ -78,12 +78,14 @@ public final class InodeUpcalls {
     private final Replies replies;
     private final ErrorMapper errors;
     private final InitListener initListener;
+    private final RequestScope scope;
     private final LibFuseLowLevel ll;
     private final boolean extendedFlags;
     private final NativePollHandle.Guard guard;
 
     public InodeUpcalls(InodeFileSystem fs, Replies replies, ErrorMapper errors, InitListener initListener,
-            NativePollHandle.Guard guard) {
+            NativePollHandle.Guard guard, RequestScope scope) {
+        this.scope = scope;
         this.fs = fs;
         this.replies = replies;
         this.errors = errors;
@@ -186,7 +188,7 @@ public final class InodeUpcalls {
     void lookup(long req, long parent, long name) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Lookup(replies, req, t.area()));
-        fs.lookup(t.request.at(req), parent, t.name.at(name), r);
+        fs.lookup(t.request.at(req, scope), parent, t.name.at(name), r);
     }
 
     void forget(long req, long ino, long lookups) throws Throwable {
@@ -200,86 +202,86 @@ public final class InodeUpcalls {
     void getattr(long req, long ino, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Attr(replies, req, t.area()));
-        fs.getattr(t.request.at(req), ino, fh(fi), r);
+        fs.getattr(t.request.at(req, scope), ino, fh(fi), r);
     }
 
     void setattr(long req, long ino, long attr, int toSet, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Attr(replies, req, t.area()));
-        fs.setattr(t.request.at(req), ino, t.attributes.at(attr), toSet, fh(fi), r);
+        fs.setattr(t.request.at(req, scope), ino, t.attributes.at(attr), toSet, fh(fi), r);
     }
 
     void readlink(long req, long ino) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Readlink(replies, req, t.area()));
-        fs.readlink(t.request.at(req), ino, r);
+        fs.readlink(t.request.at(req, scope), ino, r);
     }
 
     void mknod(long req, long parent, long name, int mode, long rdev) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Entry(replies, req, t.area()));
-        fs.mknod(t.request.at(req), parent, t.name.at(name), mode, rdev, r);
+        fs.mknod(t.request.at(req, scope), parent, t.name.at(name), mode, rdev, r);
     }
 
     void mkdir(long req, long parent, long name, int mode) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Entry(replies, req, t.area()));
-        fs.mkdir(t.request.at(req), parent, t.name.at(name), mode, r);
+        fs.mkdir(t.request.at(req, scope), parent, t.name.at(name), mode, r);
     }
 
     void unlink(long req, long parent, long name) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.unlink(t.request.at(req), parent, t.name.at(name), r);
+        fs.unlink(t.request.at(req, scope), parent, t.name.at(name), r);
     }
 
     void rmdir(long req, long parent, long name) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.rmdir(t.request.at(req), parent, t.name.at(name), r);
+        fs.rmdir(t.request.at(req, scope), parent, t.name.at(name), r);
     }
 
     void symlink(long req, long target, long parent, long name) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Entry(replies, req, t.area()));
         byte[] link = t.newName.at(target).bytes();
-        fs.symlink(t.request.at(req), parent, t.name.at(name), link, r);
+        fs.symlink(t.request.at(req, scope), parent, t.name.at(name), link, r);
     }
 
     void rename(long req, long parent, long name, long newParent, long newName, int flags) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.rename(t.request.at(req), parent, t.name.at(name), newParent, t.newName.at(newName), flags, r);
+        fs.rename(t.request.at(req, scope), parent, t.name.at(name), newParent, t.newName.at(newName), flags, r);
     }
 
     void link(long req, long ino, long newParent, long newName) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Entry(replies, req, t.area()));
-        fs.link(t.request.at(req), ino, newParent, t.newName.at(newName), r);
+        fs.link(t.request.at(req, scope), ino, newParent, t.newName.at(newName), r);
     }
 
     void open(long req, long ino, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Open(replies, req, t.area(), ino));
-        fs.open(t.request.at(req), ino, fuse_file_info.flags(fi), r);
+        fs.open(t.request.at(req, scope), ino, fuse_file_info.flags(fi), r);
     }
 
     void read(long req, long ino, long size, long offset, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Data(replies, req, t.area()));
-        fs.read(t.request.at(req), ino, fh(fi), size, offset, r);
+        fs.read(t.request.at(req, scope), ino, fh(fi), size, offset, r);
     }
 
     void write(long req, long ino, long buf, long size, long offset, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Write(replies, req, t.area()));
-        fs.write(t.request.at(req), ino, fh(fi), t.writeData(buf, size), offset, r);
+        fs.write(t.request.at(req, scope), ino, fh(fi), t.writeData(buf, size), offset, r);
     }
 
     void flush(long req, long ino, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.flush(t.request.at(req), ino, fh(fi), fuse_file_info.lock_owner(fi), r);
+        fs.flush(t.request.at(req, scope), ino, fh(fi), fuse_file_info.lock_owner(fi), r);
     }
 
     void release(long req, long ino, long fi) throws IOException {
@@ -287,7 +289,7 @@ public final class InodeUpcalls {
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
         long fh = fh(fi);
         try {
-            fs.release(t.request.at(req), ino, fh, fuse_file_info.flags(fi), r);
+            fs.release(t.request.at(req, scope), ino, fh, fuse_file_info.flags(fi), r);
         } finally {
             var backing = replies.backing;
             if (backing != null) {
@@ -299,7 +301,7 @@ public final class InodeUpcalls {
     void fsync(long req, long ino, int dataOnly, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.fsync(t.request.at(req), ino, fh(fi), dataOnly != 0, r);
+        fs.fsync(t.request.at(req, scope), ino, fh(fi), dataOnly != 0, r);
     }
 
     void opendir(long req, long ino, long fi) throws IOException {
@@ -308,7 +310,7 @@ public final class InodeUpcalls {
         switch (replies.opendir) {
             case NOT_IMPLEMENTED -> r.error(Errno.ENOSYS);
             case KEEP_LISTING -> r.open(0, OpenReply.CACHE_DIR | OpenReply.KEEP_CACHE);
-            case FILESYSTEM -> fs.opendir(t.request.at(req), ino, fuse_file_info.flags(fi), r);
+            case FILESYSTEM -> fs.opendir(t.request.at(req, scope), ino, fuse_file_info.flags(fi), r);
         }
     }
 
@@ -316,93 +318,93 @@ public final class InodeUpcalls {
         InodeThread t = InodeThread.get();
         int limit = InodeThread.batchLimit(size);
         var r = t.serve(new TypedReplies.Dir(replies, req, t.area(), t.dir(limit), limit));
-        fs.readdir(t.request.at(req), ino, fh(fi), size, offset, r);
+        fs.readdir(t.request.at(req, scope), ino, fh(fi), size, offset, r);
     }
 
     void releasedir(long req, long ino, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.releasedir(t.request.at(req), ino, fh(fi), r);
+        fs.releasedir(t.request.at(req, scope), ino, fh(fi), r);
     }
 
     void fsyncdir(long req, long ino, int dataOnly, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.fsyncdir(t.request.at(req), ino, fh(fi), dataOnly != 0, r);
+        fs.fsyncdir(t.request.at(req, scope), ino, fh(fi), dataOnly != 0, r);
     }
 
     void statfs(long req, long ino) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Statfs(replies, req, t.area()));
-        fs.statfs(t.request.at(req), ino, r);
+        fs.statfs(t.request.at(req, scope), ino, r);
     }
 
     void setxattr(long req, long ino, long name, long value, long size, int flags) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.setxattr(t.request.at(req), ino, t.name.at(name), t.writeData(value, size), flags, r);
+        fs.setxattr(t.request.at(req, scope), ino, t.name.at(name), t.writeData(value, size), flags, r);
     }
 
     void getxattr(long req, long ino, long name, long size) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Xattr(replies, req, t.area()));
-        fs.getxattr(t.request.at(req), ino, t.name.at(name), size, r);
+        fs.getxattr(t.request.at(req, scope), ino, t.name.at(name), size, r);
     }
 
     void listxattr(long req, long ino, long size) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Xattr(replies, req, t.area()));
-        fs.listxattr(t.request.at(req), ino, size, r);
+        fs.listxattr(t.request.at(req, scope), ino, size, r);
     }
 
     void removexattr(long req, long ino, long name) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.removexattr(t.request.at(req), ino, t.name.at(name), r);
+        fs.removexattr(t.request.at(req, scope), ino, t.name.at(name), r);
     }
 
     void access(long req, long ino, int mask) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.access(t.request.at(req), ino, mask, r);
+        fs.access(t.request.at(req, scope), ino, mask, r);
     }
 
     void create(long req, long parent, long name, int mode, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Create(replies, req, t.area()));
-        fs.create(t.request.at(req), parent, t.name.at(name), mode, fuse_file_info.flags(fi), r);
+        fs.create(t.request.at(req, scope), parent, t.name.at(name), mode, fuse_file_info.flags(fi), r);
     }
 
     void getlk(long req, long ino, long fi, long lock) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Lock(replies, req, t.area()));
-        fs.getlk(t.request.at(req), ino, fh(fi), fuse_file_info.lock_owner(fi), t.flock.at(lock), r);
+        fs.getlk(t.request.at(req, scope), ino, fh(fi), fuse_file_info.lock_owner(fi), t.flock.at(lock), r);
     }
 
     void setlk(long req, long ino, long fi, long lock, int sleep) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.setlk(t.request.at(req), ino, fh(fi), fuse_file_info.lock_owner(fi), t.flock.at(lock), sleep != 0, r);
+        fs.setlk(t.request.at(req, scope), ino, fh(fi), fuse_file_info.lock_owner(fi), t.flock.at(lock), sleep != 0, r);
     }
 
     void bmap(long req, long ino, long blockSize, long index) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Bmap(replies, req, t.area()));
-        fs.bmap(t.request.at(req), ino, blockSize, index, r);
+        fs.bmap(t.request.at(req, scope), ino, blockSize, index, r);
     }
 
     void ioctl(long req, long ino, int cmd, long arg, long fi, int flags, long in, long inSize, long outSize)
             throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Ioctl(replies, req, t.area(), (int) outSize));
-        fs.ioctl(t.request.at(req), ino, fh(fi), cmd, arg, flags, t.writeData(in, inSize), (int) outSize, r);
+        fs.ioctl(t.request.at(req, scope), ino, fh(fi), cmd, arg, flags, t.writeData(in, inSize), (int) outSize, r);
     }
 
     void poll(long req, long ino, long fi, long ph) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Poll(replies, req, t.area()));
         try {
-            fs.poll(t.request.at(req), ino, fh(fi), fuse_file_info.poll_events(fi), t.pollHandle.at(ph, guard), r);
+            fs.poll(t.request.at(req, scope), ino, fh(fi), fuse_file_info.poll_events(fi), t.pollHandle.at(ph, guard), r);
         } finally {
             t.pollHandle.afterPoll(); // the handle is the filesystem's to free, unless it retained it
         }
@@ -411,7 +413,7 @@ public final class InodeUpcalls {
     void write_buf(long req, long ino, long bufv, long offset, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Write(replies, req, t.area()));
-        fs.writeBuf(t.request.at(req), ino, fh(fi), t.writeBuffer(bufv), offset, r);
+        fs.writeBuf(t.request.at(req, scope), ino, fh(fi), t.writeBuffer(bufv), offset, r);
     }
 
     /** The kernel's answer to {@link InodeMount#retrieve}: complete its future with a copy of the data. */
@@ -450,44 +452,44 @@ public final class InodeUpcalls {
     void flock(long req, long ino, long fi, int operation) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.flock(t.request.at(req), ino, fh(fi), operation, r);
+        fs.flock(t.request.at(req, scope), ino, fh(fi), operation, r);
     }
 
     void fallocate(long req, long ino, int mode, long offset, long length, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.fallocate(t.request.at(req), ino, fh(fi), mode, offset, length, r);
+        fs.fallocate(t.request.at(req, scope), ino, fh(fi), mode, offset, length, r);
     }
 
     void readdirplus(long req, long ino, long size, long offset, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         int limit = InodeThread.batchLimit(size);
         var r = t.serve(new TypedReplies.DirPlus(replies, req, t.area(), t.dir(limit), limit));
-        fs.readdirplus(t.request.at(req), ino, fh(fi), size, offset, r);
+        fs.readdirplus(t.request.at(req, scope), ino, fh(fi), size, offset, r);
     }
 
     void copy_file_range(long req, long inoIn, long offsetIn, long fiIn, long inoOut, long offsetOut, long fiOut,
             long length, int flags) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Write(replies, req, t.area()));
-        fs.copyFileRange(t.request.at(req), inoIn, fh(fiIn), offsetIn, inoOut, fh(fiOut), offsetOut, length, flags, r);
+        fs.copyFileRange(t.request.at(req, scope), inoIn, fh(fiIn), offsetIn, inoOut, fh(fiOut), offsetOut, length, flags, r);
     }
 
     void tmpfile(long req, long parent, int mode, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Create(replies, req, t.area()));
-        fs.tmpfile(t.request.at(req), parent, mode, fuse_file_info.flags(fi), r);
+        fs.tmpfile(t.request.at(req, scope), parent, mode, fuse_file_info.flags(fi), r);
     }
 
     void statx(long req, long ino, int flags, int mask, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Statx(replies, req, t.area()));
-        fs.statx(t.request.at(req), ino, fh(fi), flags, mask, r);
+        fs.statx(t.request.at(req, scope), ino, fh(fi), flags, mask, r);
     }
 
     void lseek(long req, long ino, long offset, int whence, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Lseek(replies, req, t.area()));
-        fs.lseek(t.request.at(req), ino, fh(fi), offset, whence, r);
+        fs.lseek(t.request.at(req, scope), ino, fh(fi), offset, whence, r);
     }
 }

@@ -1,5 +1,7 @@
 package dev.fusepanama.internal.inode;
 
+import dev.fusepanama.AccessTimes;
+import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.internal.CallerGroups;
 import dev.fusepanama.internal.bind.LibFuseLowLevel;
@@ -13,13 +15,15 @@ import java.nio.file.Path;
 final class NativeRequest implements Request {
     private final LibFuseLowLevel ll;
     private long req;
+    private RequestScope scope;
 
     NativeRequest(LibFuseLowLevel ll) {
         this.ll = ll;
     }
 
-    NativeRequest at(long request) {
+    NativeRequest at(long request, RequestScope scope) {
         this.req = request;
+        this.scope = scope;
         return this;
     }
 
@@ -39,6 +43,16 @@ final class NativeRequest implements Request {
     @Override
     public int[] groups() {
         return CallerGroups.read((size, address) -> (int) ll.reqGetgroups.invokeExact(req, size, address));
+    }
+
+    @Override
+    public AccessTimes accessTimes() {
+        return scope.accessTimes();
+    }
+
+    @Override
+    public InodeMount mount() {
+        return scope.mount();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.fusepanama.internal.mount;
 
+import dev.fusepanama.AccessTimes;
 import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.MountException;
@@ -20,6 +21,7 @@ import dev.fusepanama.internal.dispatch.ViewCheck;
 import dev.fusepanama.internal.dispatch.Operation;
 import dev.fusepanama.internal.inode.InodeUpcalls;
 import dev.fusepanama.internal.inode.Replies;
+import dev.fusepanama.internal.inode.RequestScope;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
 import java.io.IOException;
@@ -38,7 +40,7 @@ import java.util.concurrent.CompletableFuture;
  * {@code fuse_session_loop_mt}, the notifications. Teardown answers deferred replies still
  * open before the session is freed ({@link Replies#dropAll}).
  */
-public final class InodeSession extends MountSession implements InodeMount, InitListener {
+public final class InodeSession extends MountSession implements InodeMount, InitListener, RequestScope {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(InodeSession.class);
     private final InodeFileSystem fs;
     /** What an inode filesystem's methods receive that points into libfuse's memory ({@link ViewCheck}); replies are the request's. */
@@ -163,7 +165,7 @@ public final class InodeSession extends MountSession implements InodeMount, Init
     @Override
     protected long create(MemorySegment args) throws Throwable {
         InodeFileSystem served = checksViews ? ViewCheck.wrap(fs, InodeFileSystem.class, VIEWS) : fs;
-        InodeUpcalls upcalls = new InodeUpcalls(served, replies, new ErrorMapper(mountpoint.toString()), this, this);
+        InodeUpcalls upcalls = new InodeUpcalls(served, replies, new ErrorMapper(mountpoint.toString()), this, this, this);
         var layout = fuse_lowlevel_ops.layout(lib.version);
         MemorySegment table = Operation.table(layout, operations, op -> upcalls.stub(op, arena), arena);
         if (ll.versionedNew) {
@@ -181,6 +183,26 @@ public final class InodeSession extends MountSession implements InodeMount, Init
     @Override
     protected void retire() {
         replies.dropAll();
+        MountFlagsWatch.forget(flags);
+    }
+
+    /** The mount's flags, followed from the first request that asks about them. */
+    private volatile MountFlagsWatch.Watched flags;
+
+    @Override
+    public AccessTimes accessTimes() {
+        MountFlagsWatch.Watched f = flags;
+        if (f == null) {
+            synchronized (this) {
+                if ((f = flags) == null) flags = f = MountFlagsWatch.watch(mountpoint);
+            }
+        }
+        return f.accessTimes();
+    }
+
+    @Override
+    public InodeMount mount() {
+        return this;
     }
 
     @Override

@@ -10,7 +10,8 @@ import java.util.Optional;
 
 /** The kernel's mount table as this process sees it ({@code /proc/self/mountinfo}, proc(5)). */
 final class MountTable {
-    record Entry(Path mountpoint, String type, String source, String device) {}
+    /** One mount: {@code options} are the per-mount ones ({@code rw,nosuid,relatime}). */
+    record Entry(Path mountpoint, String type, String source, String device, String options) {}
 
     private final List<Entry> entries;
 
@@ -35,10 +36,10 @@ final class MountTable {
         for (String line : lines) {
             String[] f = line.split(" ");
             int dash = Arrays.asList(f).indexOf("-");
-            if (f.length < 5 || dash < 0 || dash + 2 >= f.length) {
+            if (f.length < 6 || dash < 0 || dash + 2 >= f.length) {
                 continue;
             }
-            result.add(new Entry(Path.of(unescape(f[4])), f[dash + 1], unescape(f[dash + 2]), f[2]));
+            result.add(new Entry(Path.of(unescape(f[4])), f[dash + 1], unescape(f[dash + 2]), f[2], f[5]));
         }
         return new MountTable(result);
     }

@@ -20,6 +20,7 @@ import static dev.fusepanama.Posix.S_IFREG;
 import static dev.fusepanama.Posix.S_ISGID;
 import static dev.fusepanama.Posix.S_ISUID;
 
+import dev.fusepanama.AccessTimes;
 import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.MountOptions;
@@ -86,7 +87,6 @@ public final class MemoryFileSystem implements InodeFileSystem {
     private static final int NAME_MAX = 255;
     private static final int XATTR_NAME_MAX = 255;
     private static final int XATTR_SIZE_MAX = 65536;
-    private static final long DAY_NANOS = 86_400L * 1_000_000_000L;
     private static final byte[] DOT = {'.'};
     private static final byte[] DOT_DOT = {'.', '.'};
     private static final int READ_BUFFER = 1 << 20;
@@ -94,6 +94,8 @@ public final class MemoryFileSystem implements InodeFileSystem {
     private final Directory root;
     private final NodeTable<Node> table;
     private final Space space;
+    /** Drops cached data after reads on a strictatime mount, so that each read is seen. */
+    private final StrictAtime strictAtime = new StrictAtime();
     private final AtomicLong handles = new AtomicLong(1);
     private final Map<Long, Handle> open = new ConcurrentHashMap<>();
     /** A direct buffer per worker thread that reads are copied into and answered from. */
@@ -251,6 +253,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
     @Override
     public void destroy() {
         table.sessionEnded();
+        strictAtime.close();
     }
 
     @Override
@@ -466,21 +469,22 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     @Override
     public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws ErrnoException {
-        list(ino, offset, reply, null, null);
+        list(request, ino, offset, reply, null, null);
         reply.send();
     }
 
     @Override
     public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws ErrnoException {
         List<Node> counted = new ArrayList<>();
-        list(ino, offset, null, reply, counted);
+        list(request, ino, offset, null, reply, counted);
         if (!reply.send()) {
             table.forgetAll(counted); // the kernel never saw these entries
         }
     }
 
     /** One batch of directory {@code ino}'s listing from {@code offset}, into whichever reply is given. */
-    private void list(long ino, long offset, DirReply plain, DirPlusReply plus, List<Node> counted) throws ErrnoException {
+    private void list(Request request, long ino, long offset, DirReply plain, DirPlusReply plus, List<Node> counted)
+            throws ErrnoException {
         Directory d = directory(ino);
         try {
             table.read(() -> {
@@ -513,9 +517,10 @@ public final class MemoryFileSystem implements InodeFileSystem {
         } catch (IOException e) {
             throw new IllegalStateException(e); // the listing throws nothing else
         }
+        AccessTimes rule = request.accessTimes();
         synchronized (d) {
             long now = now();
-            if (d.atime <= d.mtime || d.atime <= d.ctime || now - d.atime > DAY_NANOS) d.atime = now;
+            if (rule.needsUpdate(true, d.atime, d.mtime, d.ctime, now)) d.atime = now;
         }
     }
 
@@ -680,12 +685,14 @@ public final class MemoryFileSystem implements InodeFileSystem {
         RegularFile f = file(ino, fh);
         ByteBuffer buffer = readBuffers.get().clear();
         buffer.limit((int) Math.min(size, buffer.capacity()));
+        AccessTimes rule = request.accessTimes();
         synchronized (f) {
             f.read(buffer, offset);
             long now = now();
-            if (f.atime <= f.mtime || f.atime <= f.ctime || now - f.atime > DAY_NANOS) f.atime = now;
+            if (rule.needsUpdate(false, f.atime, f.mtime, f.ctime, now)) f.atime = now;
         }
         reply.data(buffer.flip());
+        if (rule.everyRead()) strictAtime.seeNextRead(request.mount(), ino);
     }
 
     @Override
