@@ -3,6 +3,7 @@ package dev.fusepanama.examples.mirror;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.fusepanama.AccessTimes;
 import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.MountOptions;
@@ -188,10 +189,33 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
                 .fsName("mirror")
                 .subtype("mirror")
                 .defaultPermissions(true)
-                .want(ConnectionInfo.CAP_FLOCK_LOCKS)
+                .want(ConnectionInfo.CAP_FLOCK_LOCKS | ConnectionInfo.CAP_POSIX_ACL | ConnectionInfo.CAP_DONT_MASK)
                 .unwant(ConnectionInfo.CAP_SPLICE_READ)
                 .unwant(ConnectionInfo.CAP_HANDLE_KILLPRIV | ConnectionInfo.CAP_HANDLE_KILLPRIV_V2)
                 .passthrough(passthrough);
+    }
+
+    /**
+     * Whether the kernel applies POSIX ACLs (FUSE_POSIX_ACL, which {@link #mountOptions} asks
+     * for) and leaves the caller's umask to the filesystem (FUSE_DONT_MASK, also asked for): it
+     * checks permissions by the source's ACLs then, and the source's filesystem applies the umask
+     * as for any program, except where the parent directory has a default ACL, which decides instead.
+     */
+    private volatile boolean acls;
+
+    @Override
+    public void init(ConnectionInfo connection) {
+        acls = connection.wants(ConnectionInfo.CAP_POSIX_ACL) && connection.wants(ConnectionInfo.CAP_DONT_MASK);
+    }
+
+    /** Before making a file: the caller's umask on this worker thread, where the kernel left it to the mirror. */
+    private void takeUmask(Request request) {
+        if (acls) Libc.umask(request.umask());
+    }
+
+    /** After making a file: the worker's umask of 0 again (see {@link Scratch}). */
+    private void dropUmask() {
+        if (acls) Libc.umask(0);
     }
 
     // ---- nodes -------------------------------------------------------------------------------
@@ -469,7 +493,9 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         Node p = node(parent);
         MemorySegment n = nativeName(name, s.path);
         int caller = enterCaller(request);
+        takeUmask(request);
         int rc = Libc.mknodat(p.fd, n, mode, rdev);
+        dropUmask();
         leaveCaller(caller);
         made(s, p, n, rc, mode & Posix.S_IFMT, caller, reply);
     }
@@ -480,7 +506,9 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         Node p = node(parent);
         MemorySegment n = nativeName(name, s.path);
         int caller = enterCaller(request);
+        takeUmask(request);
         int rc = Libc.mkdirat(p.fd, n, mode);
+        dropUmask();
         leaveCaller(caller);
         made(s, p, n, rc, Posix.S_IFDIR, caller, reply);
     }
@@ -601,6 +629,21 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     // ---- open files -------------------------------------------------------------------------
 
     /**
+     * Opens with {@code O_NOATIME} where the mount's flags say a read changes no access time
+     * (noatime, read-only, nodiratime for a directory), so that reading through the mount leaves
+     * the source's atime as it was; the source's own mount decides the rest (relatime, strictatime).
+     * O_NOATIME needs the file's owner or CAP_FOWNER: without it, opens as asked.
+     */
+    private static int openNoAtime(int dirFd, MemorySegment name, int flags, AccessTimes times, boolean directory) {
+        boolean never = times.readOnly() || times.rule() == AccessTimes.Rule.NEVER || (directory && !times.directories());
+        if (never) {
+            int fd = Libc.openat(dirFd, name, flags | Posix.O_NOATIME, 0);
+            if (fd != -Errno.EPERM) return fd;
+        }
+        return Libc.openat(dirFd, name, flags, 0);
+    }
+
+    /**
      * Opens the node's file again, by its {@code /proc/self/fd} name, with the client's flags
      * but those that only make sense for a name ({@code O_CREAT}, {@code O_EXCL},
      * {@code O_NOFOLLOW}) and {@code O_DIRECT}: the client's direct I/O holds between it and the
@@ -609,7 +652,8 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     @Override
     public void open(Request request, long ino, int flags, OpenReply reply) throws IOException {
         Scratch s = Scratch.worker();
-        int fd = Libc.openat(Libc.AT_FDCWD, s.procPath(node(ino).fd), (flags & ~NOT_FORWARDED) | Posix.O_CLOEXEC, 0);
+        int fd = openNoAtime(Libc.AT_FDCWD, s.procPath(node(ino).fd), (flags & ~NOT_FORWARDED) | Posix.O_CLOEXEC,
+                request.accessTimes(), false);
         if (fd < 0) {
             reply.error(-fd);
             return;
@@ -639,7 +683,9 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         int open = (flags & ~(Posix.O_DIRECT | Posix.O_NOCTTY | Posix.O_EXCL | Posix.O_CREAT)) | Posix.O_NOFOLLOW | Posix.O_CLOEXEC;
         int caller = enterCaller(request);
         boolean made = true;
+        takeUmask(request);
         int fd = Libc.openat(p.fd, n, open | Posix.O_CREAT | Posix.O_EXCL, mode);
+        dropUmask();
         if (fd == -Errno.EEXIST && (flags & Posix.O_EXCL) == 0) {
             made = false;
             fd = Libc.openat(p.fd, n, open, 0);
@@ -767,7 +813,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void opendir(Request request, long ino, int flags, OpenReply reply) throws IOException {
-        int fd = Libc.openat(node(ino).fd, DOT, Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
+        int fd = openNoAtime(node(ino).fd, DOT, Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC, request.accessTimes(), true);
         if (fd < 0) {
             reply.error(-fd);
             return;

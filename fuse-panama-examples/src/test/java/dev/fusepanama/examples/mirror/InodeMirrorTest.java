@@ -382,6 +382,26 @@ class InodeMirrorTest {
         }
     }
 
+    /**
+     * With POSIX ACLs, as on the source's own filesystem: a directory's default ACL, not the
+     * caller's umask, gives a new file its mode; without one the umask does; and an ACL entry
+     * lets in a user whom the mode bits would refuse (the kernel checks by the ACL).
+     */
+    @Test
+    void posixAclsDecideAsOnTheSource() throws Exception {
+        try (TestMount m = mount(mirror())) {
+            Files.createDirectory(m.path("acl"));
+            run(List.of(), "setfacl", "-d", "-m", "u::rwx,g::r-x,o::---", m.path("acl").toString());
+            run(List.of(), "sh", "-c", "umask 722; touch " + m.path("acl/f") + " " + m.path("plain"));
+            assertEquals(0640, Os.lstat(Os.bytes(source.resolve("acl/f"))).mode() & 07777, "the default ACL, not the umask");
+            assertEquals(0044, Os.lstat(Os.bytes(source.resolve("plain"))).mode() & 07777, "the umask");
+            Path secret = Files.writeString(m.path("secret"), "s");
+            assertEquals(0, Os.chmod(Os.bytes(secret), 0600));
+            run(List.of(), "setfacl", "-m", "u:65534:r", secret.toString());
+            run(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"), "cat", secret.toString());
+        }
+    }
+
     private static void run(List<String> prefix, String... command) throws Exception {
         List<String> all = new java.util.ArrayList<>(prefix);
         all.addAll(List.of(command));
