@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# Runs fstests (xfstests, the suite the kernel's filesystem developers run) on fuse-panama's
+# filesystems, with a kernel tmpfs as the baseline in the same run, and checks each result against
+# the filesystem's list of expected failures (scripts/fstests/expected-NAME.txt: each entry says
+# why). Fails on a failure not on the list, and says which; a listed test that passes is reported
+# so that its entry can go. Usage (root):
+#   scripts/fstests/run.sh [--summary FILE] [FILESYSTEM...] [-- TEST...]
+# FILESYSTEMs: tmpfs, memfs, mirror (of a tmpfs), zip (default: tmpfs memfs mirror). TESTs: fstests names
+# (default generic/001 to generic/200, those of them the pinned fstests has).
+# fstests is not on a package registry: its pinned source is at ../shared/fstests/ beside the
+# checkout (or FUSE_PANAMA_FSTESTS_SOURCE), built once into the cache. Without that folder, or
+# without root, the run is skipped and says so. As root on Debian/Ubuntu it installs the packages
+# fstests needs, creates its users (fsgqa, fsgqa2, 123456-fsgqa), and installs mount(8) helpers
+# /sbin/mount.fuse.fusepanama-* (scripts/fstests/mount-helper) for the run only.
+# FUSE_PANAMA_FSTESTS_TIMEOUT (seconds, default 1200) bounds each filesystem's run.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+repo=$(pwd)
+summary=/dev/stdout
+if [ "${1:-}" = --summary ]; then summary=$2; shift 2; fi
+filesystems=() tests=()
+while [ $# -gt 0 ]; do
+  [ "$1" = -- ] && { shift; tests=("$@"); break; }
+  filesystems+=("$1"); shift
+done
+[ ${#filesystems[@]} -gt 0 ] || filesystems=(tmpfs memfs mirror)
+
+version=v2026.01.05
+tarball_sha=2ad5efae6f35e9dca2f2b524c9c942cbb13f6777108a2a22bb1258879733b51a
+source=${FUSE_PANAMA_FSTESTS_SOURCE:-$repo/../shared/fstests}
+say() { printf '%s\n' "$*"; [ "$summary" = /dev/stdout ] || printf '%s\n' "$*" >>"$summary"; }
+if [ "$(id -u)" -ne 0 ]; then
+  say "  fstests: skipped: it mounts and switches users, so it needs root"
+  exit 0
+fi
+if [ ! -f "$source/fstests-$version.tar.gz" ]; then
+  say "  fstests: skipped: its pinned source is not at $source (fstests-$version.tar.gz; set FUSE_PANAMA_FSTESTS_SOURCE)"
+  exit 0
+fi
+if ! echo "$tarball_sha  $source/fstests-$version.tar.gz" | sha256sum -c --quiet - >/dev/null 2>&1; then
+  say "  fstests: FAILED: $source/fstests-$version.tar.gz is not the pinned source (sha256 differs)"
+  exit 1
+fi
+
+# What fstests' build and tests need (gawk: its scripts need asort, which mawk lacks).
+packages=(xfsprogs xfslibs-dev uuid-dev libtool-bin e2fsprogs automake gcc make libacl1-dev libaio-dev
+  libgdbm-dev libattr1-dev libcap-dev liburing-dev attr acl bc dbench dump psmisc fio quota gawk)
+if command -v dpkg >/dev/null && command -v apt-get >/dev/null; then
+  need=()
+  for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
+  if [ ${#need[@]} -gt 0 ]; then
+    echo "fstests: installing ${need[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null \
+      || { DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null; } \
+      || { say "  fstests: FAILED: could not install ${need[*]}"; exit 1; }
+  fi
+fi
+for user in fsgqa fsgqa2 123456-fsgqa; do
+  id "$user" >/dev/null 2>&1 || useradd -m "$user" || { say "  fstests: FAILED: could not add user $user"; exit 1; }
+done
+
+# Built once per source and patch: the patch lets a cycle mount of an in-memory FUSE filesystem be
+# a remount, as fstests does for tmpfs (see its README).
+patch_sha=$(sha256sum "$source/volatile-fuse.patch" | cut -c1-12)
+home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
+tree=${XDG_CACHE_HOME:-$home/.cache}/fuse-panama/fstests-$version-$patch_sha
+if [ ! -e "$tree/.built" ]; then
+  echo "=== building fstests $version (once, into $tree)"
+  rm -rf "$tree" && mkdir -p "$tree"
+  if ! (tar -xzf "$source/fstests-$version.tar.gz" -C "$tree" --strip-components=1 \
+        && cd "$tree" && patch -s -p0 <"$source/volatile-fuse.patch" && make -j"$(nproc)") >"$tree.log" 2>&1; then
+    tail -20 "$tree.log" >&2
+    say "  fstests: FAILED: its build failed (log: $tree.log)"
+    exit 1
+  fi
+  touch "$tree/.built"
+fi
+if [ ${#tests[@]} -eq 0 ]; then
+  for i in $(seq -w 1 200); do [ -f "$tree/tests/generic/$i" ] && tests+=("generic/$i"); done
+fi
+
+work=$(mktemp -d /tmp/fuse-panama-fstests-XXXXXX)
+chmod 755 "$work" # fstests runs some of its checks as its users (fsgqa), who must reach the mounts
+helpers=()
+status=0
+cleanup() {
+  local m
+  for m in $(awk -v w="$work/" 'index($2, w) == 1 { print $2 }' /proc/mounts | sort -r); do
+    umount "$m" 2>/dev/null || umount -l "$m"
+  done
+  pkill -f -- "$work/" 2>/dev/null
+  rm -f "${helpers[@]}"
+  if [ "$status" -eq 0 ]; then
+    rm -rf "$work"
+  else # what fstests wrote stays for a look: its output, and each test's .out.bad and .full
+    rm -rf "$work"/*/test "$work"/*/scratch "$work"/*/sources
+    echo "fstests: its results stay in $work" >&2
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+for name in memfs mirror zip; do
+  helper=/sbin/mount.fuse.fusepanama-$name
+  printf '#!/bin/sh\n# fuse-panama: installed by %s for its run, removed after it\nexec %q %s "$@"\n' \
+    "$repo/scripts/fstests/run.sh" "$repo/scripts/fstests/mount-helper" "$name" >"$helper"
+  chmod +x "$helper"
+  helpers+=("$helper")
+done
+
+# The filesystems' runs go side by side (each its own mounts, results and fstests' temporary
+# names, which carry its process id): about half the time of one after another on 2 cores.
+# FUSE_PANAMA_FSTESTS_SERIAL=1 runs them one after another.
+timeout_s=${FUSE_PANAMA_FSTESTS_TIMEOUT:-1200}
+run_check() { # FS: fstests on FS, its output in $work/FS/check.out, its exit and time in $work/FS/ended
+  local fs=$1 dir=$work/$1 start=$SECONDS
+  # fstests runs from its own tree; stdin closed, as some of its tests read it.
+  (cd "$tree" && HOST_OPTIONS=$dir/config timeout -k 30 "$timeout_s" ./check "${tests[@]}" </dev/null 2>&1) \
+    | tee "$dir/check.out" | sed -u -n "s/^generic\//  [$fs] generic\//p"
+  echo "${PIPESTATUS[0]} $((SECONDS - start))" >"$dir/ended"
+}
+pids=()
+for fs in "${filesystems[@]}"; do
+  dir=$work/$fs
+  mkdir -p "$dir/test" "$dir/scratch" "$dir/results"
+  {
+    echo "export TEST_DIR=$dir/test SCRATCH_MNT=$dir/scratch RESULT_BASE=$dir/results"
+    echo "export FUSE_PANAMA_FSTESTS_LOG=$dir/filesystem.log"
+    case "$fs" in
+      tmpfs) echo "export FSTYP=tmpfs TEST_DEV=fstests-tmpfs-test SCRATCH_DEV=fstests-tmpfs-scratch" ;;
+      memfs) echo "export FSTYP=fuse FUSE_SUBTYP=.fusepanama-memfs FUSE_VOLATILE=yes TEST_DEV=fstests-memfs-test SCRATCH_DEV=fstests-memfs-scratch" ;;
+      mirror) # of directories on a tmpfs of its own, as the mirror's pjdfstest run
+        mkdir -p "$dir/sources" && mount -t tmpfs fstests-mirror-sources "$dir/sources" \
+          && mkdir "$dir/sources/test" "$dir/sources/scratch" || { say "  fstests: could not mount the mirror's tmpfs"; status=1; continue; }
+        echo "export FSTYP=fuse FUSE_SUBTYP=.fusepanama-mirror TEST_DEV=mirror:$dir/sources/test SCRATCH_DEV=mirror:$dir/sources/scratch" ;;
+      zip) echo "export FSTYP=fuse FUSE_SUBTYP=.fusepanama-zip TEST_DEV=$dir/test.zip SCRATCH_DEV=$dir/scratch.zip" ;; # files: umount(8) finds them by source
+      *) say "  fstests: no filesystem $fs (tmpfs, memfs, mirror, zip)"; status=1; continue ;;
+    esac
+  } >"$dir/config"
+  echo "=== fstests on $fs: ${#tests[@]} tests (${tests[0]} to ${tests[-1]})"
+  if [ "${FUSE_PANAMA_FSTESTS_SERIAL:-0}" = 1 ]; then
+    run_check "$fs"
+  else
+    run_check "$fs" &
+    pids+=($!)
+  fi
+done
+[ ${#pids[@]} -eq 0 ] || wait "${pids[@]}"
+
+# Each filesystem's result against its list. The filesystems' own failures ("NAME TEST"), and
+# the tests tmpfs ran, for the baseline comparison.
+declare -A failed tmpfs_ran
+for fs in "${filesystems[@]}"; do
+  dir=$work/$fs
+  [ -f "$dir/config" ] || continue
+  expected=$repo/scripts/fstests/expected-$fs.txt
+  read -r rc took <"$dir/ended" 2>/dev/null || { rc=1 took=0; }
+  # fstests' "Ran:" names every test it tried, those that did not run among them.
+  notrun_list=" $(sed -n 's/^Not run: //p' "$dir/check.out") "
+  ran_list=$(for t in $(sed -n 's/^Ran: //p' "$dir/check.out"); do
+    case "$notrun_list" in *" $t "*) ;; *) echo "$t" ;; esac; done)
+  ran=$(wc -w <<<"$ran_list")
+  notrun=$(wc -w <<<"$notrun_list")
+  fails=$(sed -n 's/^Failures: //p' "$dir/check.out")
+  for t in $fails; do failed[$fs $t]=1; done
+  if [ "$fs" = tmpfs ]; then
+    for t in $ran_list; do tmpfs_ran[$t]=1; done
+  fi
+  unexpected=() now_pass=()
+  for t in $fails; do
+    grep -qE "^$t([[:space:]]|$)" "$expected" 2>/dev/null || unexpected+=("$t")
+  done
+  if [ -f "$expected" ]; then
+    for t in $(grep -oE '^generic/[0-9]+' "$expected"); do
+      case " $fails " in *" $t "*) continue ;; esac
+      grep -qx "$t" <<<"$ran_list" && now_pass+=("$t")
+    done
+  fi
+  line=$(printf 'fstests on %-7s %3d ran, %3d not run, %2d failed (%d expected), in %d s' \
+    "$fs" "$ran" "$notrun" "$(wc -w <<<"$fails")" "$(( $(wc -w <<<"$fails") - ${#unexpected[@]} ))" "$took")
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    line+="; TIMED OUT after $timeout_s s"; status=1
+  elif [ "$ran" -eq 0 ]; then
+    line+="; NOTHING RAN (exit $rc; see $dir/check.out)"; status=1
+    tail -20 "$dir/check.out" >&2
+  fi
+  if [ ${#unexpected[@]} -gt 0 ]; then
+    line+="; UNEXPECTED: ${unexpected[*]}"; status=1
+    for t in "${unexpected[@]}"; do
+      echo "--- $fs $t: $(head -c 3000 "$dir/results/$t.out.bad" 2>/dev/null | diff <(cat "$tree/tests/$t.out") - | head -30)" >&2
+    done
+  fi
+  [ ${#now_pass[@]} -eq 0 ] || line+="; passes now, though listed: ${now_pass[*]}"
+  say "  $line"
+done
+
+say "  fstests took $SECONDS s in all (build, ${filesystems[*]})"
+
+# Failures of a FUSE filesystem that the kernel's tmpfs passed in this run.
+case " ${filesystems[*]} " in
+  *" tmpfs "*)
+    for fs in "${filesystems[@]}"; do
+      [ "$fs" = tmpfs ] && continue
+      worse=()
+      for key in "${!failed[@]}"; do
+        [ "${key%% *}" = "$fs" ] || continue
+        t=${key#* }
+        [ -n "${tmpfs_ran[$t]:-}" ] && [ -z "${failed[tmpfs $t]:-}" ] && worse+=("$t")
+      done
+      [ ${#worse[@]} -eq 0 ] || say "    $fs fails what tmpfs passed: $(printf '%s\n' "${worse[@]}" | sort | tr '\n' ' ')"
+    done ;;
+esac
+exit $status
