@@ -132,7 +132,7 @@ for fs in "${filesystems[@]}"; do
         mkdir -p "$dir/sources" && mount -t tmpfs fstests-mirror-sources "$dir/sources" \
           && mkdir "$dir/sources/test" "$dir/sources/scratch" || { say "  fstests: could not mount the mirror's tmpfs"; status=1; continue; }
         echo "export FSTYP=fuse FUSE_SUBTYP=.fusepanama-mirror TEST_DEV=mirror:$dir/sources/test SCRATCH_DEV=mirror:$dir/sources/scratch" ;;
-      zip) echo "export FSTYP=fuse FUSE_SUBTYP=.fusepanama-zip TEST_DEV=$dir/test.zip SCRATCH_DEV=$dir/scratch.zip" ;; # files: umount(8) finds them by source
+      zip) echo "export FSTYP=fuse FUSE_SUBTYP=.fusepanama-zip TEST_DEV=zip:$dir/test.zip SCRATCH_DEV=zip:$dir/scratch.zip" ;;
       *) say "  fstests: no filesystem $fs (tmpfs, memfs, mirror, zip)"; status=1; continue ;;
     esac
   } >"$dir/config"

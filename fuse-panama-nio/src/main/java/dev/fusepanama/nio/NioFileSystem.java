@@ -672,6 +672,10 @@ public final class NioFileSystem implements InodeFileSystem {
         long total = call(store::getTotalSpace) / bs;
         long free = call(store::getUnallocatedSpace) / bs;
         long avail = call(store::getUsableSpace) / bs;
+        // A store kept in a file of another filesystem (jdk.zipfs) counts that file's size as its
+        // total and the other filesystem's free space as its own: df would show negative use. As
+        // on a kernel filesystem, the total holds the free space.
+        if (free > total || avail > total) total += Math.max(free, avail);
         reply.statvfs().setBlockSize(bs).setFragmentSize(bs).setBlocks(total).setBlocksFree(free).setBlocksAvailable(avail)
                 .setNameMax(255);
         reply.send();

@@ -60,6 +60,11 @@ class ZipArchiveTest {
                         run("sh", "-c", "cd " + mnt + " && find . -type f -printf '%s %p\\n' | sort"));
                 assertEquals(run("sh", "-c", "cd " + tree + " && cat $(find . -type f | sort) | sha256sum"),
                         run("sh", "-c", "cd " + mnt + " && cat $(find . -type f | sort) | sha256sum"));
+                // statfs as df shows it: the archive's size used, the free space of the disk it is on
+                String[] blocks = run("stat", "-f", "-c", "%b %f %a", mnt.toString()).trim().split(" ");
+                long total = Long.parseLong(blocks[0]);
+                assertTrue(total > 0 && Long.parseLong(blocks[1]) <= total && Long.parseLong(blocks[2]) <= total,
+                        "blocks, free, available: " + String.join(" ", blocks));
                 IOException e = assertThrows(IOException.class, () -> Files.writeString(mnt.resolve("new.txt"), "x"));
                 assertTrue(String.valueOf(e.getMessage()).contains("Read-only file system"), e.toString());
                 assertFalse(Files.exists(mnt.resolve("new.txt")));
