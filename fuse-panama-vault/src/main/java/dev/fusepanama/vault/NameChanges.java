@@ -30,27 +30,26 @@ final class NameChanges {
     }
 
     void unlink(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
-        ThreadBuffers s = fs.scratch();
-        Node p = fs.directory(parent);
-        int dfd = fs.store.openDir(s, p);
-        try {
-            byte[] stored = fs.store.storedName(s, p, dfd, name);
-            check(Libc.unlinkat(dfd, cString(s.path, stored), 0));
-            fs.store.removeLongName(s, dfd, stored);
-            fs.nodes.unnamed(p, stored);
-            reply.ok();
-        } finally {
-            fs.store.closeDir(s, dfd);
-        }
+        remove(parent, name, reply, (s, dfd, stored) -> Libc.unlinkat(dfd, cString(s.path, stored), 0));
     }
 
     void rmdir(Request request, long parent, Name name, EmptyReply reply) throws ErrnoException {
+        remove(parent, name, reply, CipherDir::removeEmptyDirectory);
+    }
+
+    /** How a stored name is taken out of its cipher directory: 0 or -errno. */
+    private interface Removal {
+        int remove(ThreadBuffers s, int dfd, byte[] stored);
+    }
+
+    /** Takes {@code name} out of directory {@code parent} by {@code removal}, with its long-name file and its node's name. */
+    private void remove(long parent, Name name, EmptyReply reply, Removal removal) throws ErrnoException {
         ThreadBuffers s = fs.scratch();
         Node p = fs.directory(parent);
         int dfd = fs.store.openDir(s, p);
         try {
             byte[] stored = fs.store.storedName(s, p, dfd, name);
-            check(CipherDir.removeEmptyDirectory(s, dfd, stored));
+            check(removal.remove(s, dfd, stored));
             fs.store.removeLongName(s, dfd, stored);
             fs.nodes.unnamed(p, stored);
             reply.ok();
