@@ -1,6 +1,7 @@
 package dev.fusepanama;
 
-import java.util.Set;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * When a read should change a file's access time, as the kernel decides it for its own
@@ -48,7 +49,7 @@ public record AccessTimes(Rule rule, boolean directories, boolean readOnly) {
      * lists them ({@code rw,nosuid,nodev,relatime}): strictatime shows as neither relatime nor noatime.
      */
     public static AccessTimes ofMountOptions(String options) {
-        Set<String> words = Set.of(options.split(","));
+        List<String> words = Arrays.asList(options.split(",")); // Set.of would throw on a repeated word
         Rule rule = words.contains("noatime") ? Rule.NEVER : words.contains("relatime") ? Rule.RELATIVE : Rule.ALWAYS;
         return new AccessTimes(rule, !words.contains("nodiratime"), words.contains("ro"));
     }

@@ -18,6 +18,7 @@ class AccessTimesTest {
         assertEquals(new AccessTimes(Rule.NEVER, true, false), AccessTimes.ofMountOptions("rw,noatime"));
         assertEquals(new AccessTimes(Rule.ALWAYS, false, true), AccessTimes.ofMountOptions("ro,nosuid,nodiratime"));
         assertEquals(AccessTimes.DEFAULT, AccessTimes.ofMountOptions("rw,relatime"));
+        assertEquals(AccessTimes.DEFAULT, AccessTimes.ofMountOptions("rw,relatime,relatime"), "a repeated word");
     }
 
     @Test

@@ -9,7 +9,7 @@ import dev.fusepanama.libc.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,7 +43,7 @@ final class MountFlagsWatch {
         }
     }
 
-    private static final Map<Watched, Boolean> WATCHED = new ConcurrentHashMap<>();
+    private static final Set<Watched> WATCHED = ConcurrentHashMap.newKeySet();
     private static boolean started;
 
     private MountFlagsWatch() {}
@@ -55,7 +55,7 @@ final class MountFlagsWatch {
     static Watched watch(Path mountpoint) {
         startOnce();
         Watched w = new Watched(mountpoint, AccessTimes.DEFAULT);
-        WATCHED.put(w, Boolean.TRUE);
+        WATCHED.add(w);
         refresh(MountTable.read(), w);
         return w;
     }
@@ -99,8 +99,12 @@ final class MountFlagsWatch {
                 return;
             }
             if (rc > 0 && !WATCHED.isEmpty()) {
-                MountTable table = MountTable.read();
-                for (Watched w : WATCHED.keySet()) refresh(table, w);
+                try {
+                    MountTable table = MountTable.read();
+                    for (Watched w : WATCHED) refresh(table, w);
+                } catch (RuntimeException e) { // a line it cannot read: keep the flags it had, and keep watching
+                    LOG.warn("could not read the mount table's flags after a change", e);
+                }
             }
         }
     }
