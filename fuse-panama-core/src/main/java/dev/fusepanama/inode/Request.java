@@ -29,6 +29,17 @@ public interface Request extends FuseContext {
     }
 
     /**
+     * Whether this is a {@code write} of pages the kernel cached ({@link KernelCaching.Builder#writebackCache}),
+     * sent when it flushes them, not when a process wrote them: its caller is whoever flushed
+     * (a kernel thread, or a process that called fsync or close), and the kernel has already
+     * moved the file's times and cleared its set-ID bits as that write required. False for
+     * every other request.
+     */
+    default boolean fromPageCache() {
+        return false;
+    }
+
+    /**
      * The mount this request came through, for the notifications a filesystem sends after it
      * answered (never from inside the request: see {@link InodeMount}).
      *

@@ -165,6 +165,7 @@ public final class Libc {
     private static final MethodHandle MOUNT = bind("mount", i(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS), CAPTURE);
     private static final MethodHandle UMASK = bind("umask", i(JAVA_INT));
     private static final MethodHandle SETFSGID = bind("setfsgid", i(JAVA_INT));
+    private static final MethodHandle CLOCK_GETTIME = bind("clock_gettime", i(JAVA_INT, ADDRESS), Linker.Option.critical(true));
     private static final MethodHandle GETEUID = bind("geteuid", i());
     private static final MethodHandle GETEGID = bind("getegid", i());
     private static final MethodHandle MALLOC = bind("malloc", l(JAVA_LONG), Linker.Option.critical(false));
@@ -560,6 +561,27 @@ public final class Libc {
     /** {@code setfsgid(2)}: this thread's group for file access; returns the previous one. */
     public static int setfsgid(int gid) {
         try { return (int) SETFSGID.invokeExact(gid); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** time.h: the realtime clock as of the last tick, the clock the kernel stamps file times from. */
+    public static final int CLOCK_REALTIME_COARSE = 5;
+
+    /**
+     * {@code clock_gettime(clock)} in nanoseconds since the epoch (a vDSO call, no system call).
+     * {@link #CLOCK_REALTIME_COARSE} is what the kernel's {@code current_time()} reads for the
+     * times it sets itself, a tick (1-10 ms) behind the precise clock: a filesystem whose times
+     * the kernel also sets (FUSE's writeback cache) keeps their order by stamping from it too.
+     */
+    public static long clockNanos(int clock) {
+        long[] timespec = new long[2]; // struct timespec on 64-bit Linux: tv_sec, tv_nsec
+        int rc;
+        try {
+            rc = (int) CLOCK_GETTIME.invokeExact(clock, MemorySegment.ofArray(timespec));
+        } catch (Throwable t) {
+            throw broken(t);
+        }
+        if (rc != 0) throw new IllegalArgumentException("clock_gettime: no clock " + clock);
+        return timespec[0] * 1_000_000_000L + timespec[1];
     }
 
     public static int geteuid() {

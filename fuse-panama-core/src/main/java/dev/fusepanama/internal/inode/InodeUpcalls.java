@@ -275,7 +275,8 @@ public final class InodeUpcalls {
     void write(long req, long ino, long buf, long size, long offset, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Write(replies, req, t.area()));
-        fs.write(t.request.at(req, scope), ino, fh(fi), t.writeData(buf, size), offset, r);
+        boolean cached = fuse_file_info.bit(fi, replies.fileInfoBits.writepage());
+        fs.write(t.request.atWrite(req, scope, cached), ino, fh(fi), t.writeData(buf, size), offset, r);
     }
 
     void flush(long req, long ino, long fi) throws IOException {

@@ -16,6 +16,7 @@ final class NativeRequest implements Request {
     private final LibFuseLowLevel ll;
     private long req;
     private RequestScope scope;
+    private boolean fromPageCache;
 
     NativeRequest(LibFuseLowLevel ll) {
         this.ll = ll;
@@ -24,7 +25,20 @@ final class NativeRequest implements Request {
     NativeRequest at(long request, RequestScope scope) {
         this.req = request;
         this.scope = scope;
+        this.fromPageCache = false;
         return this;
+    }
+
+    /** As {@link #at}, for a write whose {@code fuse_file_info} says whether it flushes cached pages. */
+    NativeRequest atWrite(long request, RequestScope scope, boolean fromPageCache) {
+        at(request, scope);
+        this.fromPageCache = fromPageCache;
+        return this;
+    }
+
+    @Override
+    public boolean fromPageCache() {
+        return fromPageCache;
     }
 
     private long ctx() {

@@ -144,6 +144,16 @@ public final class InodeSession extends MountSession implements InodeMount, Init
                 got.add("handle_killpriv_v2");
             }
         }
+        if (caching.writebackCache()) {
+            if (options.passthrough()) {
+                not.add("writeback cache (passthrough was asked for, which the kernel refuses beside it)");
+            } else if (!c.isCapable(ConnectionInfo.CAP_WRITEBACK_CACHE)) {
+                not.add("writeback cache (the kernel does not offer it, Linux 3.15+)");
+            } else {
+                c.want(ConnectionInfo.CAP_WRITEBACK_CACHE);
+                got.add("writeback cache");
+            }
+        }
         if (!not.isEmpty()) {
             LOG.debug("{}: kernel caching without {}", mountpoint, String.join(", ", not)); // describe() says it too
         }
