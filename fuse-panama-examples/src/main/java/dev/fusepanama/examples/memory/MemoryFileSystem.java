@@ -51,7 +51,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -135,16 +134,20 @@ public final class MemoryFileSystem implements InodeFileSystem {
      */
     public static MountOptions.Builder mountOptions() {
         // A symlink's target never changes: the kernel may keep what readlink answered.
-        // Opening without OPEN needs O_TRUNC as a setattr: see noOpen.
+        // O_TRUNC arrives as a truncating setattr, which carries the kernel's times under the writeback cache.
         return MountOptions.builder().defaultPermissions(true).fsName("memfs").subtype("memfs")
                 .want(ConnectionInfo.CAP_CACHE_SYMLINKS).unwant(ConnectionInfo.CAP_ATOMIC_O_TRUNC);
     }
 
     // ---- helpers ------------------------------------------------------------------------------
 
+    /**
+     * The time now as the kernel reads it for the times it sets (a tick's precision): under the
+     * writeback cache the kernel stamps writes itself, and relatime compares those stamps with
+     * memfs's, so both come from one clock.
+     */
     private static long now() {
-        Instant t = Instant.now();
-        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+        return Libc.clockNanos(Libc.CLOCK_REALTIME_COARSE);
     }
 
     /** The live inode {@code ino}; ESTALE-like ENOENT for a number the kernel should not hold. */
@@ -595,7 +598,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
      * Without the cache no name is lost; the cost is a READDIR or READDIRPLUS per listing.
      */
     private static final KernelCaching CACHING = KernelCaching.builder().negativeEntries(TIMEOUT)
-            .explicitDataInvalidation(true).handleKillprivV2(true).build();
+            .explicitDataInvalidation(true).handleKillprivV2(true).writebackCache(true).build();
 
     @Override
     public KernelCaching kernelCaching() {
@@ -604,35 +607,39 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     @Override
     public void init(ConnectionInfo connection) {
-        noOpen = connection.isCapable(ConnectionInfo.CAP_NO_OPEN_SUPPORT);
+        writeback = connection.wants(ConnectionInfo.CAP_WRITEBACK_CACHE);
+    }
+
+    /** Whether this mount got the kernel's writeback cache (known once mounted). */
+    public boolean writebackCache() {
+        return writeback;
     }
 
     /**
-     * Where the kernel can open files without asking (FUSE_NO_OPEN_SUPPORT), memfs lets it:
-     * answering ENOSYS to the first open makes the kernel stop sending OPEN and RELEASE, keep
-     * each file's cached pages across opens and pass handle 0. Nothing is lost: the kernel
-     * holds a lookup of every open file, which keeps an unlinked one alive, and O_TRUNC
-     * arrives as a truncating setattr (atomic O_TRUNC is turned off, see {@link #mountOptions}).
+     * Whether the kernel gathers writes in its page cache ({@link KernelCaching.Builder#writebackCache}):
+     * memfs is its files' only writer, which is when that cache is safe. The kernel then keeps
+     * sizes and times and applies O_APPEND; a write memfs cannot take (ENOSPC) fails the fsync or
+     * close after it.
      */
-    private volatile boolean noOpen;
+    private volatile boolean writeback;
 
+    /**
+     * Each open lets the kernel keep the file's cached pages (all writes pass through them, so
+     * they stay true) unless the next read must change the access time: the kernel answers reads
+     * of cached pages without asking, and FUSE leaves access times to the filesystem. So the open
+     * after a change (under relatime) or every open (under strictatime) drops them, having the
+     * kernel write what it holds first, and the reads of that open reach memfs. (O_TRUNC never
+     * arrives here: atomic O_TRUNC is off, see {@link #mountOptions}.)
+     */
     @Override
     public void open(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
-        if (noOpen) {
-            reply.error(dev.fusepanama.Errno.ENOSYS);
-            return;
-        }
         Node n = node(ino);
-        if ((flags & Posix.O_TRUNC) != 0 && n instanceof RegularFile f) {
-            synchronized (f) {
-                f.truncate(0, space);
-                f.mtime = f.ctime = now();
-                killSuid(f, request);
-            }
+        boolean readsReachUs;
+        synchronized (n) {
+            readsReachUs = request.accessTimes().needsUpdate(false, n.atime, n.mtime, n.ctime, now());
         }
         long fh = handleNumber(openHandle(n, flags));
-        // All writes pass through the kernel's page cache, so what it holds of the file stays true.
-        if (!reply.open(fh, OpenReply.KEEP_CACHE)) closeHandle(fh); // the caller gave up: the kernel never releases it
+        if (!reply.open(fh, readsReachUs ? 0 : OpenReply.KEEP_CACHE)) closeHandle(fh); // the caller gave up: the kernel never releases it
     }
 
     private Handle openHandle(Node n, int flags) throws ErrnoException {
@@ -663,7 +670,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
         reply.ok();
     }
 
-    /** The open regular file {@code fh}, or inode {@code ino} when the kernel opened it without asking (handle 0). */
+    /** The open regular file {@code fh}, or inode {@code ino} for handle 0, which memfs never hands out. */
     private RegularFile file(long ino, long fh) throws ErrnoException {
         if (fh == 0) {
             if (node(ino) instanceof RegularFile f) return f;
@@ -697,17 +704,23 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     @Override
     public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws ErrnoException {
-        // Without a handle the kernel has put an O_APPEND write at the end itself (its size is exact: memfs is the only writer).
+        // With the writeback cache the kernel has put an O_APPEND write at the end itself (its size
+        // is exact: memfs is the only writer).
         Handle h = fh == 0 ? null : handle(fh);
         RegularFile f = h == null ? file(ino, 0) : (RegularFile) h.node;
-        boolean append = h != null && (h.flags & Posix.O_APPEND) != 0;
-        int n;
+        boolean append = h != null && !writeback && (h.flags & Posix.O_APPEND) != 0;
+        int n = data.remaining();
         synchronized (f) {
-            long at = append ? f.size : offset;
-            n = f.write(data, at, space);
-            if (n < 0) throw new ErrnoException(ENOSPC);
-            f.mtime = f.ctime = now();
-            killSuid(f, request);
+            if (request.fromPageCache()) {
+                // Its writer was told it succeeded: all of it or an error that fsync and close report.
+                // The kernel has moved the times and cleared set-ID bits, and sends its times later.
+                if (!f.writeAll(data, offset, space)) throw new ErrnoException(ENOSPC);
+            } else {
+                n = f.write(data, append ? f.size : offset, space);
+                if (n < 0) throw new ErrnoException(ENOSPC);
+                f.mtime = f.ctime = now();
+                killSuid(f, request);
+            }
         }
         reply.written(n);
     }
@@ -742,6 +755,9 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     @Override
     public void lseek(Request request, long ino, long fh, long offset, int whence, LseekReply reply) throws ErrnoException {
+        // With the writeback cache the kernel asks before it has flushed what it holds, data memfs
+        // would call a hole: ENOSYS makes it answer by itself from its own size, a file without holes.
+        if (writeback) throw new ErrnoException(dev.fusepanama.Errno.ENOSYS);
         if (!(node(ino) instanceof RegularFile f)) throw new ErrnoException(EINVAL);
         long r;
         synchronized (f) {

@@ -92,6 +92,28 @@ final class RegularFile extends Node {
         return done == 0 && n > 0 ? -1 : done;
     }
 
+    /**
+     * Writes all of {@code buf} at {@code offset}, or nothing: false if the pages it needs do not
+     * fit. For writes whose writer has already been told they succeeded (the kernel's page cache),
+     * where a short write would lose the rest without a word.
+     */
+    boolean writeAll(ByteBuffer buf, long offset, Space space) {
+        long first = offset / PAGE;
+        long last = (offset + buf.remaining() - 1) / PAGE;
+        long missing = 0;
+        for (long index = first; index <= last && buf.hasRemaining(); index++) {
+            if (!pages.containsKey(index)) missing++;
+        }
+        if (missing > 0 && !space.allocatePages(missing)) {
+            return false;
+        }
+        for (long index = first; index <= last && buf.hasRemaining(); index++) {
+            pages.computeIfAbsent(index, i -> new byte[PAGE]);
+        }
+        write(buf, offset, space); // every page is there: allocates nothing, writes all
+        return true;
+    }
+
     /** Sets the size, dropping pages past it and zeroing the tail of the last one. */
     void truncate(long newSize, Space space) {
         if (newSize < size) {

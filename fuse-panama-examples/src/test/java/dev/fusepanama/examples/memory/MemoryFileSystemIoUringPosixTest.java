@@ -18,6 +18,16 @@ import org.junit.jupiter.api.BeforeAll;
 @MountTest
 class MemoryFileSystemIoUringPosixTest extends PosixSuite {
     private static UringSwitch uring;
+    private MemoryFileSystem fs;
+
+    @Override
+    protected java.util.Set<Feature> unsupported() {
+        try {
+            return MemoryFileSystemPosixTest.unsupportedUnderWriteback(fs);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     @BeforeAll
     static void ringsOn() throws Exception {
@@ -31,8 +41,8 @@ class MemoryFileSystemIoUringPosixTest extends PosixSuite {
 
     @Override
     protected TestMount mountFilesystem() throws Exception {
-        TestMount m = TestMount.mount(new MemoryFileSystem(1L << 30, 1_000_000),
-                MemoryFileSystem.mountOptions().allowOther(true).ioUring(true).build());
+        fs = new MemoryFileSystem(1L << 30, 1_000_000);
+        TestMount m = TestMount.mount(fs, MemoryFileSystem.mountOptions().allowOther(true).ioUring(true).build());
         String how = m.handle().describe();
         String refusal = UringSwitch.kernelRefusal(how);
         if (!UringSwitch.ringsOf(how) && refusal != null) {
