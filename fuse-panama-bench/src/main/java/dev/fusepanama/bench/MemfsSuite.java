@@ -23,8 +23,9 @@ import java.util.stream.Stream;
 
 /**
  * memfs (fuse-panama-examples' {@code MemoryFileSystem}) on the inode API, with the kernel's
- * entry and attribute caches on, against tmpfs (the kernel alone: the limit) and against memfs as
- * it was before the inode API ({@link #BEFORE_COMMIT}), on what people do with a tree of files:
+ * entry and attribute caches on, against libfuse's {@code passthrough_hp} over a tmpfs (the best
+ * C FUSE filesystem, on the same libfuse: the anchor), tmpfs (the kernel alone: the limit) and
+ * memfs as it was before the inode API ({@link #BEFORE_COMMIT}), on what people do with a tree of files:
  * unpack a tar, walk it, grep it, {@code git status}, {@code ls -l}, small writes, re-reading a
  * big file. Every row is the wall time of a command-line tool. After the timed rounds, one unpack
  * into a traced mount of each memfs counts the FUSE requests per entry. Needs root (the tmpfs),
@@ -33,6 +34,7 @@ import java.util.stream.Stream;
 final class MemfsSuite implements Suite {
     static final String TMPFS = "tmpfs";
     static final String MEMFS = "memfs";
+    static final String HP = "passthrough_hp";
     static final String BEFORE = "memfs before the inode API";
     /** The last commit before memfs moved to the inode API: what {@link #BEFORE} runs. */
     static final String BEFORE_COMMIT = "4ab35a6363a97f8cc0ca1f62e266d9a37d44435e";
@@ -64,18 +66,24 @@ final class MemfsSuite implements Suite {
     private final List<Filesystem> filesystems;
     private final List<Metric> metrics;
     private final double scale;
+    private final String libfuse;
 
     /** The tar the unpack rows extract: its entries and size. */
     record Tarball(Path file, int entries, long bytes) {}
 
-    private MemfsSuite(Cleanup cleanup, Tarball tarball, Filesystem tmpfs, Filesystem memfs, Filesystem before, double scale) {
+    private MemfsSuite(Cleanup cleanup, Tarball tarball, List<Filesystem> filesystems, double scale, String libfuse) {
         this.cleanup = cleanup;
         this.tarball = tarball;
-        this.memfs = memfs;
-        this.before = before;
-        this.filesystems = List.of(tmpfs, memfs, before);
+        this.filesystems = filesystems;
+        this.memfs = named(filesystems, MEMFS);
+        this.before = named(filesystems, BEFORE);
         this.metrics = metrics(tarball.file(), scale);
         this.scale = scale;
+        this.libfuse = libfuse;
+    }
+
+    private static Filesystem named(List<Filesystem> filesystems, String name) {
+        return filesystems.stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow();
     }
 
     static MemfsSuite open(Cleanup cleanup, double scale) throws Exception {
@@ -83,18 +91,23 @@ final class MemfsSuite implements Suite {
         Path work = Files.createTempDirectory("bench-memfs-");
         cleanup.add(() -> deleteTree(work));
         Tarball tarball = tarball(work, scale);
+        // memfs and passthrough_hp on the same libfuse, the newest of the version matrix.
+        PassthroughSuite.Mirrors newest = PassthroughSuite.Mirrors.onNewestLibfuse(Compare.repo());
+        Path source = MirrorSuite.tmpfs(cleanup, "bench-memfs-hp", SIZE);
+        List<String> hp = newest.passthroughHp("--foreground", "--nopassthrough", source.toString());
         String java = ProcessHandle.current().info().command().orElseThrow();
         List<String> jvm = List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", HEAP, Compare.FIXED_COMPILER_THREADS);
         List<String> memfsArgs = List.of("dev.fusepanama.examples.Main", "memfs", "--max-size", SIZE);
-        List<String> memfs = new ArrayList<>(jvm);
+        List<String> memfs = new ArrayList<>(List.of("env", "FUSE_PANAMA_LIBFUSE=" + newest.library()));
+        memfs.addAll(jvm);
         memfs.addAll(List.of("-cp", System.getProperty("java.class.path")));
         memfs.addAll(memfsArgs);
         List<String> before = new ArrayList<>(jvm);
         before.addAll(List.of("-cp", beforeClasspath()));
         before.addAll(memfsArgs);
         List<String> tmpfs = List.of(Compare.repo().resolve("fuse-panama-bench/hold-tmpfs").toString(), SIZE);
-        return new MemfsSuite(cleanup, tarball, new Filesystem(TMPFS, tmpfs, "", true), new Filesystem(MEMFS, memfs, ""),
-                new Filesystem(BEFORE, before, ""), scale);
+        return new MemfsSuite(cleanup, tarball, List.of(new Filesystem(TMPFS, tmpfs, "", true), new Filesystem(HP, hp, ""),
+                new Filesystem(MEMFS, memfs, ""), new Filesystem(BEFORE, before, "")), scale, newest.version());
     }
 
     /**
@@ -140,8 +153,8 @@ final class MemfsSuite implements Suite {
                             Path dir = Files.createDirectory(w.resolve(DIR));
                             for (long i = 0; i < dirEntries; i++) Files.createFile(dir.resolve("file-" + i));
                         }, Step.NOTHING),
-                new Metric("write 100 MiB in 10 KiB writes", "MB/s", true, WRITE_BYTES, WRITES_AT_SCALE_1,
-                        (r, w, n) -> dd(w, n, "if=/dev/zero", "of=" + WRITES, "bs=10k"),
+                new Metric("write 100 MiB in 10 KiB writes, then fsync", "MB/s", true, WRITE_BYTES, WRITES_AT_SCALE_1,
+                        (r, w, n) -> dd(w, n, "if=/dev/zero", "of=" + WRITES, "bs=10k", "conv=fsync"),
                         Step.NOTHING, (r, w, n) -> Files.delete(w.resolve(WRITES))),
                 new Metric("re-read a 1 GiB file (the second read; 1 MiB reads)", "MB/s", true, 1 << 20, BIG_MIB,
                         (r, w, n) -> dd(w, n, "if=" + BIG, "of=/dev/null", "bs=1M"),
@@ -279,22 +292,30 @@ final class MemfsSuite implements Suite {
 
     @Override
     public String heading() {
-        return "## memfs on the inode API against tmpfs and before (`--suite memfs`)";
+        return "## memfs on the inode API against passthrough_hp, tmpfs and before (`--suite memfs`)";
+    }
+
+    @Override
+    public String libfuse() {
+        return libfuse;
     }
 
     @Override
     public String settings() {
-        return String.format(Locale.ROOT, "tmpfs (size=%s, mounted by fuse-panama-bench/hold-tmpfs); memfs on the inode API, the "
-                + "kernel's entry and attribute caches on (timeouts 1 h); memfs before the inode API (commit %s: libfuse's "
-                + "high-level API, attributes uncached, names cached 1 s, built once into ~/.cache/fuse-panama); both "
+        return String.format(Locale.ROOT, "tmpfs (size=%s, mounted by fuse-panama-bench/hold-tmpfs); libfuse's passthrough_hp "
+                + "(C++, low-level API) over another such tmpfs, `--nopassthrough` and otherwise as it comes (the kernel's "
+                + "caches on, timeouts 1 day, the writeback cache) on libfuse %s (Debian sid's, native/build-libfuse318.sh); "
+                + "memfs on the inode API on the same libfuse, the "
+                + "kernel's entry and attribute caches on (timeouts 1 h), the writeback cache; memfs before the inode API (commit %s: libfuse's "
+                + "high-level API, attributes uncached, names cached 1 s, built once into ~/.cache/fuse-panama) on the system's libfuse; both "
                 + "`dev.fusepanama.examples.Main memfs --max-size %s` with -XX:+UseSerialGC %s. The tar: %,d entries of "
                 + "/usr/include, %.0f MB, unpacked (GNU tar) into a new directory every round and removed after the grep rows; "
                 + "git status in a repository of the same files, committed; ls -l of a directory of %,d empty files; dd of "
-                + "/dev/zero into a new file, %s MiB in 10 KiB writes; a file of %,d MiB (dd bs=1M) read once, then timed. "
+                + "/dev/zero into a new file, %s MiB in 10 KiB writes and an fsync (conv=fsync); a file of %,d MiB (dd bs=1M) read once, then timed. "
                 + "Every row is the wall time of the tool's process, from its start to its exit, in the filesystem's root. "
                 + "Ratios are of the row's values: below 1 is faster on the ms/op rows, above 1 on the MB/s rows. tmpfs is "
                 + "the kernel's own: no process to measure, so no CPU or process columns.",
-                SIZE, BEFORE_COMMIT.substring(0, 7), SIZE, HEAP, tarball.entries(), tarball.bytes() / 1e6, atScale(DIR_ENTRIES, scale),
+                SIZE, libfuse, BEFORE_COMMIT.substring(0, 7), SIZE, HEAP, tarball.entries(), tarball.bytes() / 1e6, atScale(DIR_ENTRIES, scale),
                 Report.number(atScale(WRITES_AT_SCALE_1, scale) * (double) WRITE_BYTES / (1 << 20)), atScale(BIG_MIB, scale));
     }
 
@@ -310,13 +331,14 @@ final class MemfsSuite implements Suite {
 
     @Override
     public List<Column> columns() {
-        return List.of(new Column.Median(TMPFS), new Column.Median(MEMFS), new Column.Median(BEFORE),
-                ratio("memfs / tmpfs", MEMFS, TMPFS), ratio("memfs / before", MEMFS, BEFORE));
+        return List.of(new Column.Median(TMPFS), new Column.Median(HP), new Column.Median(MEMFS), new Column.Median(BEFORE),
+                ratio("memfs / passthrough_hp", MEMFS, HP), ratio("memfs / tmpfs", MEMFS, TMPFS), ratio("memfs / before", MEMFS, BEFORE));
     }
 
     @Override
     public List<Column> cpuColumns() {
-        return List.of(new Column.Median(MEMFS), new Column.Median(BEFORE), ratio("memfs / before", MEMFS, BEFORE));
+        return List.of(new Column.Median(HP), new Column.Median(MEMFS), new Column.Median(BEFORE),
+                ratio("memfs / passthrough_hp", MEMFS, HP), ratio("memfs / before", MEMFS, BEFORE));
     }
 
     /**
@@ -357,33 +379,45 @@ final class MemfsSuite implements Suite {
     }
 
     /**
-     * What each row asks of memfs: one pass of every row in order, with its untimed steps, over
-     * a fresh mount, the timed part's requests counted by the kernel's tracepoint (what the
-     * kernel sent, whoever answered it). 0 is the goal wherever the kernel can answer by itself.
+     * What each row asks of memfs and of passthrough_hp: one pass of every row in order, with its
+     * untimed steps, over a fresh mount of each, the timed part's requests counted by the kernel's
+     * tracepoint (what the kernel sent, whoever answered it). 0 is the goal wherever the kernel
+     * can answer by itself.
      */
     private String rowRequests() throws Exception {
-        StringBuilder sb = new StringBuilder(Report.wrap("FUSE requests memfs gets for each row, in one pass of every row in order "
+        StringBuilder sb = new StringBuilder(Report.wrap("FUSE requests each row sends, in one pass of every row in order "
                 + "over a fresh mount after the timed rounds, counted by the kernel's `fuse:fuse_request_send` tracepoint "
                 + "(fuse-panama-testkit's `RequestTrace`):") + "\n\n");
-        sb.append("| row | requests | the most frequent |\n|---|---:|---|\n");
-        try (FsProcess fs = cleanup.add(FsProcess.start(new Filesystem(memfs.name() + " counted", memfs.command(), memfs.scratch())))) {
-            fs.awaitMount();
-            for (Metric m : metrics(tarball.file(), scale)) {
-                m.runBefore(fs, scale);
-                Map<String, Long> counts;
-                try (dev.fusepanama.testkit.RequestTrace trace = dev.fusepanama.testkit.RequestTrace.start(fs.mountpoint())) {
-                    m.run(fs, scale);
-                    Thread.sleep(300); // the kernel sends RELEASE after close(2) returns
-                    counts = trace.counts();
+        List<Filesystem> counted = List.of(memfs, named(filesystems, HP));
+        List<Map<String, String>> cells = new ArrayList<>();
+        for (Filesystem f : counted) {
+            Map<String, String> byRow = new TreeMap<>();
+            try (FsProcess fs = cleanup.add(FsProcess.start(new Filesystem(f.name() + " counted", f.command(), f.scratch())))) {
+                fs.awaitMount();
+                for (Metric m : metrics(tarball.file(), scale)) {
+                    m.runBefore(fs, scale);
+                    Map<String, Long> counts;
+                    try (dev.fusepanama.testkit.RequestTrace trace = dev.fusepanama.testkit.RequestTrace.start(fs.mountpoint())) {
+                        m.run(fs, scale);
+                        Thread.sleep(300); // the kernel sends RELEASE after close(2) returns
+                        counts = trace.counts();
+                    }
+                    m.runAfter(fs, scale);
+                    long all = counts.values().stream().mapToLong(Long::longValue).sum();
+                    List<Map.Entry<String, Long>> top = new ArrayList<>(counts.entrySet());
+                    top.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+                    String most = String.join(", ", top.stream().limit(4)
+                            .map(e -> String.format(Locale.ROOT, "%s %,d", e.getKey(), e.getValue())).toList());
+                    byRow.put(m.name(), String.format(Locale.ROOT, "%,d | %s", all, most.isEmpty() ? "none" : most));
                 }
-                m.runAfter(fs, scale);
-                long all = counts.values().stream().mapToLong(Long::longValue).sum();
-                List<Map.Entry<String, Long>> top = new ArrayList<>(counts.entrySet());
-                top.sort(Map.Entry.<String, Long>comparingByValue().reversed());
-                String most = String.join(", ", top.stream().limit(4)
-                        .map(e -> String.format(Locale.ROOT, "%s %,d", e.getKey(), e.getValue())).toList());
-                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s |%n", m.name(), all, most.isEmpty() ? "none" : most));
             }
+            cells.add(byRow);
+        }
+        sb.append("| row | ").append(MEMFS).append(" | the most frequent | ").append(HP).append(" | the most frequent |\n");
+        sb.append("|---|---:|---|---:|---|\n");
+        for (Metric m : metrics) {
+            sb.append("| ").append(m.name()).append(" | ").append(cells.get(0).get(m.name())).append(" | ")
+                    .append(cells.get(1).get(m.name())).append(" |\n");
         }
         return sb.toString();
     }

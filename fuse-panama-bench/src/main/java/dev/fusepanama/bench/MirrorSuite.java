@@ -59,10 +59,21 @@ final class MirrorSuite implements Suite {
      * hold it open have ended, with the 1 GiB file {@code data} of random bytes and a {@code file}.
      */
     static Path tmpfsSource(Cleanup cleanup) throws Exception {
-        Path work = Files.createTempDirectory("bench-mirror-");
+        Path src = tmpfs(cleanup, "bench-mirror", "3g");
+        writeRandom(src.resolve("data"), DATA_BYTES);
+        Files.writeString(src.resolve("file"), "x\n");
+        return src;
+    }
+
+    /**
+     * An empty tmpfs of {@code size} named {@code name} at a new directory, unmounted by
+     * {@code cleanup} once the filesystems that hold it open have ended. Needs root.
+     */
+    static Path tmpfs(Cleanup cleanup, String name, String size) throws Exception {
+        Path work = Files.createTempDirectory(name + "-");
         cleanup.add(() -> deleteTree(work));
         Path src = Files.createDirectory(work.resolve("src"));
-        run("mount", "-t", "tmpfs", "-o", "size=3g", "bench-mirror", src.toString());
+        run("mount", "-t", "tmpfs", "-o", "size=" + size, name, src.toString());
         // Unmounted once the filesystems, which hold it open, have ended (they are added later, so closed first).
         cleanup.add(() -> {
             if (!Files.readString(Path.of("/proc/self/mounts")).contains(" " + src + " ")) return;
@@ -72,8 +83,6 @@ final class MirrorSuite implements Suite {
                 run("umount", "-l", src.toString());
             }
         });
-        writeRandom(src.resolve("data"), DATA_BYTES);
-        Files.writeString(src.resolve("file"), "x\n");
         return src;
     }
 
