@@ -79,6 +79,8 @@ class KernelCachingThroughMountTest {
         final AtomicLong inodes = new AtomicLong(ROOT + 1);
         final List<Long> readdirHandles = new java.util.concurrent.CopyOnWriteArrayList<>();
         final List<Long> readOffsets = new java.util.concurrent.CopyOnWriteArrayList<>();
+        /** Each WRITE's {@link Request#fromPageCache}. */
+        final List<Boolean> writesFromPageCache = new java.util.concurrent.CopyOnWriteArrayList<>();
 
         Files1(KernelCaching caching) {
             this.caching = caching;
@@ -155,6 +157,7 @@ class KernelCachingThroughMountTest {
 
         @Override
         public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) {
+            writesFromPageCache.add(request.fromPageCache());
             File f = byIno.get(ino);
             int n = data.remaining();
             synchronized (f) {
@@ -340,6 +343,35 @@ class KernelCachingThroughMountTest {
                 }
             }
             assertEquals(1, trace.count("FLUSH"), "FLUSH is answered ENOSYS once, then never sent: " + trace.counts());
+        }
+    }
+
+    @Test
+    void theWritebackCacheGathersSmallWritesIntoPagesTheKernelFlushes() throws Exception {
+        byte[] expected = new byte[100 * 1000];
+        for (int i = 0; i < expected.length; i++) expected[i] = (byte) (i % 251);
+        for (boolean writeback : new boolean[] {false, true}) {
+            Files1 fs = new Files1(KernelCaching.builder().writebackCache(writeback).build());
+            fs.put("f", "");
+            try (TestMount m = TestMount.mount(fs)) {
+                assertEquals(writeback, m.handle().describe().contains("writeback cache"), m.handle().describe());
+                try (RequestTrace trace = RequestTrace.start(m.root())) {
+                    try (var ch = java.nio.channels.FileChannel.open(m.path("f"), StandardOpenOption.WRITE)) {
+                        for (int i = 0; i < 100; i++) ch.write(ByteBuffer.wrap(expected, i * 1000, 1000), i * 1000L);
+                        if (writeback) assertEquals(0, trace.count("WRITE"), "write(2) only fills the kernel's pages: " + trace.counts());
+                        ch.force(false);
+                    }
+                    long writes = trace.count("WRITE");
+                    if (writeback) {
+                        assertTrue(writes >= 1 && writes <= 2, "100,000 bytes in 25 pages, flushed at fsync: " + trace.counts());
+                    } else {
+                        assertTrue(writes >= 100, "a request per write(2), two where it crosses a page: " + trace.counts());
+                    }
+                }
+                assertEquals(java.util.Collections.nCopies(fs.writesFromPageCache.size(), writeback), fs.writesFromPageCache,
+                        "fromPageCache tells the kernel's flushes");
+                assertTrue(java.util.Arrays.equals(expected, fs.byIno.get(fs.files.get("f").ino).data), "every byte arrived");
+            }
         }
     }
 

@@ -98,17 +98,18 @@ final class RegularFile extends Node {
      * where a short write would lose the rest without a word.
      */
     boolean writeAll(ByteBuffer buf, long offset, Space space) {
+        if (!buf.hasRemaining()) return true;
         long first = offset / PAGE;
         long last = (offset + buf.remaining() - 1) / PAGE;
         long missing = 0;
-        for (long index = first; index <= last && buf.hasRemaining(); index++) {
+        for (long index = first; index <= last; index++) {
             if (!pages.containsKey(index)) missing++;
         }
         if (missing > 0 && !space.allocatePages(missing)) {
             return false;
         }
-        for (long index = first; index <= last && buf.hasRemaining(); index++) {
-            pages.computeIfAbsent(index, i -> new byte[PAGE]);
+        for (long index = first; index <= last; index++) {
+            if (!pages.containsKey(index)) pages.put(index, new byte[PAGE]);
         }
         write(buf, offset, space); // every page is there: allocates nothing, writes all
         return true;
