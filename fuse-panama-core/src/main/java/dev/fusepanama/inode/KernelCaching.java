@@ -194,9 +194,10 @@ public final class KernelCaching {
          * refuses beside it. The kernel then owns what a write changes, and the filesystem
          * promises to:
          * <ul>
-         *   <li>be its files' only writer: the kernel keeps the size, mtime and ctime of a cached
-         *       file and ignores those in attribute replies ({@link InodeMount#invalidateInode}
-         *       writes the dirty pages and drops them, for a change behind the mount);
+         *   <li>be its files' only writer: the kernel keeps the size, mtime and ctime of a regular
+         *       file it has cached and ignores those in attribute replies, also after
+         *       {@link InodeMount#invalidateInode} (which writes the dirty pages and drops them),
+         *       so a change made behind the mount is not seen while the kernel holds the inode;
          *   <li>take the size, mtime and ctime from {@code setattr} (the kernel sends its times
          *       when it flushes, with {@code SET_MTIME} and {@code SET_CTIME}), and leave the times
          *       and set-ID bits alone on a write {@linkplain Request#fromPageCache from the page
@@ -205,10 +206,11 @@ public final class KernelCaching {
          *       arrives among the open flags; and serve reads on files opened write-only, which the
          *       kernel sends to fill a page a write covers in part.
          * </ul>
-         * Errors change place: a WRITE refused (ENOSPC from a full filesystem, EIO) fails the
-         * {@code fsync} or the {@code close} after it, not the {@code write(2)}, as on NFS; a
-         * WRITE from the page cache should be taken whole or refused, since a short count loses
-         * the rest without a word. And the kernel forwards {@code lseek}'s SEEK_DATA and
+         * Errors change place: a WRITE refused (ENOSPC from a full filesystem, EIO) is reported
+         * by the next {@code fsync} of each descriptor, and by a {@code close} unless an fsync or
+         * close of the file reported it before (the kernel keeps one error per file, as for
+         * NFS), not by the {@code write(2)}; a WRITE from the page cache should be taken whole or
+         * refused, since the kernel takes a short count for success and the rest is lost without a word. And the kernel forwards {@code lseek}'s SEEK_DATA and
          * SEEK_HOLE without flushing first, so the filesystem cannot tell a hole from data the
          * kernel still holds: answering ENOSYS lets the kernel answer from its own size, a file
          * without holes (memfs does).

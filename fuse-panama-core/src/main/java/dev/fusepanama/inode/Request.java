@@ -29,11 +29,15 @@ public interface Request extends FuseContext {
     }
 
     /**
-     * Whether this is a {@code write} of pages the kernel cached ({@link KernelCaching.Builder#writebackCache}),
-     * sent when it flushes them, not when a process wrote them: its caller is whoever flushed
-     * (a kernel thread, or a process that called fsync or close), and the kernel has already
-     * moved the file's times and cleared its set-ID bits as that write required. False for
-     * every other request.
+     * Whether this is a {@code write} or {@code writeBuf} of pages the kernel cached
+     * ({@link KernelCaching.Builder#writebackCache}), sent when it flushes them, not when a process
+     * wrote them: its caller is whoever flushed (a kernel thread, or a process that called fsync
+     * or close). The kernel has moved the file's times itself, and sends them with a setattr. A
+     * write that had to clear set-ID bits never comes this way: with
+     * {@link KernelCaching.Builder#handleKillprivV2} the kernel sends it at once, uncached, from
+     * its writer; without, the kernel applied its own FUSE rule with a setattr of the mode before
+     * caching it ({@code S_ISUID}, and {@code S_ISGID} beside group-execute). False
+     * for every other request.
      */
     default boolean fromPageCache() {
         return false;

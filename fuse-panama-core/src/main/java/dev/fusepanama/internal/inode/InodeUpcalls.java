@@ -275,7 +275,7 @@ public final class InodeUpcalls {
     void write(long req, long ino, long buf, long size, long offset, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Write(replies, req, t.area()));
-        boolean cached = fuse_file_info.bit(fi, replies.fileInfoBits.writepage());
+        boolean cached = fi != 0 && fuse_file_info.bit(fi, replies.fileInfoBits.writepage());
         fs.write(t.request.atWrite(req, scope, cached), ino, fh(fi), t.writeData(buf, size), offset, r);
     }
 
@@ -414,7 +414,8 @@ public final class InodeUpcalls {
     void write_buf(long req, long ino, long bufv, long offset, long fi) throws IOException {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Write(replies, req, t.area()));
-        fs.writeBuf(t.request.at(req, scope), ino, fh(fi), t.writeBuffer(bufv), offset, r);
+        boolean cached = fi != 0 && fuse_file_info.bit(fi, replies.fileInfoBits.writepage());
+        fs.writeBuf(t.request.atWrite(req, scope, cached), ino, fh(fi), t.writeBuffer(bufv), offset, r);
     }
 
     /** The kernel's answer to {@link InodeMount#retrieve}: complete its future with a copy of the data. */
