@@ -61,7 +61,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * An in-memory filesystem with the semantics of tmpfs, on the inode API: sparse files, hard
  * links, symlinks, FIFOs and device nodes, extended attributes, stable directory offsets,
  * unlink and rename-over while open (fstat of such a file still answers), fallocate/punch
- * hole, SEEK_DATA/SEEK_HOLE, copy_file_range, and a capacity limit.
+ * hole, copy_file_range, and a capacity limit. Writes go through the kernel's writeback cache
+ * (see {@link #writeback}: what that changes against tmpfs).
  *
  * <p>Caching: memfs is the only writer of its files, so the kernel may keep names and
  * attributes as long as it likes ({@link #TIMEOUT}); it learns of every change from the
@@ -214,8 +215,9 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     /**
      * A write, truncate, allocation or copy into {@code n} clears set-ID bits as tmpfs does
-     * ({@link SetId}; the kernel leaves it to memfs: see {@link #kernelCaching}). Called with
-     * {@code n}'s monitor held.
+     * ({@link SetId}), where the kernel leaves it to memfs (handle_killpriv_v2, libfuse 3.17.1+;
+     * before, the kernel applies its own FUSE rule to cached writes first). Not for a write
+     * from the page cache, whose writer the kernel dealt with. Called with {@code n}'s monitor held.
      */
     private static void killSuid(Node n, Request request) {
         n.mode = SetId.afterDataChange(n.mode, n.gid, request);
@@ -585,8 +587,9 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     /**
      * memfs is its files' only writer and clears set-ID bits itself, as tmpfs does, so the kernel
-     * may keep file pages until a request through it changes them, remember absent names for
-     * {@link #TIMEOUT}, and skip the {@code security.capability} lookup before each write.
+     * may keep file pages until a request through it changes them, gather writes in them (the
+     * writeback cache), remember absent names for {@link #TIMEOUT}, and, where it can hand the
+     * set-ID rule to memfs, skip the {@code security.capability} lookup before each write.
      *
      * <p>Listings are not kept ({@code noOpendir} and {@code keepListings} would keep them): the
      * kernel's cached listing ends a listing early when the offset it resumes from is not in the
@@ -618,8 +621,10 @@ public final class MemoryFileSystem implements InodeFileSystem {
     /**
      * Whether the kernel gathers writes in its page cache ({@link KernelCaching.Builder#writebackCache}):
      * memfs is its files' only writer, which is when that cache is safe. The kernel then keeps
-     * sizes and times and applies O_APPEND; a write memfs cannot take (ENOSPC) fails the fsync or
-     * close after it.
+     * sizes and times and applies O_APPEND; a write memfs cannot take (ENOSPC) is reported by the
+     * fsync or close after it; lseek's SEEK_DATA and SEEK_HOLE see no holes (see {@link #lseek});
+     * and while a process holds writes the kernel has not flushed, memfs's mtime is the one from
+     * before them, so a read meanwhile may leave atime where tmpfs's relatime would move it.
      */
     private volatile boolean writeback;
 
@@ -689,17 +694,21 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     @Override
     public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws ErrnoException {
-        RegularFile f = file(ino, fh);
+        Handle h = fh == 0 ? null : handle(fh);
+        RegularFile f = h == null ? file(ino, 0) : (RegularFile) h.node;
+        // Through a write-only handle the kernel reads the page a write(2) covers in part (the
+        // writeback cache): no process read, so atime stays, as on tmpfs.
+        boolean byAProcess = h == null || (h.flags & Posix.O_ACCMODE) != Posix.O_WRONLY;
         ByteBuffer buffer = readBuffers.get().clear();
         buffer.limit((int) Math.min(size, buffer.capacity()));
         AccessTimes rule = request.accessTimes();
         synchronized (f) {
             f.read(buffer, offset);
             long now = now();
-            if (rule.needsUpdate(false, f.atime, f.mtime, f.ctime, now)) f.atime = now;
+            if (byAProcess && rule.needsUpdate(false, f.atime, f.mtime, f.ctime, now)) f.atime = now;
         }
         reply.data(buffer.flip());
-        if (rule.everyRead()) strictAtime.seeNextRead(request.mount(), ino);
+        if (byAProcess && rule.everyRead()) strictAtime.seeNextRead(request.mount(), ino);
     }
 
     @Override

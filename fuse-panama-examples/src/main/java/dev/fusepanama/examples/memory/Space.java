@@ -14,11 +14,13 @@ final class Space {
         this.maxInodes = maxInodes;
     }
 
+    /** Takes {@code n} pages if they fit, else none: a refused request never counts, even for a moment. */
     boolean allocatePages(long n) {
-        if (pages.addAndGet(n) > maxPages) {
-            pages.addAndGet(-n);
-            return false;
-        }
+        long used;
+        do {
+            used = pages.get();
+            if (used + n > maxPages) return false;
+        } while (!pages.compareAndSet(used, used + n));
         return true;
     }
 
@@ -27,10 +29,11 @@ final class Space {
     }
 
     boolean allocateInode() {
-        if (inodes.incrementAndGet() > maxInodes) {
-            inodes.decrementAndGet();
-            return false;
-        }
+        long used;
+        do {
+            used = inodes.get();
+            if (used + 1 > maxInodes) return false;
+        } while (!inodes.compareAndSet(used, used + 1));
         return true;
     }
 
