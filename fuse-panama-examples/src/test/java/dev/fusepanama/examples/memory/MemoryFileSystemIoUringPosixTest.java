@@ -19,14 +19,11 @@ import org.junit.jupiter.api.BeforeAll;
 class MemoryFileSystemIoUringPosixTest extends PosixSuite {
     private static UringSwitch uring;
     private MemoryFileSystem fs;
+    private TestMount mounted;
 
     @Override
     protected java.util.Set<Feature> unsupported() {
-        try {
-            return MemoryFileSystemPosixTest.unsupportedUnderWriteback(fs);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return MemoryFileSystemPosixTest.unsupportedUnderWriteback(fs, mounted);
     }
 
     @BeforeAll
@@ -43,6 +40,7 @@ class MemoryFileSystemIoUringPosixTest extends PosixSuite {
     protected TestMount mountFilesystem() throws Exception {
         fs = new MemoryFileSystem(1L << 30, 1_000_000);
         TestMount m = TestMount.mount(fs, MemoryFileSystem.mountOptions().allowOther(true).ioUring(true).build());
+        mounted = m;
         String how = m.handle().describe();
         String refusal = UringSwitch.kernelRefusal(how);
         if (!UringSwitch.ringsOf(how) && refusal != null) {

@@ -119,6 +119,29 @@ class MemoryFileSystemTest {
         }
     }
 
+    /** Under the writeback cache the kernel answers SEEK_DATA and SEEK_HOLE from its own size: data everywhere, the hole at the end. */
+    @Test
+    void seekDataAndSeekHoleSeeAFileWithoutHolesUnderTheWritebackCache() throws Exception {
+        MemoryFileSystem fs = new MemoryFileSystem(1 << 24, 10);
+        try (TestMount m = TestMount.mount(fs, MemoryFileSystem.mountOptions().build())) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(fs.writebackCache(), "without it memfs finds the holes (the POSIX suite's check)");
+            int fd = Os.open(m.path("sparse"), Posix.O_CREAT | Posix.O_RDWR);
+            try {
+                assertEquals(1, Os.pwrite(fd, new byte[] {1}, 1 << 20));
+                assertEquals(0, Os.lseek(fd, 0, Posix.SEEK_DATA), "before the flush");
+                assertEquals((1 << 20) + 1, Os.lseek(fd, 0, Posix.SEEK_HOLE), "the end, the kernel's size: the byte is not flushed yet");
+                assertEquals(0, Os.fsync(fd));
+                assertEquals(4096, Os.lseek(fd, 4096, Posix.SEEK_DATA), "after it");
+                assertEquals((1 << 20) + 1, Os.lseek(fd, 4096, Posix.SEEK_HOLE));
+                assertEquals(-Errno.ENXIO, Os.lseek(fd, (1 << 20) + 1, Posix.SEEK_DATA), "past the end");
+            } finally {
+                Os.close(fd);
+            }
+            // The kernel keeps no block count of a cached file: a close asks memfs's anew.
+            assertEquals(8, Os.lstat(Os.bytes(m.path("sparse"))).blocks(), "the hole still costs nothing: one page of 512-byte blocks");
+        }
+    }
+
     private static void awaitFree(TestMount m, long blocks) throws InterruptedException {
         // release is asynchronous: close(2) returns before the filesystem hears of it
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
