@@ -566,6 +566,9 @@ public final class Libc {
     /** time.h: the realtime clock as of the last tick, the clock the kernel stamps file times from. */
     public static final int CLOCK_REALTIME_COARSE = 5;
 
+    /** One timespec per thread: a filesystem reads the clock on every request, without garbage. */
+    private static final ThreadLocal<long[]> TIMESPEC = ThreadLocal.withInitial(() -> new long[2]);
+
     /**
      * {@code clock_gettime(clock)} in nanoseconds since the epoch (a vDSO call, no system call).
      * {@link #CLOCK_REALTIME_COARSE} is what the kernel's {@code current_time()} reads for the
@@ -573,7 +576,7 @@ public final class Libc {
      * the kernel also sets (FUSE's writeback cache) keeps their order by stamping from it too.
      */
     public static long clockNanos(int clock) {
-        long[] timespec = new long[2]; // struct timespec on 64-bit Linux: tv_sec, tv_nsec
+        long[] timespec = TIMESPEC.get(); // struct timespec on 64-bit Linux: tv_sec, tv_nsec
         int rc;
         try {
             rc = (int) CLOCK_GETTIME.invokeExact(clock, MemorySegment.ofArray(timespec));
