@@ -169,6 +169,8 @@ public final class Libc {
     private static final MethodHandle GETEUID = bind("geteuid", i());
     private static final MethodHandle GETEGID = bind("getegid", i());
     private static final MethodHandle MALLOC = bind("malloc", l(JAVA_LONG), Linker.Option.critical(false));
+    private static final MethodHandle CALLOC = bind("calloc", l(JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
+    private static final MethodHandle FREE = bind("free", FunctionDescriptor.ofVoid(JAVA_LONG), Linker.Option.critical(false));
     private static final MethodHandle VSNPRINTF = bind("vsnprintf", i(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle SETCANCELSTATE = bind("pthread_setcancelstate", i(JAVA_INT, ADDRESS));
 
@@ -598,6 +600,16 @@ public final class Libc {
     /** {@code malloc(3)}, for memory that libfuse will {@code free()} itself; 0 when out of memory. */
     public static long malloc(long size) {
         try { return (long) MALLOC.invokeExact(size); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code calloc(3)}: {@code n * size} zeroed bytes off the Java heap, 0 when out of memory; give them back with {@link #free}. */
+    public static long calloc(long n, long size) {
+        try { return (long) CALLOC.invokeExact(n, size); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code free(3)} of what {@link #malloc} or {@link #calloc} returned (0 is allowed and does nothing). */
+    public static void free(long address) {
+        try { FREE.invokeExact(address); } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code vsnprintf(3)} with raw addresses: formats a {@code va_list} that native code handed in. */

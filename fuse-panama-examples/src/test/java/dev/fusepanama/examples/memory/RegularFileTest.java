@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 
-/** The page map's all-or-nothing write, which the kernel's flushes need. */
+/** The page map: its all-or-nothing write, which the kernel's flushes need, and its pages' life off the heap. */
 class RegularFileTest {
     private static final int PAGE = MemoryFileSystem.PAGE;
 
@@ -36,5 +36,40 @@ class RegularFileTest {
         assertEquals(2L * PAGE + 15, f.size);
         assertTrue(f.writeAll(ByteBuffer.allocate(0), 100L * PAGE, space), "nothing to write");
         assertEquals(2L * PAGE + 15, f.size);
+    }
+
+    @Test
+    void pagesHoldWhatWasWrittenHolesReadAsZerosAndEveryDroppedPageIsGivenBack() {
+        Space space = new Space(100L * PAGE, 10);
+        RegularFile f = new RegularFile(space, 0100644, 0, 0, 0);
+        byte[] data = new byte[3 * PAGE];
+        for (int i = 0; i < data.length; i++) data[i] = (byte) (i * 31 + 7);
+        ByteBuffer direct = ByteBuffer.allocateDirect(data.length).put(data).flip();
+        assertEquals(data.length, f.write(direct, 10L * PAGE + 100, space));
+        assertEquals(0, direct.remaining(), "the buffer's position moved past what was written");
+        assertEquals(4, space.pagesUsed(), "3 pages of data starting 100 bytes into a page touch 4");
+
+        ByteBuffer back = ByteBuffer.allocateDirect(13 * PAGE + 100);
+        assertEquals(13 * PAGE + 100, f.read(back, 0));
+        assertEquals(back.capacity(), back.position());
+        for (int i = 0; i < 10 * PAGE + 100; i++) {
+            if (back.get(i) != 0) throw new AssertionError("the hole before the data reads " + back.get(i) + " at " + i);
+        }
+        for (int i = 0; i < data.length; i++) {
+            assertEquals(data[i], back.get(10 * PAGE + 100 + i), "byte " + i);
+        }
+
+        f.punchHole(11L * PAGE, 2L * PAGE, space);
+        assertEquals(2, space.pagesUsed(), "the two whole pages punched out are given back");
+        ByteBuffer heap = ByteBuffer.allocate(PAGE);
+        f.read(heap, 11L * PAGE);
+        for (int i = 0; i < PAGE; i++) assertEquals(0, heap.get(i));
+
+        f.truncate(10L * PAGE + 50, space);
+        assertEquals(1, space.pagesUsed(), "pages past the new size are given back");
+        assertTrue(f.allocate(20L * PAGE, 2L * PAGE, space));
+        assertEquals(3, space.pagesUsed());
+        f.forgotten();
+        assertEquals(0, space.pagesUsed(), "a forgotten file gives back every page");
     }
 }
