@@ -126,10 +126,11 @@ public final class KernelCaching {
          * mount; a change behind the mount needs {@link InodeMount#invalidateInode} of the directory.
          *
          * <p>Only for directories that do not change while they are listed: the kernel ends a
-         * listing early when the offset it resumes from is not in its cached listing
-         * (fs/fuse/readdir.c, {@code fuse_readdir_cached}, through Linux 6.18), which a listing
-         * that began before a change can meet; names nobody touched are then missing from it.
-         * memfs lost 98 of 300 that way ({@code dev.fusepanama.testkit.ListingRace}).
+         * listing early when the offset it resumes from is not in its cached listing and that
+         * listing fills a whole number of pages (fs/fuse/readdir.c, {@code fuse_readdir_cached},
+         * through Linux 6.18), which a listing that began before a change can meet (its last
+         * entry unlinked since); names nobody touched are then missing from it. memfs lost 98 of
+         * 300 that way ({@code dev.fusepanama.testkit.ListingRace}).
          */
         public Builder keepListings(boolean on) {
             keepListings = on;

@@ -193,7 +193,7 @@ public final class Main {
                 description = "Where to mount (created if missing, and then removed at the end). Default: /tmp/fuse-panama/memfs.")
         void mountpoint(Path p) { mountpoint = p; }
 
-        @Option(names = "--max-size", paramLabel = "SIZE", description = "Capacity, e.g. 512M or 2G (default: half the JVM heap).")
+        @Option(names = "--max-size", paramLabel = "SIZE", description = "Capacity, e.g. 512M or 2G (default: half the machine's memory, as tmpfs).")
         String maxSize;
 
         @Option(names = "--max-inodes", paramLabel = "N", description = "Most files and directories (default: one per 4 KiB of capacity).")
@@ -201,7 +201,7 @@ public final class Main {
 
         @Override
         public Integer call() throws Exception {
-            long bytes = maxSize == null ? Runtime.getRuntime().maxMemory() / 2 : parseSize(maxSize);
+            long bytes = maxSize == null ? MemoryFileSystem.defaultCapacity() : parseSize(maxSize);
             long inodes = maxInodes == null ? Math.max(1024, bytes / 4096) : maxInodes;
             return serve("memfs", new MemoryFileSystem(bytes, inodes), apply(MemoryFileSystem.mountOptions()), this);
         }

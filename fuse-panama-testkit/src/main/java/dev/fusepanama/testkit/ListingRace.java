@@ -25,7 +25,8 @@ import java.util.concurrent.locks.LockSupport;
  * #LISTINGS_PER_LISTER} times each. This found memfs losing 98 untouched names in one listing,
  * within the first 1,300 listings in each of six runs:
  * the kernel's cached listing ({@code FOPEN_CACHE_DIR}) ends a listing early when the position
- * it resumes from is not in the cache (see {@code MemoryFileSystem}'s {@code CACHING}).
+ * it resumes from is not in the cache and the cache fills a whole number of pages (see {@code
+ * MemoryFileSystem}'s {@code CACHING}).
  */
 public final class ListingRace {
     /** Names in each round's directory that no thread changes. */

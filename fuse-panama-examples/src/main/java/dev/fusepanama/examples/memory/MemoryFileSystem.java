@@ -49,6 +49,7 @@ import dev.fusepanama.inode.table.NodeTable;
 import dev.fusepanama.libc.Libc;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -124,9 +125,17 @@ public final class MemoryFileSystem implements InodeFileSystem {
         this.table = NodeTable.owning(root);
     }
 
-    /** Half the JVM's maximum heap, and one inode per 4 KiB of it, as tmpfs sizes itself by RAM. */
+    /** {@link #defaultCapacity()}, and one inode per 4 KiB of it. */
     public MemoryFileSystem() {
-        this(Runtime.getRuntime().maxMemory() / 2, Runtime.getRuntime().maxMemory() / 2 / PAGE);
+        this(defaultCapacity(), defaultCapacity() / PAGE);
+    }
+
+    /**
+     * Half the memory of the machine (or of the container the JVM runs in), as tmpfs sizes itself:
+     * file data lives off the Java heap, so the heap is not the measure.
+     */
+    public static long defaultCapacity() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize() / 2;
     }
 
     /**
@@ -591,14 +600,18 @@ public final class MemoryFileSystem implements InodeFileSystem {
      * writeback cache), remember absent names for {@link #TIMEOUT}, and, where it can hand the
      * set-ID rule to memfs, skip the {@code security.capability} lookup before each write.
      *
-     * <p>Listings are not kept ({@code noOpendir} and {@code keepListings} would keep them): the
-     * kernel's cached listing ends a listing early when the offset it resumes from is not in the
-     * cache (fs/fuse/readdir.c, {@code fuse_readdir_cached}: a scan that does not find the offset
-     * leaves the file's place in the cache at its end, and the next getdents reads that as the
-     * end of the directory). A listing that began before the last change resumes from such an
-     * offset, so with names created and unlinked during listings, listings lost whole batches of
-     * names nobody touched ({@code ListingRace}: 98 of 300 within 1,300 listings, every run).
-     * Without the cache no name is lost; the cost is a READDIR or READDIRPLUS per listing.
+     * <p>Listings are not kept ({@code noOpendir} and {@code keepListings} would keep them). Through
+     * Linux 6.18 the kernel's cached listing ends a listing early when the cache is complete, its
+     * size is a whole number of pages, and the offset the listing resumes from is not in it
+     * (fs/fuse/readdir.c, {@code fuse_readdir_cached}: after scanning every page without finding
+     * the offset, the next page's end-of-cache check answers "end of directory" before the code
+     * that would ask memfs). An offset is missing from a cache made after its entry was unlinked,
+     * or made by a listing that began at another bound (see {@link #readdir}); no choice of offsets
+     * keeps an unlinked entry's. With names created and unlinked during listings, {@code
+     * ListingRace} lost the last 98 of 300 untouched names in each of two runs, and memfs's trace
+     * of one agrees: a listing begun at bound 385 listed 384 entries of 32 bytes (three pages) just
+     * before one begun at bound 386 resumed after its 204th entry and got no more. Without the cache no name
+     * is lost; the cost is a READDIRPLUS and a READDIR per listing.
      */
     private static final KernelCaching CACHING = KernelCaching.builder().negativeEntries(TIMEOUT)
             .explicitDataInvalidation(true).handleKillprivV2(true).writebackCache(true).build();
