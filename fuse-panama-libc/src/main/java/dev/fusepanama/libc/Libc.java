@@ -169,8 +169,10 @@ public final class Libc {
     private static final MethodHandle GETEUID = bind("geteuid", i());
     private static final MethodHandle GETEGID = bind("getegid", i());
     private static final MethodHandle MALLOC = bind("malloc", l(JAVA_LONG), Linker.Option.critical(false));
-    private static final MethodHandle CALLOC = bind("calloc", l(JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
-    private static final MethodHandle FREE = bind("free", FunctionDescriptor.ofVoid(JAVA_LONG), Linker.Option.critical(false));
+    // Not critical: under memory pressure either may fault or wait on malloc's lock, and a critical
+    // call holds up every safepoint while it runs.
+    private static final MethodHandle CALLOC = bind("calloc", l(JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle FREE = bind("free", FunctionDescriptor.ofVoid(JAVA_LONG));
     private static final MethodHandle VSNPRINTF = bind("vsnprintf", i(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle SETCANCELSTATE = bind("pthread_setcancelstate", i(JAVA_INT, ADDRESS));
 

@@ -132,10 +132,16 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     /**
      * Half the memory of the machine (or of the container the JVM runs in), as tmpfs sizes itself:
-     * file data lives off the Java heap, so the heap is not the measure.
+     * file data lives off the Java heap, so the heap is not the measure. Half the JVM's maximum
+     * heap where the runtime has no {@code jdk.management} to say.
      */
     public static long defaultCapacity() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize() / 2;
+        try {
+            return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                    .getTotalMemorySize() / 2;
+        } catch (LinkageError | ClassCastException e) {
+            return Runtime.getRuntime().maxMemory() / 2;
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import static dev.fusepanama.examples.memory.MemoryFileSystem.PAGE;
 
 import dev.fusepanama.libc.Libc;
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,18 +14,45 @@ import java.util.TreeMap;
 /**
  * A regular file's data: a sparse map of 4 KiB pages, kept off the Java heap. A page that was
  * never written, or was punched out, costs nothing and reads as zeros. Guarded by the node's
- * monitor, under which every page is also freed: no access can outlive its page.
+ * monitor, under which every page is also freed: no access can outlive its page. What a file
+ * still holds when it becomes garbage (its memfs dropped while it had names; a memfs that is
+ * mounted again keeps its files) is freed by a {@link Cleaner}.
  *
  * <p>Off the heap because a heap page is copied by every young collection it survives (writing
  * 50 MiB in 10 KiB writes paused memfs 40-70 ms per collection, as long as the writes took
  * without it), and a full collection moves them all.
  */
 final class RegularFile extends Node {
+    /** Frees the pages a file still holds when the file itself is garbage: a memfs dropped while its files had names. */
+    private static final Cleaner PAGES_LEFT = Cleaner.create();
+
     private final TreeMap<Long, MemorySegment> pages = new TreeMap<>();
     long size;
 
     RegularFile(Space space, int mode, int uid, int gid, long now) {
         super(space, mode, uid, gid, now);
+        PAGES_LEFT.register(this, new FreeAll(pages, space));
+    }
+
+    /** The cleaning action: holds the page map, never the file (which would then never be garbage). */
+    private record FreeAll(Map<Long, MemorySegment> pages, Space space) implements Runnable {
+        @Override
+        public void run() {
+            drop(pages, space);
+        }
+    }
+
+    /** A zeroed page off the heap, or null if the machine is out of memory. */
+    private static MemorySegment calloc(Space space) {
+        long address = Libc.calloc(1, PAGE);
+        if (address == 0) return null;
+        space.allocated(1);
+        return MemorySegment.ofAddress(address).reinterpret(PAGE);
+    }
+
+    private static void free(MemorySegment page, Space space) {
+        Libc.free(page.address());
+        space.allocated(-1);
     }
 
     @Override
@@ -119,13 +147,13 @@ final class RegularFile extends Node {
         List<Long> made = new ArrayList<>();
         for (long index = first; index <= last; index++) {
             if (pages.containsKey(index)) continue;
-            long address = Libc.calloc(1, PAGE);
-            if (address == 0) { // the machine is out of memory: take back what this write made
-                for (long i : made) Libc.free(pages.remove(i).address());
+            MemorySegment page = calloc(space);
+            if (page == null) { // the machine is out of memory: take back what this write made
+                for (long i : made) free(pages.remove(i), space);
                 space.freePages(missing);
                 return false;
             }
-            pages.put(index, MemorySegment.ofAddress(address).reinterpret(PAGE));
+            pages.put(index, page);
             made.add(index);
         }
         write(buf, offset, space); // every page is there: allocates nothing, writes all
@@ -137,12 +165,11 @@ final class RegularFile extends Node {
         if (!space.allocatePages(1)) {
             return null;
         }
-        long address = Libc.calloc(1, PAGE);
-        if (address == 0) {
+        MemorySegment page = calloc(space);
+        if (page == null) {
             space.freePages(1);
             return null;
         }
-        MemorySegment page = MemorySegment.ofAddress(address).reinterpret(PAGE);
         pages.put(index, page);
         return page;
     }
@@ -151,7 +178,7 @@ final class RegularFile extends Node {
     private static void drop(Map<Long, MemorySegment> gone, Space space) {
         space.freePages(gone.size());
         for (MemorySegment page : gone.values()) {
-            Libc.free(page.address());
+            free(page, space);
         }
         gone.clear();
     }

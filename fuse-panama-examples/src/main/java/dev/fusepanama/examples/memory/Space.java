@@ -8,6 +8,8 @@ final class Space {
     final long maxInodes;
     private final AtomicLong pages = new AtomicLong();
     private final AtomicLong inodes = new AtomicLong();
+    /** Pages allocated off the heap and not yet freed: {@link #pagesUsed} once every free is done. */
+    private final AtomicLong allocated = new AtomicLong();
 
     Space(long maxBytes, long maxInodes) {
         this.maxPages = Math.max(1, maxBytes / MemoryFileSystem.PAGE);
@@ -39,6 +41,15 @@ final class Space {
 
     void freeInode() {
         inodes.decrementAndGet();
+    }
+
+    /** Counts {@code n} pages allocated off the heap (negative: freed). */
+    void allocated(long n) {
+        allocated.addAndGet(n);
+    }
+
+    long pagesAllocated() {
+        return allocated.get();
     }
 
     long pagesUsed() {

@@ -71,5 +71,31 @@ class RegularFileTest {
         assertEquals(3, space.pagesUsed());
         f.forgotten();
         assertEquals(0, space.pagesUsed(), "a forgotten file gives back every page");
+        assertEquals(0, space.pagesAllocated(), "and frees every one");
+    }
+
+    @Test
+    void theNativePagesOfAFileDroppedWithItsDataAreFreedWhenItIsGarbage() throws InterruptedException {
+        Space space = new Space(100L * PAGE, 10);
+        RegularFile kept = new RegularFile(space, 0100644, 0, 0, 0);
+        assertTrue(kept.writeAll(ByteBuffer.allocateDirect(2 * PAGE), 0, space));
+        writeAndDrop(space, 5);
+        assertEquals(7, space.pagesAllocated());
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (space.pagesAllocated() > 2 && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertEquals(2, space.pagesAllocated(), "a file that became garbage gave its pages back; the kept one holds its 2");
+        assertEquals(2, space.pagesUsed());
+        kept.forgotten();
+        assertEquals(0, space.pagesAllocated());
+        assertEquals(0, space.pagesUsed());
+    }
+
+    /** A file of {@code pages} pages that nothing refers to once this returns (a memfs thrown away with it). */
+    private static void writeAndDrop(Space space, int pages) {
+        RegularFile f = new RegularFile(space, 0100644, 0, 0, 0);
+        assertTrue(f.writeAll(ByteBuffer.allocateDirect(pages * PAGE), 0, space));
     }
 }
