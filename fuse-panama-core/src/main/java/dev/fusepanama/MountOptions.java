@@ -86,6 +86,35 @@ public final class MountOptions {
         return isSetting(option) || FuseOptionNames.MOUNT.contains(optionName(option));
     }
 
+    /**
+     * The single options of a FUSE program's {@code -o} lists, in order: {@code "-o allow_other,ro
+     * -ofsname=vault"} or a bare list {@code "ro,fsname=vault"} gives {@code [allow_other, ro,
+     * fsname=vault]}, a blank line none. Nothing is checked beyond the spelling of the lists.
+     *
+     * @throws IllegalArgumentException for a {@code -o} without a list, a word that is another flag
+     *         ({@code -f}), or an empty option ({@code ro,,rw})
+     */
+    public static List<String> splitOptions(String commandLine) {
+        List<String> all = new ArrayList<>();
+        String[] words = commandLine.trim().isEmpty() ? new String[0] : commandLine.trim().split("\\s+");
+        for (int i = 0; i < words.length; i++) {
+            String list = words[i];
+            if (list.equals("-o")) {
+                if (++i == words.length) throw new IllegalArgumentException("-o needs a list of options after it");
+                list = words[i];
+            } else if (list.startsWith("-o")) {
+                list = list.substring(2);
+            } else if (list.startsWith("-")) {
+                throw new IllegalArgumentException(list + " is not a mount option: give options as -o NAME[=VALUE],...");
+            }
+            for (String o : list.split(",", -1)) {
+                if (o.isEmpty()) throw new IllegalArgumentException("an empty option in -o " + list);
+                all.add(o);
+            }
+        }
+        return all;
+    }
+
     /** The name of the {@code -o} option {@code option}: all of {@code NAME}, the part before the first {@code =} of {@code NAME=VALUE}. */
     public static String optionName(String option) {
         return FuseOptionNames.name(option);
@@ -412,29 +441,16 @@ public final class MountOptions {
          */
         public Builder fuseOptions(String commandLine) {
             Map<String, String> seen = new HashMap<>();
-            String[] words = commandLine.trim().isEmpty() ? new String[0] : commandLine.trim().split("\\s+");
-            for (int i = 0; i < words.length; i++) {
-                String list = words[i];
-                if (list.equals("-o")) {
-                    if (++i == words.length) throw new IllegalArgumentException("-o needs a list of options after it");
-                    list = words[i];
-                } else if (list.startsWith("-o")) {
-                    list = list.substring(2);
-                } else if (list.startsWith("-")) {
-                    throw new IllegalArgumentException(list + " is not a mount option: give options as -o NAME[=VALUE],...");
-                }
-                for (String o : list.split(",")) {
-                    if (o.isEmpty()) throw new IllegalArgumentException("an empty option in -o " + list);
-                    String name = optionName(o);
-                    String setting = TYPED.get(name);
-                    if (setting != null) {
-                        String before = seen.put(setting, o);
-                        if (before != null && !before.equals(o)) {
-                            throw new IllegalArgumentException("-o " + before + " and -o " + o + " contradict each other");
-                        }
+            for (String o : splitOptions(commandLine)) {
+                String name = optionName(o);
+                String setting = TYPED.get(name);
+                if (setting != null) {
+                    String before = seen.put(setting, o);
+                    if (before != null && !before.equals(o)) {
+                        throw new IllegalArgumentException("-o " + before + " and -o " + o + " contradict each other");
                     }
-                    fuseOption(name, name.length() == o.length() ? null : o.substring(name.length() + 1), o);
                 }
+                fuseOption(name, name.length() == o.length() ? null : o.substring(name.length() + 1), o);
             }
             return this;
         }

@@ -153,10 +153,20 @@ class MountOptionsTest {
             "-o fsname | -o fsname needs a value: fsname=VALUE",
             "-o | -o needs a list of options after it",
             "-f | -f is not a mount option: give options as -o NAME[=VALUE],...",
-            "-o ro,,rw | an empty option in -o ro,,rw"})
+            "-o ro,,rw | an empty option in -o ro,,rw",
+            "-o ro, | an empty option in -o ro,"})
     void fuseOptionsThatCannotBeTakenAreRefusedInTheirOwnSpelling(String commandLine, String message) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> MountOptions.builder().fuseOptions(commandLine));
         assertEquals(message, e.getMessage());
+    }
+
+    @Test
+    void aCommandLineSplitsIntoItsSingleOptionsInOrder() {
+        assertEquals(List.of("allow_other", "ro", "fsname=vault", "uid=7"),
+                MountOptions.splitOptions(" -o allow_other,ro  -ofsname=vault uid=7 "));
+        assertEquals(List.of(), MountOptions.splitOptions("  "));
+        assertEquals("-x is not a mount option: give options as -o NAME[=VALUE],...",
+                assertThrows(IllegalArgumentException.class, () -> MountOptions.splitOptions("-o ro -x")).getMessage());
     }
 }

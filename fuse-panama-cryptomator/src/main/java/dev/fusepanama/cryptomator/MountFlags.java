@@ -75,24 +75,11 @@ final class MountFlags {
 
     /** The single options of a command line of {@code -o LIST}, {@code -oLIST} or bare lists. */
     private static List<String> options(String flags) throws MountFailedException {
-        List<String> all = new ArrayList<>();
-        String[] words = flags.isBlank() ? new String[0] : flags.trim().split("\\s+");
-        for (int i = 0; i < words.length; i++) {
-            String list = words[i];
-            if (list.equals("-o")) {
-                if (++i == words.length) throw new MountFailedException("mount flags '" + flags + "': -o needs a list of options after it");
-                list = words[i];
-            } else if (list.startsWith("-o")) {
-                list = list.substring(2);
-            } else if (list.startsWith("-")) {
-                throw new MountFailedException("mount flag " + list + ": not a mount option; give options as -oNAME[=VALUE]");
-            }
-            for (String o : list.split(",")) {
-                if (o.isEmpty()) throw new MountFailedException("mount flags '" + flags + "': an empty option in " + list);
-                all.add(o);
-            }
+        try {
+            return MountOptions.splitOptions(flags);
+        } catch (IllegalArgumentException e) {
+            throw new MountFailedException("mount flags '" + flags + "': " + e.getMessage(), e);
         }
-        return all;
     }
 
     private static String value(String option, String value) {
