@@ -79,7 +79,8 @@ if [ ${#tests[@]} -eq 0 ]; then
   for i in $(seq -w 1 200); do [ -f "$tree/tests/generic/$i" ] && tests+=("generic/$i"); done
 fi
 
-work=$(mktemp -d /tmp/fuse-panama-fstests-XXXXXX)
+# Outside /tmp: each run gets a /tmp of its own (below), and the runs' mounts live in here.
+work=$(mktemp -d /var/tmp/fuse-panama-fstests-XXXXXX)
 chmod 755 "$work" # fstests runs some of its checks as its users (fsgqa), who must reach the mounts
 helpers=()
 status=0
@@ -123,9 +124,12 @@ left_out() {
 run_check() { # FS: fstests on FS, its output in $work/FS/check.out, its exit and time in $work/FS/ended
   local fs=$1 dir=$work/$1 start=$SECONDS skip
   skip=$(left_out "$fs")
-  # fstests runs from its own tree; stdin closed, as some of its tests read it.
+  # fstests runs from its own tree; stdin closed, as some of its tests read it. Each run has a /tmp
+  # of its own (a tmpfs in its mount namespace): generic/100 builds its tree in /tmp/populate_root,
+  # a fixed name, and the runs side by side removed each other's (the mirror's copy then lacked it).
   (cd "$tree" && HOST_OPTIONS=$dir/config timeout -k 30 "$timeout_s" unshare --mount --propagation private \
-    bash -c './check "${@:2}"; rc=$?
+    bash -c 'mount -t tmpfs -o mode=1777 fstests-tmp /tmp || exit 99
+      ./check "${@:2}"; rc=$?
       for m in $(awk -v d="$1/" "index(\$2, d) == 1 { print \$2 }" /proc/mounts | sort -r); do
         umount "$m" 2>/dev/null || umount -l "$m"
       done
