@@ -616,8 +616,8 @@ public final class MemoryFileSystem implements InodeFileSystem {
      * keeps an unlinked entry's. With names created and unlinked during listings, {@code
      * ListingRace} lost the last 98 of 300 untouched names in each of two runs, and memfs's trace
      * of one agrees: a listing begun at bound 385 listed 384 entries of 32 bytes (three pages) just
-     * before one begun at bound 386 resumed after its 204th entry and got no more. Without the cache no name
-     * is lost; the cost is a READDIRPLUS and a READDIR per listing.
+     * before one begun at bound 386 resumed after its 204th entry and got no more. Without the
+     * cache no name is lost; the cost is a READDIRPLUS and a READDIR per listing.
      */
     private static final KernelCaching CACHING = KernelCaching.builder().negativeEntries(TIMEOUT)
             .explicitDataInvalidation(true).handleKillprivV2(true).writebackCache(true).build();
