@@ -20,9 +20,10 @@ public interface Request extends FuseContext {
     /**
      * The mount's rule for access times now: its {@code noatime}, {@code relatime},
      * {@code strictatime}, {@code nodiratime} and {@code ro} flags, which the kernel applies to its
-     * own filesystems but leaves to a FUSE filesystem that keeps access times. Follows remounts
-     * (the first call starts watching the mount table); a volatile read after that. A Request
-     * made outside a mount (a test's) answers the kernel's default, relatime.
+     * own filesystems but leaves to a FUSE filesystem that keeps access times. Follows remounts:
+     * a request sent after a remount returned sees its flags. Each call polls
+     * {@code /proc/self/mountinfo} without waiting (about a microsecond) and reads it again after
+     * a change. A Request made outside a mount (a test's) answers the kernel's default, relatime.
      */
     default AccessTimes accessTimes() {
         return AccessTimes.DEFAULT;

@@ -9,17 +9,22 @@ import dev.fusepanama.libc.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The mount flags of live mounts, kept current: the kernel tells no FUSE filesystem about a
- * remount, but it wakes a poll of {@code /proc/self/mountinfo} on every change of the mount table
- * (proc(5)). One daemon thread of the JVM waits there for all mounts that asked, from the first
- * that asks on, and reads the table again after each change; the new flags are seen by the next
- * request after that read, a few microseconds after the remount returned.
+ * The mount flags of live mounts, current for every request that asks. The kernel tells no FUSE
+ * filesystem about a remount, but after each change of the mount table it marks
+ * {@code /proc/self/mountinfo} as changed for poll (POLLPRI, proc(5)). A request that asks polls
+ * it without waiting and, after a change, reads the table again before it answers, so a request
+ * that follows a remount sees that remount's flags. (A thread that waited on the poll, as this
+ * once had, let a read sent just after {@code mount -o remount,strictatime} returned still see
+ * noatime when the machine was busy: fstests' generic/003 caught it.) The poll and the read after
+ * it are one step under one lock: no request takes a mount's flags while another has seen a
+ * change and not yet read it. A request pays one poll that does not wait, a syscall of about a
+ * microsecond.
  */
 final class MountFlagsWatch {
     private static final Logger LOG = LoggerFactory.getLogger(MountFlagsWatch.class);
@@ -28,57 +33,85 @@ final class MountFlagsWatch {
     private static final short POLLERR = 0x008;
     private static final int O_RDONLY_CLOEXEC = 02000000;
 
+    private static final Object LOCK = new Object();
+    /** The mounts followed; under LOCK. */
+    private static final List<Watched> WATCHED = new ArrayList<>();
+    /** A {@code struct pollfd} for mountinfo, opened at the first watch; null if it cannot be opened. Under LOCK. */
+    private static MemorySegment mountinfo;
+    private static boolean opened;
+
     /** A watched mount's flags. */
     static final class Watched {
         private final Path mountpoint;
-        private volatile AccessTimes accessTimes;
+        /** Under LOCK. */
+        private AccessTimes accessTimes = AccessTimes.DEFAULT;
 
-        private Watched(Path mountpoint, AccessTimes initial) {
+        private Watched(Path mountpoint) {
             this.mountpoint = mountpoint;
-            this.accessTimes = initial;
         }
 
+        /** The mount's flags as the mount table shows them now. */
         AccessTimes accessTimes() {
-            return accessTimes;
+            synchronized (LOCK) {
+                if (changed()) refreshAll();
+                return accessTimes;
+            }
         }
     }
-
-    private static final Set<Watched> WATCHED = ConcurrentHashMap.newKeySet();
-    private static boolean started;
 
     private MountFlagsWatch() {}
 
     /**
-     * Starts following the FUSE mount at {@code mountpoint}; its flags as the table shows them now
-     * (the kernel's default where it is not found).
+     * Starts following the FUSE mount at {@code mountpoint}; its flags are the table's from now on
+     * (the kernel's default while the table does not show it).
      */
     static Watched watch(Path mountpoint) {
-        startOnce();
-        Watched w = new Watched(mountpoint, AccessTimes.DEFAULT);
-        WATCHED.add(w);
-        refresh(MountTable.read(), w);
-        return w;
+        synchronized (LOCK) {
+            openOnce();
+            Watched w = new Watched(mountpoint);
+            WATCHED.add(w);
+            changed(); // taken by this read of the table, for every mount followed
+            refreshAll();
+            return w;
+        }
     }
 
     /** Stops following {@code watched} (its mount ended). */
     static void forget(Watched watched) {
-        if (watched != null) WATCHED.remove(watched);
+        if (watched == null) return;
+        synchronized (LOCK) {
+            WATCHED.remove(watched);
+        }
     }
 
-    private static void refresh(MountTable table, Watched w) {
-        table.find(w.mountpoint).filter(e -> e.type().startsWith("fuse"))
-                .ifPresent(e -> w.accessTimes = AccessTimes.ofMountOptions(e.options()));
+    private static void refreshAll() {
+        MountTable table;
+        try {
+            table = MountTable.read();
+        } catch (RuntimeException e) { // a line it cannot read: keep the flags each had
+            LOG.warn("could not read the mount table's flags after a change", e);
+            return;
+        }
+        for (Watched w : WATCHED) {
+            table.find(w.mountpoint).filter(e -> e.type().startsWith("fuse"))
+                    .ifPresent(e -> w.accessTimes = AccessTimes.ofMountOptions(e.options()));
+        }
     }
 
-    private static synchronized void startOnce() {
-        if (started) return;
-        started = true;
-        Thread t = new Thread(MountFlagsWatch::run, "fuse-panama mount flags");
-        t.setDaemon(true);
-        t.start();
+    /**
+     * Whether the mount table changed since the last call (which this call's answer resets);
+     * true if that cannot be known, so that the table is read again rather than trusted.
+     */
+    private static boolean changed() {
+        if (mountinfo == null) return false; // never opened: the flags stay those read at the first watch
+        mountinfo.set(JAVA_SHORT, 6, (short) 0);
+        int rc = Libc.poll(mountinfo, 1, 0);
+        return rc != 0;
     }
 
-    private static void run() {
+    private static void openOnce() {
+        if (opened) return;
+        opened = true;
         int fd;
         try (Arena a = Arena.ofConfined()) {
             fd = Libc.openat(Libc.AT_FDCWD, a.allocateFrom("/proc/self/mountinfo"), O_RDONLY_CLOEXEC, 0);
@@ -87,25 +120,8 @@ final class MountFlagsWatch {
             LOG.warn("cannot open /proc/self/mountinfo ({}): remounts that change atime flags are not followed", Errno.name(-fd));
             return;
         }
-        MemorySegment pfd = Arena.global().allocate(8, 4);
-        pfd.set(JAVA_INT, 0, fd);
-        pfd.set(JAVA_SHORT, 4, (short) (POLLPRI | POLLERR));
-        while (true) {
-            pfd.set(JAVA_SHORT, 6, (short) 0);
-            int rc = Libc.poll(pfd, 1, -1);
-            if (rc < 0 && rc != -Errno.EINTR) {
-                LOG.warn("polling /proc/self/mountinfo failed ({}): remounts that change atime flags are no longer followed",
-                        Errno.name(-rc));
-                return;
-            }
-            if (rc > 0 && !WATCHED.isEmpty()) {
-                try {
-                    MountTable table = MountTable.read();
-                    for (Watched w : WATCHED) refresh(table, w);
-                } catch (RuntimeException e) { // a line it cannot read: keep the flags it had, and keep watching
-                    LOG.warn("could not read the mount table's flags after a change", e);
-                }
-            }
-        }
+        mountinfo = Arena.global().allocate(8, 4);
+        mountinfo.set(JAVA_INT, 0, fd);
+        mountinfo.set(JAVA_SHORT, 4, (short) (POLLPRI | POLLERR));
     }
 }
