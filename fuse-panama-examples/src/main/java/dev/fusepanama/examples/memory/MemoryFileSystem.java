@@ -127,7 +127,11 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     /** {@link #defaultCapacity()}, and one inode per 4 KiB of it. */
     public MemoryFileSystem() {
-        this(defaultCapacity(), defaultCapacity() / PAGE);
+        this(defaultCapacity());
+    }
+
+    private MemoryFileSystem(long capacity) {
+        this(capacity, capacity / PAGE);
     }
 
     /**
