@@ -662,9 +662,10 @@ public final class MemoryFileSystem implements InodeFileSystem {
     @Override
     public void open(Request request, long ino, int flags, OpenReply reply) throws ErrnoException {
         Node n = node(ino);
+        AccessTimes rule = request.accessTimes(); // not under the file's lock: it may read the mount table
         boolean readsReachUs;
         synchronized (n) {
-            readsReachUs = request.accessTimes().needsUpdate(false, n.atime, n.mtime, n.ctime, now());
+            readsReachUs = rule.needsUpdate(false, n.atime, n.mtime, n.ctime, now());
         }
         long fh = handleNumber(openHandle(n, flags));
         if (!reply.open(fh, readsReachUs ? 0 : OpenReply.KEEP_CACHE)) closeHandle(fh); // the caller gave up: the kernel never releases it
@@ -724,14 +725,16 @@ public final class MemoryFileSystem implements InodeFileSystem {
         boolean byAProcess = h == null || (h.flags & Posix.O_ACCMODE) != Posix.O_WRONLY;
         ByteBuffer buffer = readBuffers.get().clear();
         buffer.limit((int) Math.min(size, buffer.capacity()));
-        AccessTimes rule = request.accessTimes();
+        AccessTimes rule = byAProcess ? request.accessTimes() : null; // the kernel's own reads need no rule
         synchronized (f) {
             f.read(buffer, offset);
-            long now = now();
-            if (byAProcess && rule.needsUpdate(false, f.atime, f.mtime, f.ctime, now)) f.atime = now;
+            if (rule != null) {
+                long now = now();
+                if (rule.needsUpdate(false, f.atime, f.mtime, f.ctime, now)) f.atime = now;
+            }
         }
         reply.data(buffer.flip());
-        if (byAProcess && rule.everyRead()) strictAtime.seeNextRead(request.mount(), ino);
+        if (rule != null && rule.everyRead()) strictAtime.seeNextRead(request.mount(), ino);
     }
 
     @Override
