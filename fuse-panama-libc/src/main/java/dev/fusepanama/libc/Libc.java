@@ -175,6 +175,9 @@ public final class Libc {
     private static final MethodHandle FREE = bind("free", FunctionDescriptor.ofVoid(JAVA_LONG));
     private static final MethodHandle VSNPRINTF = bind("vsnprintf", i(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle SETCANCELSTATE = bind("pthread_setcancelstate", i(JAVA_INT, ADDRESS));
+    private static final MethodHandle NAME_TO_HANDLE_AT = bind("name_to_handle_at", i(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT),
+            CAPTURE);
+    private static final MethodHandle OPEN_BY_HANDLE_AT = bind("open_by_handle_at", i(JAVA_INT, ADDRESS, JAVA_INT), CAPTURE);
 
     private static int r(int rc, MemorySegment errno) {
         return rc < 0 ? -(int) ERRNO.get(errno, 0L) : rc;
@@ -261,6 +264,38 @@ public final class Libc {
             }
             return r((int) FSTAT.invokeExact(errno, fd, stat), errno);
         } catch (Throwable t) { throw broken(t); }
+    }
+
+    /**
+     * The most bytes a file handle holds ({@code MAX_HANDLE_SZ}, linux/exportfs.h), and the room a
+     * {@code struct file_handle} needs with them: {@code handle_bytes} (u32, set to the room before
+     * the call), {@code handle_type} (int), then the handle ({@code f_handle}).
+     */
+    public static final int MAX_HANDLE_SZ = 128;
+    public static final long FILE_HANDLE_SIZE = 8 + MAX_HANDLE_SZ;
+
+    /**
+     * {@code name_to_handle_at(2)}: the file handle of {@code path} under {@code dirfd} into
+     * {@code handle} (a {@code struct file_handle} of {@link #FILE_HANDLE_SIZE} bytes whose
+     * {@code handle_bytes} the caller set to {@link #MAX_HANDLE_SZ}), and the id of its mount into
+     * {@code mountId} (an int). The handle names one inode for the filesystem's life: unlike the
+     * inode number, it is not given to a new file when the old one is deleted (it carries the
+     * inode's generation). -EOPNOTSUPP where the filesystem has none.
+     */
+    public static int nameToHandleAt(int dirfd, MemorySegment path, MemorySegment handle, MemorySegment mountId, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try {
+            return r((int) NAME_TO_HANDLE_AT.invokeExact(errno, dirfd, path, handle, mountId, flags), errno);
+        } catch (Throwable t) { throw broken(t); }
+    }
+
+    /**
+     * {@code open_by_handle_at(2)}: opens the file {@code handle} names, on the filesystem of
+     * {@code mountFd}; needs CAP_DAC_READ_SEARCH (-EPERM without), -ESTALE if the file is gone.
+     */
+    public static int openByHandleAt(int mountFd, MemorySegment handle, int flags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) OPEN_BY_HANDLE_AT.invokeExact(errno, mountFd, handle, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code sizeof(struct statx)}: the room {@link #statx} fills. */

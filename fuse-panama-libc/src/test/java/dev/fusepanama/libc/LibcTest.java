@@ -60,6 +60,41 @@ class LibcTest {
         }
     }
 
+    /**
+     * A file handle names one file for the filesystem's life: a file made after another was
+     * deleted may get its inode number, never its handle; and a handle opens its file again.
+     */
+    @Test
+    void aFileHandleIsNotGivenToTheNextFileAsAnInodeNumberIs() throws Exception {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment handle = a.allocate(Libc.FILE_HANDLE_SIZE, 8);
+            MemorySegment mountId = a.allocate(ValueLayout.JAVA_INT);
+            MemorySegment st = a.allocate(Arch.constants().statSize, 8);
+            MemorySegment name = a.allocateFrom(dir.resolve("f").toString());
+            java.util.Set<String> handles = new java.util.HashSet<>();
+            for (int i = 0; i < 20; i++) {
+                Files.writeString(dir.resolve("f"), "x");
+                handle.set(ValueLayout.JAVA_INT, 0, Libc.MAX_HANDLE_SZ);
+                int rc = Libc.nameToHandleAt(Libc.AT_FDCWD, name, handle, mountId, 0);
+                if (rc == -95) return; // EOPNOTSUPP: this filesystem has no handles
+                assertEquals(0, rc);
+                int bytes = handle.get(ValueLayout.JAVA_INT, 0);
+                assertTrue(bytes > 0 && bytes <= Libc.MAX_HANDLE_SZ, "handle_bytes " + bytes);
+                assertTrue(handles.add(java.util.HexFormat.of().formatHex(handle.asSlice(0, 8 + bytes).toArray(ValueLayout.JAVA_BYTE))),
+                        "a new file got the handle of a deleted one");
+                if (Libc.geteuid() == 0 && i == 0) {
+                    int mfd = Libc.openat(Libc.AT_FDCWD, a.allocateFrom(dir.toString()), O_RDONLY | O_CLOEXEC, 0);
+                    int fd = Libc.openByHandleAt(mfd, handle, O_RDONLY | O_CLOEXEC);
+                    assertTrue(fd >= 0, "open_by_handle_at: " + fd);
+                    assertEquals(0, Libc.fstat(fd, st));
+                    Libc.close(fd);
+                    Libc.close(mfd);
+                }
+                Files.delete(dir.resolve("f"));
+            }
+        }
+    }
+
     /** errno is captured per thread: another thread's failure in between never shows in this thread's result. */
     @Test
     void eachThreadGetsTheErrnoOfItsOwnCall() throws Exception {
