@@ -1,11 +1,9 @@
 package dev.fusepanama.testkit;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A kernel tmpfs of the test's own (needs root): the reference the POSIX suite compares with, and
@@ -23,7 +21,7 @@ public final class Tmpfs {
     /** A fresh tmpfs of {@code mib} MiB (taken from memory only as files fill it), root mode 0755. */
     public static Path mount(String name, int mib) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory(name + "-");
-        String out = run(List.of("mount", "-t", "tmpfs", "-o", "size=" + mib + "m,mode=0755", name, dir.toString()));
+        String out = Commands.run(List.of("mount", "-t", "tmpfs", "-o", "size=" + mib + "m,mode=0755", name, dir.toString()));
         if (out != null) {
             Files.deleteIfExists(dir);
             throw new IOException("cannot mount a tmpfs at " + dir + " (it needs root): " + out);
@@ -36,22 +34,11 @@ public final class Tmpfs {
      * (nothing is left mounted) and throws.
      */
     public static void unmount(Path dir) throws IOException, InterruptedException {
-        String busy = run(List.of("umount", dir.toString()));
+        String busy = Commands.run(List.of("umount", dir.toString()));
         if (busy != null) {
-            run(List.of("umount", "-l", dir.toString()));
+            Commands.run(List.of("umount", "-l", dir.toString()));
             throw new IOException("the tmpfs at " + dir + " was still in use; detached: " + busy);
         }
         Files.deleteIfExists(dir);
-    }
-
-    /** Runs {@code command}: null if it succeeded, else what it printed. */
-    private static String run(List<String> command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            return String.join(" ", command) + " timed out";
-        }
-        return p.exitValue() == 0 ? null : String.join(" ", command) + ": " + out;
     }
 }

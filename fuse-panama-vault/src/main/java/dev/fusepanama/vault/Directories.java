@@ -120,7 +120,14 @@ final class Directories {
                 st.clear();
                 continue; // removed since opendir
             }
-            Node n = fs.nodes.remember(h.node, e.stored(), e.plain(), st);
+            Object key;
+            try {
+                key = fs.keys.of(s, h.fd, name, st.ino());
+            } catch (ErrnoException gone) {
+                st.clear();
+                continue; // removed since the stat
+            }
+            Node n = fs.nodes.remember(h.node, e.stored(), e.plain(), st, key);
             try {
                 fs.attrs.present(s, n, st, h.fd, name);
             } catch (ErrnoException bad) {

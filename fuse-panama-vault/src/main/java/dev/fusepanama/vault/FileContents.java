@@ -107,8 +107,7 @@ final class FileContents {
     }
 
     /** The plaintext size of the open file, from its ciphertext size. */
-    private long plainSize(ThreadBuffers s, OpenFile h) throws ErrnoException {
-        long cipherSize = check(Libc.lseek(h.fd, 0, SEEK_END));
+    private long plainSize(OpenFile h, long cipherSize) throws ErrnoException {
         long plain = ContentCipher.plainSize(cipherSize);
         if (plain < 0) {
             LOG.error("vault {}: {} has a ciphertext size ({}) no gocryptfs file can have", cipherDir, store.plainPath(h.node), cipherSize);
@@ -117,11 +116,18 @@ final class FileContents {
         return plain;
     }
 
-    /** The file id, writing a new header first if the file is empty. Under the content write lock. */
-    private byte[] fileIdForWrite(ThreadBuffers s, OpenFile h) throws ErrnoException {
-        byte[] id = fileId(s, h);
-        if (id != null) return id;
-        id = ContentCipher.newFileId();
+    /**
+     * The file id, writing a new header first if the ciphertext file of {@code cipherSize} bytes
+     * is empty: an empty file has no header whatever the node remembers, and a block written
+     * after a header never written would leave zeros where the header belongs. Under the content
+     * write lock.
+     */
+    private byte[] fileIdForWrite(ThreadBuffers s, OpenFile h, long cipherSize) throws ErrnoException {
+        if (cipherSize > 0) {
+            byte[] id = fileId(s, h);
+            if (id != null) return id;
+        }
+        byte[] id = ContentCipher.newFileId();
         MemorySegment.copy(ContentCipher.header(id), 0, s.small, JAVA_BYTE, 0, HEADER);
         pwriteFully(h.fd, s.small, HEADER, 0);
         h.node.fileId = id;
@@ -137,8 +143,9 @@ final class FileContents {
     void writeLocked(ThreadBuffers s, OpenFile h, ByteBuffer data, long offset) throws ErrnoException {
         int count = data.remaining();
         if (count == 0) return;
-        byte[] id = fileIdForWrite(s, h);
-        long size = plainSize(s, h);
+        long cipherSize = check(Libc.lseek(h.fd, 0, SEEK_END));
+        byte[] id = fileIdForWrite(s, h, cipherSize);
+        long size = plainSize(h, cipherSize);
         long first = offset / PLAIN_BLOCK;
         long last = (offset + count - 1) / PLAIN_BLOCK;
         long lastOld = size == 0 ? -1 : (size - 1) / PLAIN_BLOCK;
@@ -194,7 +201,8 @@ final class FileContents {
     }
 
     void truncateLocked(ThreadBuffers s, OpenFile h, long size) throws ErrnoException {
-        long old = plainSize(s, h);
+        long cipherSize = check(Libc.lseek(h.fd, 0, SEEK_END));
+        long old = plainSize(h, cipherSize);
         if (size == old) return;
         if (size == 0) {
             check(Libc.ftruncate(h.fd, 0)); // an empty file has no header
@@ -217,7 +225,7 @@ final class FileContents {
             return;
         }
         // Growing: whole blocks past the old end become holes; a partial new last block is written as zeros.
-        byte[] id = fileIdForWrite(s, h);
+        byte[] id = fileIdForWrite(s, h, cipherSize);
         long lastStart = (size - 1) / PLAIN_BLOCK * PLAIN_BLOCK;
         if (old > lastStart) {
             writeLocked(s, h, ByteBuffer.allocate((int) (size - old)), old); // within the old last block

@@ -34,17 +34,18 @@ final class Nodes {
     }
 
     /**
-     * The node of the file {@code stored} in {@code parent} whose attributes are {@code st}, with
-     * one lookup more: the one the table knows by this name or by the ciphertext inode (a hard
-     * link), or a new one, which is watched if it is a directory.
+     * The node of the file {@code stored} in {@code parent} whose attributes are {@code st} and
+     * whose identity is {@code key} ({@link FileKeys}), with one lookup more: the one the table
+     * knows by this name or by that key (a hard link), or a new one, which is watched if it is a
+     * directory.
      */
-    Node remember(Node parent, byte[] stored, byte[] plain, Stat st) {
+    Node remember(Node parent, byte[] stored, byte[] plain, Stat st, Object key) {
         int type = st.mode() & S_IFMT;
         long ino = st.ino();
         String name = NodeTable.key(stored);
         Node[] made = {null};
         Node n = exclusive(() -> {
-            Node known = table.remember(parent, name, ino, type, () -> made[0] = new Node(vault, type, ino));
+            Node known = table.remember(parent, name, key, type, () -> made[0] = new Node(vault, type, ino));
             known.named = new Node.Named(parent, name, plain);
             return known;
         });

@@ -2,9 +2,11 @@ package dev.fusepanama.vault;
 
 import dev.fusepanama.Stat;
 import dev.fusepanama.libc.Dirents;
+import dev.fusepanama.libc.Libc;
 import dev.fusepanama.libc.Scratch;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 
 /**
@@ -40,6 +42,9 @@ final class ThreadBuffers {
     /** Plaintext of one request, and one block more. */
     final ByteBuffer plain;
     private final MemorySegment plainSegment;
+    /** A {@code struct file_handle} and a mount id, for {@link FileKeys}. */
+    final MemorySegment handle;
+    final MemorySegment mountId;
 
     /**
      * Leaves the thread's umask as it is: the application's thread that mounts the vault makes
@@ -59,6 +64,8 @@ final class ThreadBuffers {
         cipherBuffer = cipher.asByteBuffer();
         plainSegment = arena.allocate((long) blocks * 4096, 64);
         plain = plainSegment.asByteBuffer();
+        handle = arena.allocate(Libc.FILE_HANDLE_SIZE, 8);
+        mountId = arena.allocate(ValueLayout.JAVA_INT);
     }
 
     /** {@code /proc/self/fd/FD}, NUL-terminated ({@link Scratch#procPath}): the file of a descriptor, to a call that takes a path. */

@@ -166,6 +166,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     final Node rootNode;
     /** The cipher directory: where a node's file is, and its names encrypted and decrypted. */
     final CipherDir store;
+    /** What makes two names one file: the ciphertext file's handle (its inode number is given again). */
+    final FileKeys keys;
     /** The files and directories open through the mount, by handle. */
     final OpenFiles openFiles;
     /** Extended attributes: names and values as gocryptfs encrypts them. */
@@ -195,6 +197,11 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         this.table = NodeTable.caching(new Node(this, S_IFDIR, rootBackingIno));
         this.rootNode = table.root();
         this.store = new CipherDir(cipherDir, rootFd, names, table);
+        this.keys = new FileKeys(rootFd);
+        if (!keys.byHandle()) {
+            LOG.info("vault {}: its filesystem has no file handles; files are told apart by inode number, which a file"
+                    + " made while another is removed may share with it for a moment", cipherDir);
+        }
         this.contents = new FileContents(cipherDir, content, store);
         this.openFiles = new OpenFiles(table);
         this.xattrs = new Xattrs(cipherDir, names, content, store, openFiles);
@@ -299,9 +306,10 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     /** Answers with the entry of {@code stored} in {@code parent}, whose attributes {@code st} holds. */
     private void entry(ThreadBuffers s, Node parent, int dfd, byte[] stored, byte[] plain, Stat st, EntryReply reply)
             throws ErrnoException {
-        Node n = nodes.remember(parent, stored, plain, st);
+        MemorySegment cname = cString(s.path2, stored);
+        Node n = nodes.remember(parent, stored, plain, st, keys.of(s, dfd, cname, st.ino()));
         try {
-            attrs.present(s, n, st, dfd, cString(s.path2, stored));
+            attrs.present(s, n, st, dfd, cname);
         } catch (ErrnoException e) {
             table.forget(n.nodeId(), 1);
             throw e;
@@ -454,7 +462,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 }
                 Stat st = reply.attributes();
                 check(Libc.fstat(fd, st.segment()));
-                Node n = nodes.remember(p, stored, plain, st);
+                Node n = nodes.remember(p, stored, plain, st, keys.of(s, fd, st.ino()));
                 n.dirIv = iv;
                 n.seenCtime = ctime(st);
                 table.entry(reply, n, CACHE);
@@ -481,7 +489,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             attrs.own(s, request, dfd, cname);
             Stat st = reply.attributes();
             check(Libc.fstatat(dfd, cname, st.segment(), Libc.AT_SYMLINK_NOFOLLOW));
-            Node n = nodes.remember(p, stored, plain, st);
+            Node n = nodes.remember(p, stored, plain, st, keys.of(s, dfd, cname, st.ino()));
             n.target = target.clone();
             n.seenCtime = ctime(st);
             st.setSize(target.length);
@@ -707,7 +715,14 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 Libc.close(fd);
                 throw new ErrnoException(-rc);
             }
-            Node n = nodes.remember(p, stored, plain, st);
+            Object key;
+            try {
+                key = keys.of(s, fd, st.ino());
+            } catch (ErrnoException e) {
+                Libc.close(fd);
+                throw e;
+            }
+            Node n = nodes.remember(p, stored, plain, st, key);
             OpenFile h = new OpenFile(n, fd, null);
             try {
                 if ((flags & O_TRUNC) != 0 && st.size() > 0) truncate(s, n, h, null, 0);
