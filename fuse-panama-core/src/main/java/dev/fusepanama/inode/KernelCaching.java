@@ -207,14 +207,20 @@ public final class KernelCaching {
          *       arrives among the open flags; and serve reads on files opened write-only, which the
          *       kernel sends to fill a page a write covers in part.
          * </ul>
-         * Errors change place: a WRITE refused (ENOSPC from a full filesystem, EIO) is reported
-         * by the next {@code fsync} of each descriptor, and by a {@code close} unless an fsync or
-         * close of the file reported it before (the kernel keeps one error per file, as for
-         * NFS), not by the {@code write(2)}; a WRITE from the page cache should be taken whole or
-         * refused, since the kernel takes a short count for success and the rest is lost without a word. And the kernel forwards {@code lseek}'s SEEK_DATA and
+         * Errors change place, and a refused WRITE is data lost: the {@code write(2)} was
+         * answered without asking the filesystem, so a WRITE refused later (ENOSPC from a full
+         * store, EIO) is reported only by the next {@code fsync} of each descriptor, and by a
+         * {@code close} unless an fsync or close of the file reported it before (the kernel keeps
+         * one error per file, as for NFS); the data is gone, and the kernel's cached size still
+         * counts it. No reserve prevents it: a writer that opened the file while there was room
+         * can go on writing through the cache without bound. So take this only for a store that
+         * cannot refuse what fits in memory (none of this project's filesystems takes it: memfs
+         * has a capacity, the mirror, the vault and the NIO adapter a disk that can fill). A WRITE
+         * from the page cache should be taken whole or refused, since the kernel takes a short
+         * count for success and the rest is lost without a word. And the kernel forwards {@code lseek}'s SEEK_DATA and
          * SEEK_HOLE without flushing first, so the filesystem cannot tell a hole from data the
          * kernel still holds: answering ENOSYS lets the kernel answer from its own size, a file
-         * without holes (memfs does).
+         * without holes.
          */
         public Builder writebackCache(boolean on) {
             writebackCache = on;

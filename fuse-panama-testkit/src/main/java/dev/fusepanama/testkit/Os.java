@@ -3,6 +3,7 @@ package dev.fusepanama.testkit;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
 import dev.fusepanama.libc.structs.flock;
 import dev.fusepanama.libc.structs.stat;
@@ -12,8 +13,10 @@ import dev.fusepanama.libc.Dirents;
 import dev.fusepanama.libc.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.io.IOException;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -79,6 +82,29 @@ public final class Os {
         try (Arena a = Arena.ofConfined()) {
             return Libc.write(fd, data(a, data), data.length);
         }
+    }
+
+    /**
+     * What {@code echo DATA > PATH} does: open (create, truncate), one write, close. 0, or the
+     * first call's {@code -errno} (a short write is -ENOSPC, as the shell's write would report it).
+     */
+    public static int writeFile(Path path, byte[] data) {
+        int fd = open(bytes(path), Posix.O_CREAT | Posix.O_WRONLY | Posix.O_TRUNC, 0644);
+        if (fd < 0) return fd;
+        long n = write(fd, data);
+        int closed = close(fd);
+        if (n < 0) return (int) n;
+        if (n < data.length) return -Errno.ENOSPC;
+        return closed;
+    }
+
+    /**
+     * Drops the kernel's clean page cache and unused dentries and inodes
+     * ({@code /proc/sys/vm/drop_caches}, root only): what a FUSE filesystem is asked afterwards is
+     * what it stored, not what the kernel kept.
+     */
+    public static void dropCaches() throws IOException {
+        Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "3");
     }
 
     /**

@@ -62,8 +62,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * An in-memory filesystem with the semantics of tmpfs, on the inode API: sparse files, hard
  * links, symlinks, FIFOs and device nodes, extended attributes, stable directory offsets,
  * unlink and rename-over while open (fstat of such a file still answers), fallocate/punch
- * hole, copy_file_range, and a capacity limit. Writes go through the kernel's writeback cache
- * (see {@link #writeback}: what that changes against tmpfs).
+ * hole, copy_file_range, and a capacity limit that {@code write(2)} itself meets, as on tmpfs
+ * (see {@link #CACHING}: why without the kernel's writeback cache).
  *
  * <p>Caching: memfs is the only writer of its files, so the kernel may keep names and
  * attributes as long as it likes ({@link #TIMEOUT}); it learns of every change from the
@@ -154,18 +154,14 @@ public final class MemoryFileSystem implements InodeFileSystem {
      */
     public static MountOptions.Builder mountOptions() {
         // A symlink's target never changes: the kernel may keep what readlink answered.
-        // O_TRUNC arrives as a truncating setattr, which carries the kernel's times under the writeback cache.
+        // O_TRUNC arrives as a truncating setattr, the one way memfs truncates.
         return MountOptions.builder().defaultPermissions(true).fsName("memfs").subtype("memfs")
                 .want(ConnectionInfo.CAP_CACHE_SYMLINKS).unwant(ConnectionInfo.CAP_ATOMIC_O_TRUNC);
     }
 
     // ---- helpers ------------------------------------------------------------------------------
 
-    /**
-     * The time now as the kernel reads it for the times it sets (a tick's precision): under the
-     * writeback cache the kernel stamps writes itself, and relatime compares those stamps with
-     * memfs's, so both come from one clock.
-     */
+    /** The time now as the kernel's own filesystems stamp files ({@code current_time}: a tick's precision). */
     private static long now() {
         return Libc.clockNanos(Libc.CLOCK_REALTIME_COARSE);
     }
@@ -234,9 +230,8 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     /**
      * A write, truncate, allocation or copy into {@code n} clears set-ID bits as tmpfs does
-     * ({@link SetId}), where the kernel leaves it to memfs (handle_killpriv_v2, libfuse 3.17.1+;
-     * before, the kernel applies its own FUSE rule to cached writes first). Not for a write
-     * from the page cache, whose writer the kernel dealt with. Called with {@code n}'s monitor held.
+     * ({@link SetId}), where the kernel leaves it to memfs (handle_killpriv_v2, libfuse 3.17.1+).
+     * Called with {@code n}'s monitor held.
      */
     private static void killSuid(Node n, Request request) {
         n.mode = SetId.afterDataChange(n.mode, n.gid, request);
@@ -606,9 +601,19 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     /**
      * memfs is its files' only writer and clears set-ID bits itself, as tmpfs does, so the kernel
-     * may keep file pages until a request through it changes them, gather writes in them (the
-     * writeback cache), remember absent names for {@link #TIMEOUT}, and, where it can hand the
-     * set-ID rule to memfs, skip the {@code security.capability} lookup before each write.
+     * may keep file pages until a request through it changes them, remember absent names for
+     * {@link #TIMEOUT}, and, where it can hand the set-ID rule to memfs, skip the
+     * {@code security.capability} lookup before each write.
+     *
+     * <p>Not the writeback cache, which would gather writes in the kernel and flush them later: an
+     * acknowledged {@code write(2)} must be stored, and under that cache memfs could not refuse
+     * one it has no room for. The kernel answers such a write without asking memfs (its pages are
+     * there or need no read, its attributes are valid), so the only answer left to a full memfs
+     * is the flush's, which comes after the writer was told it succeeded: fsync and close then
+     * report ENOSPC, the data is gone, and the kernel's cached size still counts it (a file read
+     * back as zeros). No reserve helps: a writer that opened the file while there was room can go
+     * on writing through the cache without bound. So each {@code write(2)} is a WRITE memfs
+     * answers, and a full memfs refuses it then, as tmpfs does.
      *
      * <p>Listings are not kept ({@code noOpendir} and {@code keepListings} would keep them). Through
      * Linux 6.18 the kernel's cached listing ends a listing early when the cache is complete, its
@@ -618,38 +623,16 @@ public final class MemoryFileSystem implements InodeFileSystem {
      * that would ask memfs). An offset is missing from a cache made after its entry was unlinked,
      * or made by a listing that began at another bound (see {@link #readdir}); no choice of offsets
      * keeps an unlinked entry's. With names created and unlinked during listings, {@code
-     * ListingRace} lost the last 98 of 300 untouched names in each of two runs, and memfs's trace
-     * of one agrees: a listing begun at bound 385 listed 384 entries of 32 bytes (three pages) just
-     * before one begun at bound 386 resumed after its 204th entry and got no more. Without the
-     * cache no name is lost; the cost is a READDIRPLUS and a READDIR per listing.
+     * ListingRace} lost untouched names; without the cache none is lost, at the cost of a
+     * READDIRPLUS and a READDIR per listing.
      */
     private static final KernelCaching CACHING = KernelCaching.builder().negativeEntries(TIMEOUT)
-            .explicitDataInvalidation(true).handleKillprivV2(true).writebackCache(true).build();
+            .explicitDataInvalidation(true).handleKillprivV2(true).build();
 
     @Override
     public KernelCaching kernelCaching() {
         return CACHING;
     }
-
-    @Override
-    public void init(ConnectionInfo connection) {
-        writeback = connection.wants(ConnectionInfo.CAP_WRITEBACK_CACHE);
-    }
-
-    /** Whether this mount got the kernel's writeback cache (known once mounted). */
-    public boolean writebackCache() {
-        return writeback;
-    }
-
-    /**
-     * Whether the kernel gathers writes in its page cache ({@link KernelCaching.Builder#writebackCache}):
-     * memfs is its files' only writer, which is when that cache is safe. The kernel then keeps
-     * sizes and times and applies O_APPEND; a write memfs cannot take (ENOSPC) is reported by the
-     * fsync or close after it; lseek's SEEK_DATA and SEEK_HOLE see no holes (see {@link #lseek});
-     * and while a process holds writes the kernel has not flushed, memfs's mtime is the one from
-     * before them, so a read meanwhile may leave atime where tmpfs's relatime would move it.
-     */
-    private volatile boolean writeback;
 
     /**
      * Each open lets the kernel keep the file's cached pages (all writes pass through them, so
@@ -718,44 +701,32 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     @Override
     public void read(Request request, long ino, long fh, long size, long offset, DataReply reply) throws ErrnoException {
-        Handle h = fh == 0 ? null : handle(fh);
-        RegularFile f = h == null ? file(ino, 0) : (RegularFile) h.node;
-        // Through a write-only handle the kernel reads the page a write(2) covers in part (the
-        // writeback cache): no process read, so atime stays, as on tmpfs.
-        boolean byAProcess = h == null || (h.flags & Posix.O_ACCMODE) != Posix.O_WRONLY;
+        RegularFile f = file(ino, fh);
         ByteBuffer buffer = readBuffers.get().clear();
         buffer.limit((int) Math.min(size, buffer.capacity()));
-        AccessTimes rule = byAProcess ? request.accessTimes() : null; // the kernel's own reads need no rule
+        AccessTimes rule = request.accessTimes(); // not under the file's lock: it may read the mount table
         synchronized (f) {
             f.read(buffer, offset);
-            if (rule != null) {
-                long now = now();
-                if (rule.needsUpdate(false, f.atime, f.mtime, f.ctime, now)) f.atime = now;
-            }
+            long now = now();
+            if (rule.needsUpdate(false, f.atime, f.mtime, f.ctime, now)) f.atime = now;
         }
         reply.data(buffer.flip());
-        if (rule != null && rule.everyRead()) strictAtime.seeNextRead(request.mount(), ino);
+        if (rule.everyRead()) strictAtime.seeNextRead(request.mount(), ino);
     }
 
     @Override
     public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws ErrnoException {
-        // With the writeback cache the kernel has put an O_APPEND write at the end itself (its size
-        // is exact: memfs is the only writer).
         Handle h = fh == 0 ? null : handle(fh);
         RegularFile f = h == null ? file(ino, 0) : (RegularFile) h.node;
-        boolean append = h != null && !writeback && (h.flags & Posix.O_APPEND) != 0;
-        int n = data.remaining();
+        // O_APPEND at memfs's own end: the kernel's cached size may lag another handle's write.
+        boolean append = h != null && (h.flags & Posix.O_APPEND) != 0;
+        int n;
         synchronized (f) {
-            if (request.fromPageCache()) {
-                // Its writer was told it succeeded: all of it or an error that fsync and close report.
-                // The kernel has moved the times and cleared set-ID bits, and sends its times later.
-                if (!f.writeAll(data, offset, space)) throw new ErrnoException(ENOSPC);
-            } else {
-                n = f.write(data, append ? f.size : offset, space);
-                if (n < 0) throw new ErrnoException(ENOSPC);
-                f.mtime = f.ctime = now();
-                killSuid(f, request);
-            }
+            // What fits is written (a short write, as on tmpfs); nothing fits: ENOSPC.
+            n = f.write(data, append ? f.size : offset, space);
+            if (n < 0) throw new ErrnoException(ENOSPC);
+            f.mtime = f.ctime = now();
+            killSuid(f, request);
         }
         reply.written(n);
     }
@@ -790,9 +761,6 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     @Override
     public void lseek(Request request, long ino, long fh, long offset, int whence, LseekReply reply) throws ErrnoException {
-        // With the writeback cache the kernel asks before it has flushed what it holds, data memfs
-        // would call a hole: ENOSYS makes it answer by itself from its own size, a file without holes.
-        if (writeback) throw new ErrnoException(dev.fusepanama.Errno.ENOSYS);
         if (!(node(ino) instanceof RegularFile f)) throw new ErrnoException(EINVAL);
         long r;
         synchronized (f) {

@@ -18,13 +18,6 @@ import org.junit.jupiter.api.BeforeAll;
 @MountTest
 class MemoryFileSystemIoUringPosixTest extends PosixSuite {
     private static UringSwitch uring;
-    private MemoryFileSystem fs;
-    private TestMount mounted;
-
-    @Override
-    protected java.util.Set<Feature> unsupported() {
-        return MemoryFileSystemPosixTest.unsupportedUnderWriteback(fs, mounted);
-    }
 
     @BeforeAll
     static void ringsOn() throws Exception {
@@ -38,9 +31,8 @@ class MemoryFileSystemIoUringPosixTest extends PosixSuite {
 
     @Override
     protected TestMount mountFilesystem() throws Exception {
-        fs = new MemoryFileSystem(1L << 30, 1_000_000);
+        MemoryFileSystem fs = new MemoryFileSystem(1L << 30, 1_000_000);
         TestMount m = TestMount.mount(fs, MemoryFileSystem.mountOptions().allowOther(true).ioUring(true).build());
-        mounted = m;
         String how = m.handle().describe();
         String refusal = UringSwitch.kernelRefusal(how);
         if (!UringSwitch.ringsOf(how) && refusal != null) {

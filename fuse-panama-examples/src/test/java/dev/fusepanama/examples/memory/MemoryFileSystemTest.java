@@ -12,12 +12,15 @@ import dev.fusepanama.testkit.ChildJvm;
 import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -68,23 +71,13 @@ class MemoryFileSystemTest {
             assertEquals(256, empty.bfree());
             assertEquals(9, empty.ffree(), "the root uses one of ten inodes");
 
-            // With the kernel's writeback cache the data reaches memfs when it is flushed: fsync.
             int fd = Os.open(m.path("fill"), Posix.O_CREAT | Posix.O_WRONLY);
             assertEquals(512 * 1024, Os.pwrite(fd, new byte[512 * 1024], 0));
-            assertEquals(0, Os.fsync(fd));
             assertEquals(128, Os.statvfs(m.root()).bfree(), "half used");
             assertEquals(512 * 1024, Os.pwrite(fd, new byte[512 * 1024], 512 * 1024));
-            assertEquals(0, Os.fsync(fd), "exactly full");
-            assertEquals(0, Os.statvfs(m.root()).bfree());
-            // One page more: refused by write(2), or under the writeback cache by the fsync after it, never lost silently.
-            long rc = Os.pwrite(fd, new byte[4096], 2 << 20);
-            int synced = Os.fsync(fd);
-            if (fs.writebackCache()) {
-                assertEquals(4096, rc, "the kernel takes it into its cache");
-                assertEquals(-Errno.ENOSPC, synced, "and the fsync says it could not be written");
-            } else {
-                assertEquals(-Errno.ENOSPC, rc);
-            }
+            assertEquals(0, Os.statvfs(m.root()).bfree(), "exactly full");
+            assertEquals(-Errno.ENOSPC, Os.pwrite(fd, new byte[4096], 2 << 20), "one page more: write(2) says so");
+            assertEquals(0, Os.fsync(fd), "and nothing acknowledged is left to fail");
             assertEquals(0, Os.statvfs(m.root()).bfree());
             assertEquals(-Errno.ENOSPC, Os.fallocate(fd, 0, 4 << 20, 4096));
 
@@ -100,45 +93,54 @@ class MemoryFileSystemTest {
         }
     }
 
-    /** Under the writeback cache a close flushes what the kernel holds: a write that does not fit fails the close, and what fit stays. */
+    /**
+     * An acknowledged write is stored: writing past the capacity gives a short write and then
+     * ENOSPC from write(2) itself, as on tmpfs; every byte write(2) acknowledged reads back, also
+     * once the kernel has dropped its cached pages and attributes; and a write into a full memfs
+     * fails, leaving an empty file, not one of zeros.
+     */
     @Test
-    void aCloseReportsTheWriteThatDidNotFit() throws Exception {
-        MemoryFileSystem fs = new MemoryFileSystem(1 << 20, 10);
+    void aWriteIntoAFullMemfsFailsAndEveryAcknowledgedByteReadsBack() throws Exception {
+        MemoryFileSystem fs = new MemoryFileSystem(16 << 20, 100);
         try (TestMount m = TestMount.mount(fs, MemoryFileSystem.mountOptions().build())) {
-            org.junit.jupiter.api.Assumptions.assumeTrue(fs.writebackCache(), "write(2) itself answers ENOSPC without the writeback cache");
-            byte[] fits = new byte[1 << 20];
-            java.util.Arrays.fill(fits, (byte) 'x');
-            int fd = Os.open(m.path("fits"), Posix.O_CREAT | Posix.O_WRONLY);
-            assertEquals(fits.length, Os.pwrite(fd, fits, 0));
-            assertEquals(0, Os.fsync(fd));
-            assertEquals(0, Os.close(fd));
-            int over = Os.open(m.path("over"), Posix.O_CREAT | Posix.O_WRONLY);
-            assertEquals(4096, Os.pwrite(over, new byte[4096], 0), "taken into the kernel's cache");
-            assertEquals(-Errno.ENOSPC, Os.close(over), "the close flushes it, and memfs has no room");
-            assertTrue(java.util.Arrays.equals(fits, Files.readAllBytes(m.path("fits"))), "what fit is all there");
-        }
-    }
-
-    /** Under the writeback cache the kernel answers SEEK_DATA and SEEK_HOLE from its own size: data everywhere, the hole at the end. */
-    @Test
-    void seekDataAndSeekHoleSeeAFileWithoutHolesUnderTheWritebackCache() throws Exception {
-        MemoryFileSystem fs = new MemoryFileSystem(1 << 24, 10);
-        try (TestMount m = TestMount.mount(fs, MemoryFileSystem.mountOptions().build())) {
-            org.junit.jupiter.api.Assumptions.assumeTrue(fs.writebackCache(), "without it memfs finds the holes (the POSIX suite's check)");
-            int fd = Os.open(m.path("sparse"), Posix.O_CREAT | Posix.O_RDWR);
-            try {
-                assertEquals(1, Os.pwrite(fd, new byte[] {1}, 1 << 20));
-                assertEquals(0, Os.lseek(fd, 0, Posix.SEEK_DATA), "before the flush");
-                assertEquals((1 << 20) + 1, Os.lseek(fd, 0, Posix.SEEK_HOLE), "the end, the kernel's size: the byte is not flushed yet");
-                assertEquals(0, Os.fsync(fd));
-                assertEquals(4096, Os.lseek(fd, 4096, Posix.SEEK_DATA), "after it");
-                assertEquals((1 << 20) + 1, Os.lseek(fd, 4096, Posix.SEEK_HOLE));
-                assertEquals(-Errno.ENXIO, Os.lseek(fd, (1 << 20) + 1, Posix.SEEK_DATA), "past the end");
-            } finally {
-                Os.close(fd);
+            byte[] chunk = new byte[64 << 10];
+            Random random = new Random(57);
+            ByteArrayOutputStream aWritten = new ByteArrayOutputStream();
+            ByteArrayOutputStream bWritten = new ByteArrayOutputStream();
+            long[] acknowledged = new long[2];
+            String[] names = {"a", "b"};
+            int enospc = 0;
+            for (int file = 0; file < 2; file++) {
+                ByteArrayOutputStream written = file == 0 ? aWritten : bWritten;
+                int fd = Os.open(m.path(names[file]), Posix.O_CREAT | Posix.O_WRONLY);
+                try {
+                    while (acknowledged[file] < 12 << 20) {
+                        random.nextBytes(chunk);
+                        long rc = Os.pwrite(fd, chunk, acknowledged[file]);
+                        if (rc < 0) {
+                            assertEquals(-Errno.ENOSPC, rc);
+                            enospc++;
+                            break;
+                        }
+                        written.write(chunk, 0, (int) rc);
+                        acknowledged[file] += rc;
+                    }
+                } finally {
+                    assertEquals(0, Os.close(fd), "nothing the close could report");
+                }
             }
-            // The kernel keeps no block count of a cached file: a close asks memfs's anew.
-            assertEquals(8, Os.lstat(Os.bytes(m.path("sparse"))).blocks(), "the hole still costs nothing: one page of 512-byte blocks");
+            assertEquals(12 << 20, acknowledged[0], "a fits");
+            assertEquals(1, enospc, "b meets the limit in write(2)");
+            assertEquals((16 << 20) - (12 << 20), acknowledged[1], "b gets what was left: every page of the 16 MiB");
+            assertEquals(-Errno.ENOSPC, Os.writeFile(m.path("small"), "hello\n".getBytes(StandardCharsets.US_ASCII)),
+                    "echo into the full memfs fails");
+            Os.dropCaches();
+            for (int file = 0; file < 2; file++) {
+                byte[] expected = (file == 0 ? aWritten : bWritten).toByteArray();
+                assertEquals(acknowledged[file], Files.size(m.path(names[file])));
+                assertTrue(Arrays.equals(expected, Files.readAllBytes(m.path(names[file]))), names[file] + " reads back");
+            }
+            assertEquals(0, Files.size(m.path("small")), "the failed write left an empty file");
         }
     }
 

@@ -1,41 +1,32 @@
 package dev.fusepanama.examples.memory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 
-/** The page map: its all-or-nothing write, which the kernel's flushes need, and its pages' life off the heap. */
+/** The page map: writes that meet the capacity limit, and its pages' life off the heap. */
 class RegularFileTest {
     private static final int PAGE = MemoryFileSystem.PAGE;
 
     @Test
-    void writeAllTakesEveryPageOrNone() {
+    void aWriteThatDoesNotFitWritesWhatFitsAndNoneWhenNoPageIsLeft() {
         Space space = new Space(3L * PAGE, 10);
         RegularFile f = new RegularFile(space, 0100644, 0, 0, 0);
-        assertTrue(f.writeAll(ByteBuffer.wrap(new byte[2 * PAGE]), 0, space));
+        assertEquals(2 * PAGE, f.write(ByteBuffer.wrap(new byte[2 * PAGE]), 0, space));
         assertEquals(2, space.pagesUsed());
-        assertEquals(2L * PAGE, f.size);
 
-        assertFalse(f.writeAll(ByteBuffer.wrap(new byte[2 * PAGE]), PAGE + 1, space), "needs 2 new pages, 1 is left");
-        assertEquals(2, space.pagesUsed(), "none taken");
-        assertEquals(2L * PAGE, f.size, "nothing written");
-
-        ByteBuffer over = ByteBuffer.wrap(new byte[] {7, 7});
-        assertTrue(f.writeAll(over, PAGE - 1, space), "within pages it has");
-        assertEquals(2, space.pagesUsed());
-        ByteBuffer back = ByteBuffer.allocate(2);
-        f.read(back, PAGE - 1);
-        assertEquals(7, back.get(0));
-        assertEquals(7, back.get(1));
-
-        assertTrue(f.writeAll(ByteBuffer.wrap(new byte[10]), 2L * PAGE + 5, space), "the last page");
+        ByteBuffer big = ByteBuffer.wrap(new byte[3 * PAGE]);
+        assertEquals(2 * PAGE - 1, f.write(big, PAGE + 1, space), "the rest of page 1 and the one page left: a short write");
         assertEquals(3, space.pagesUsed());
-        assertEquals(2L * PAGE + 15, f.size);
-        assertTrue(f.writeAll(ByteBuffer.allocate(0), 100L * PAGE, space), "nothing to write");
-        assertEquals(2L * PAGE + 15, f.size);
+        assertEquals(3L * PAGE, f.size, "the size counts only what was written");
+        assertEquals(PAGE + 1, big.remaining(), "what was not written is left in the buffer");
+
+        assertEquals(-1, f.write(ByteBuffer.wrap(new byte[10]), 3L * PAGE, space), "no page left: nothing written");
+        assertEquals(3L * PAGE, f.size);
+        assertEquals(5, f.write(ByteBuffer.wrap(new byte[] {7, 7, 7, 7, 7}), PAGE - 2, space), "within pages it has");
+        assertEquals(3, space.pagesUsed());
     }
 
     @Test
@@ -78,7 +69,7 @@ class RegularFileTest {
     void theNativePagesOfAFileDroppedWithItsDataAreFreedWhenItIsGarbage() throws InterruptedException {
         Space space = new Space(100L * PAGE, 10);
         RegularFile kept = new RegularFile(space, 0100644, 0, 0, 0);
-        assertTrue(kept.writeAll(ByteBuffer.allocateDirect(2 * PAGE), 0, space));
+        assertEquals(2 * PAGE, kept.write(ByteBuffer.allocateDirect(2 * PAGE), 0, space));
         writeAndDrop(space, 5);
         assertEquals(7, space.pagesAllocated());
         // The cleaner's one thread also frees what the memfs of earlier tests in this JVM left, and
@@ -98,6 +89,6 @@ class RegularFileTest {
     /** A file of {@code pages} pages that nothing refers to once this returns (a memfs thrown away with it). */
     private static void writeAndDrop(Space space, int pages) {
         RegularFile f = new RegularFile(space, 0100644, 0, 0, 0);
-        assertTrue(f.writeAll(ByteBuffer.allocateDirect(pages * PAGE), 0, space));
+        assertEquals(pages * PAGE, f.write(ByteBuffer.allocateDirect(pages * PAGE), 0, space));
     }
 }
