@@ -61,15 +61,22 @@ final class Attributes {
     void present(ThreadBuffers s, Node n, Stat st, int dfd, MemorySegment storedName) throws ErrnoException {
         n.seenCtime = ctime(st);
         if (n.type() == S_IFREG) {
-            long plain = ContentCipher.plainSize(st.size());
-            if (plain < 0) {
-                LOG.warn("vault {}: {} has a ciphertext size ({}) no gocryptfs file can have: shown as empty",
-                        cipherDir, store.plainPath(n), st.size());
-                plain = 0;
-            }
-            st.setSize(plain);
+            if (!ContentCipher.isValidCipherSize(st.size())) reportCutShort(n, st.size());
+            st.setSize(ContentCipher.plainSize(st.size())); // gocryptfs's guess for a size it cannot have written
         } else if (n.type() == S_IFLNK) {
             st.setSize(target(s, n, dfd, storedName).length);
+        }
+    }
+
+    /**
+     * Logs once that {@code n}'s ciphertext file has a size no gocryptfs file can have (cut short
+     * by a crash, a sync client or a full disk): it is listed with gocryptfs's guess of its size,
+     * and opening or reading it answers EIO until it is truncated.
+     */
+    void reportCutShort(Node n, long cipherSize) {
+        if (store.reportOnce(n.backingIno + " size " + cipherSize)) {
+            LOG.error("vault {}: {} has a ciphertext size ({}) no gocryptfs file can have (cut short?): it answers EIO"
+                    + " until it is truncated", cipherDir, store.plainPath(n), cipherSize);
         }
     }
 

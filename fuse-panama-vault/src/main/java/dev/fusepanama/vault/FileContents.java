@@ -1,6 +1,8 @@
 package dev.fusepanama.vault;
 
 import static dev.fusepanama.Errno.EIO;
+import static dev.fusepanama.Errno.EOPNOTSUPP;
+import static dev.fusepanama.Posix.FALLOC_FL_KEEP_SIZE;
 import static dev.fusepanama.vault.LibcCalls.check;
 import static dev.fusepanama.vault.LibcCalls.preadFully;
 import static dev.fusepanama.vault.LibcCalls.pwriteFully;
@@ -32,11 +34,15 @@ final class FileContents {
     private final String cipherDir;
     private final ContentCipher content;
     private final CipherDir store;
+    private final Attributes attrs;
+    /** Whether the cipher directory's filesystem preallocates ({@link #reserve}); false once it said it cannot. */
+    private volatile boolean preallocation = true;
 
-    FileContents(String cipherDir, ContentCipher content, CipherDir store) {
+    FileContents(String cipherDir, ContentCipher content, CipherDir store, Attributes attrs) {
         this.cipherDir = cipherDir;
         this.content = content;
         this.store = store;
+        this.attrs = attrs;
     }
 
     /** The file id of {@code h}'s file from its header; null if the file is empty. Under the content lock. */
@@ -108,12 +114,49 @@ final class FileContents {
 
     /** The plaintext size of the open file, from its ciphertext size. */
     private long plainSize(OpenFile h, long cipherSize) throws ErrnoException {
-        long plain = ContentCipher.plainSize(cipherSize);
-        if (plain < 0) {
-            LOG.error("vault {}: {} has a ciphertext size ({}) no gocryptfs file can have", cipherDir, store.plainPath(h.node), cipherSize);
+        if (!ContentCipher.isValidCipherSize(cipherSize)) {
+            attrs.reportCutShort(h.node, cipherSize);
             throw new ErrnoException(EIO);
         }
-        return plain;
+        return ContentCipher.plainSize(cipherSize);
+    }
+
+    /**
+     * Makes sure the ciphertext file has room for bytes {@code from} to {@code to} before any of
+     * them is written ({@code fallocate} keeping the size, as gocryptfs does): a write that meets
+     * a full disk then fails before it has changed anything, instead of leaving a block half
+     * rewritten (no longer authentic: data written before lost) and the size past what was
+     * acknowledged. Where the filesystem has no preallocation, the write goes ahead as it is.
+     */
+    private void reserve(OpenFile h, long from, long to) throws ErrnoException {
+        if (!preallocation || to <= from) return;
+        int rc = Libc.fallocate(h.fd, FALLOC_FL_KEEP_SIZE, from, to - from);
+        if (rc == -EOPNOTSUPP) {
+            preallocation = false;
+            LOG.info("vault {}: its filesystem cannot preallocate; a write that meets a full disk may damage the block it rewrites",
+                    cipherDir);
+        } else if (rc < 0) {
+            throw new ErrnoException(-rc);
+        }
+    }
+
+    /**
+     * Runs a change of the ciphertext file that was {@code cipherSize} bytes; if it fails, puts the
+     * size back, so that a failed write leaves nothing the writer was not told of.
+     */
+    private void changing(OpenFile h, long cipherSize, Change change) throws ErrnoException {
+        try {
+            change.run();
+        } catch (ErrnoException | RuntimeException e) {
+            long now = Libc.lseek(h.fd, 0, SEEK_END);
+            if (now > cipherSize && Libc.ftruncate(h.fd, cipherSize) == 0 && cipherSize == 0) h.node.fileId = null;
+            throw e;
+        }
+    }
+
+    @FunctionalInterface
+    private interface Change {
+        void run() throws ErrnoException;
     }
 
     /**
@@ -144,12 +187,36 @@ final class FileContents {
         int count = data.remaining();
         if (count == 0) return;
         long cipherSize = check(Libc.lseek(h.fd, 0, SEEK_END));
-        byte[] id = fileIdForWrite(s, h, cipherSize);
         long size = plainSize(h, cipherSize);
         long first = offset / PLAIN_BLOCK;
         long last = (offset + count - 1) / PLAIN_BLOCK;
         long lastOld = size == 0 ? -1 : (size - 1) / PLAIN_BLOCK;
-        if (size % PLAIN_BLOCK != 0 && first > lastOld) {
+        boolean pad = size % PLAIN_BLOCK != 0 && first > lastOld;
+        // What is written: the header of an empty file, the old last block padded, the blocks of
+        // the data; not the holes between.
+        long lastEnd = Math.min((last + 1) * PLAIN_BLOCK, Math.max(size, offset + count));
+        long from = HEADER + first * CIPHER_BLOCK;
+        if (pad) {
+            long padFrom = HEADER + lastOld * CIPHER_BLOCK;
+            if (padFrom + CIPHER_BLOCK == from) from = padFrom;
+            else reserve(h, padFrom, padFrom + CIPHER_BLOCK);
+        }
+        if (cipherSize == 0) {
+            if (from == HEADER) from = 0;
+            else reserve(h, 0, HEADER);
+        }
+        reserve(h, from, HEADER + last * CIPHER_BLOCK + (lastEnd - last * PLAIN_BLOCK) + ContentCipher.BLOCK_OVERHEAD);
+        changing(h, cipherSize, () -> writeBlocks(s, h, data, offset, cipherSize, size, pad));
+    }
+
+    /** {@link #writeLocked} once the room for it is reserved. */
+    private void writeBlocks(ThreadBuffers s, OpenFile h, ByteBuffer data, long offset, long cipherSize, long size, boolean pad)
+            throws ErrnoException {
+        int count = data.remaining();
+        byte[] id = fileIdForWrite(s, h, cipherSize);
+        long first = offset / PLAIN_BLOCK;
+        long last = (offset + count - 1) / PLAIN_BLOCK;
+        if (pad) {
             padLastBlock(s, h, id, size);
         }
         ByteBuffer cipher = s.cipherBuffer.clear();
@@ -202,13 +269,14 @@ final class FileContents {
 
     void truncateLocked(ThreadBuffers s, OpenFile h, long size) throws ErrnoException {
         long cipherSize = check(Libc.lseek(h.fd, 0, SEEK_END));
-        long old = plainSize(h, cipherSize);
-        if (size == old) return;
-        if (size == 0) {
+        if (size == 0) { // also a file cut short, which answers EIO to everything else
+            if (cipherSize == 0) return;
             check(Libc.ftruncate(h.fd, 0)); // an empty file has no header
             h.node.fileId = null;
             return;
         }
+        long old = plainSize(h, cipherSize);
+        if (size == old) return;
         if (size < old) {
             int keep = (int) (size % PLAIN_BLOCK);
             if (keep != 0) {
@@ -232,7 +300,9 @@ final class FileContents {
             return;
         }
         if (old % PLAIN_BLOCK != 0) {
-            padLastBlock(s, h, id, old);
+            long b = old / PLAIN_BLOCK;
+            reserve(h, HEADER + b * CIPHER_BLOCK, HEADER + (b + 1) * CIPHER_BLOCK);
+            changing(h, cipherSize, () -> padLastBlock(s, h, id, old));
         }
         if (size % PLAIN_BLOCK == 0) {
             check(Libc.ftruncate(h.fd, ContentCipher.cipherSize(size)));

@@ -202,12 +202,13 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             LOG.info("vault {}: its filesystem has no file handles; files are told apart by inode number, which a file"
                     + " made while another is removed may share with it for a moment", cipherDir);
         }
-        this.contents = new FileContents(cipherDir, content, store);
+
         this.openFiles = new OpenFiles(table);
         this.xattrs = new Xattrs(cipherDir, names, content, store, openFiles);
         this.changes = new ExternalChanges(cipherDir, table, store, closed, scratch::get);
         this.nodes = new Nodes(this, table, changes);
         this.attrs = new Attributes(cipherDir, content, store, openFiles, root);
+        this.contents = new FileContents(cipherDir, content, store, attrs);
         this.directories = new Directories(this);
         this.nameChanges = new NameChanges(this);
     }
@@ -668,6 +669,11 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             // Another program replaced the file under this name, and the watcher has not told the
             // kernel yet: ESTALE makes the kernel look the name up again and open the new file.
             if (s.statView.ino() != n.backingIno) throw new ErrnoException(dev.fusepanama.Errno.ESTALE);
+            // A file cut short answers EIO to a reader; a writer may open it, to truncate it.
+            if (n.type() == S_IFREG && (flags & O_ACCMODE) == O_RDONLY && !ContentCipher.isValidCipherSize(s.statView.size())) {
+                attrs.reportCutShort(n, s.statView.size());
+                throw new ErrnoException(EIO);
+            }
             if (ctime(s.statView) != n.seenCtime) {
                 // Changed since the vault last looked (perhaps rewritten in place by another
                 // program): read its header again, and let the kernel drop the pages it keeps.

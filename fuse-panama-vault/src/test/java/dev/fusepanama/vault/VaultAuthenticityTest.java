@@ -147,6 +147,46 @@ class VaultAuthenticityTest {
         assertLogged("a", 2);
     }
 
+    /**
+     * A ciphertext file cut to a size gocryptfs never leaves (inside its header, or a last block
+     * too short to hold a byte) is EIO to a reader, not an empty or shorter file, with one log
+     * line; a truncation to 0 makes it usable again.
+     */
+    @Test
+    void aFileCutInsideItsHeaderOrABlocksOverheadIsEioUntilTruncated() throws Exception {
+        Path fa = cipherFile("a");
+        Path fb = cipherFile("b");
+        try (RandomAccessFile raf = new RandomAccessFile(fa.toFile(), "rw")) {
+            raf.setLength(10);
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(fb.toFile(), "rw")) {
+            raf.setLength(HEADER + CIPHER_BLOCK + 10);
+        }
+        try (TestMount m = mount()) {
+            for (String name : List.of("a", "b")) {
+                assertEquals(-Errno.EIO, Os.open(VaultTree.path(m.root(), name), Posix.O_RDONLY, 0), name + " does not open");
+                assertEquals(-Errno.EIO, Os.open(VaultTree.path(m.root(), name), Posix.O_RDONLY, 0), name + " still does not open");
+            }
+            assertEquals(0, Os.truncate(VaultTree.path(m.root(), "a"), 0));
+            assertEquals(0, Files.size(m.path("a")));
+            Files.writeString(m.path("a"), "again");
+            assertEquals("again", Files.readString(m.path("a")));
+            int writer = Os.open(VaultTree.path(m.root(), "b"), Posix.O_WRONLY, 0);
+            assertTrue(writer >= 0, "a writer may open it: " + writer);
+            assertEquals(-Errno.EIO, Os.pwrite(writer, new byte[] {1}, 0), "but not write into it");
+            Os.close(writer);
+            int fd = Os.open(VaultTree.path(m.root(), "b"), Posix.O_WRONLY | Posix.O_TRUNC, 0);
+            assertTrue(fd >= 0, "an open that truncates repairs it: " + fd);
+            Os.close(fd);
+            assertEquals(0, Files.size(m.path("b")));
+        }
+        for (String name : List.of("a", "b")) {
+            long lines = log.list.stream().map(ILoggingEvent::getFormattedMessage)
+                    .filter(line -> line.contains("/" + name + " has a ciphertext size")).count();
+            assertEquals(1, lines, () -> "one log line for " + name + ": " + log.list);
+        }
+    }
+
     @Test
     void swappedBlocksFailWithEio() throws Exception {
         Path f = cipherFile("a");

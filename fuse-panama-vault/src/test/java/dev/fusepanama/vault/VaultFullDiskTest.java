@@ -1,0 +1,92 @@
+package dev.fusepanama.vault;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.fusepanama.Errno;
+import dev.fusepanama.Posix;
+import dev.fusepanama.libc.Libc;
+import dev.fusepanama.testkit.MountTest;
+import dev.fusepanama.testkit.Os;
+import dev.fusepanama.testkit.TestMount;
+import dev.fusepanama.testkit.Tmpfs;
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A vault whose disk fills: the write that meets the full disk gets a short count or ENOSPC, and
+ * every byte written before, in that file and the others, still reads back, also after a new
+ * mount (as gocryptfs keeps it: room is reserved before a block is rewritten).
+ */
+@MountTest
+@Timeout(120)
+class VaultFullDiskTest {
+    private static final char[] PASSWORD = "full".toCharArray();
+    private Path disk;
+
+    @BeforeEach
+    void smallDisk() throws Exception {
+        assumeTrue(Libc.geteuid() == 0, "a tmpfs of the test's own needs root");
+        disk = Tmpfs.mount("vault-full", 2);
+    }
+
+    @AfterEach
+    void unmount() throws Exception {
+        if (disk != null) Tmpfs.unmount(disk);
+    }
+
+    private static TestMount mount(Path cipher) throws Exception {
+        return TestMount.mount(Vault.unlock(cipher, PASSWORD), Vault.mountOptions(cipher).build());
+    }
+
+    @Test
+    void anAppendThatMeetsAFullDiskLeavesEveryAcknowledgedByteReadable() throws Exception {
+        Path cipher = Files.createDirectory(disk.resolve("cipher"));
+        Vault.create(cipher, PASSWORD, 10);
+        byte[][] files = new byte[3][];
+        ByteArrayOutputStream appended = new ByteArrayOutputStream();
+        try (TestMount m = mount(cipher)) {
+            for (int i = 0; i < 3; i++) {
+                files[i] = VaultTree.data(300_000, i);
+                Files.write(m.path("f" + i), files[i]);
+            }
+            int fd = Os.open(m.path("f0"), Posix.O_WRONLY | Posix.O_APPEND);
+            long rc = 0;
+            for (int round = 0; round < 1000; round++) {
+                byte[] chunk = VaultTree.data(10_000, 100 + round);
+                rc = Os.write(fd, chunk);
+                if (rc < 0) break;
+                appended.write(chunk, 0, (int) rc);
+                if (rc < chunk.length) {
+                    rc = Os.write(fd, chunk); // what a program does after a short write: asks again
+                    break;
+                }
+            }
+            assertEquals(0, Os.close(fd));
+            assertTrue(rc == -Errno.ENOSPC, "the disk filled: " + rc);
+            assertTrue(appended.size() > 0, "something fit before it filled");
+            check(m, files, appended.toByteArray());
+        }
+        try (TestMount m = mount(cipher)) {
+            check(m, files, appended.toByteArray());
+        }
+    }
+
+    private static void check(TestMount m, byte[][] files, byte[] appended) throws Exception {
+        byte[] f0 = new byte[files[0].length + appended.length];
+        System.arraycopy(files[0], 0, f0, 0, files[0].length);
+        System.arraycopy(appended, 0, f0, files[0].length, appended.length);
+        assertEquals(f0.length, Files.size(m.path("f0")), "f0's size is what write acknowledged");
+        assertArrayEquals(f0, Files.readAllBytes(m.path("f0")), "f0: what it had and every byte appended");
+        for (int i = 1; i < 3; i++) {
+            assertArrayEquals(files[i], Files.readAllBytes(m.path("f" + i)), "f" + i);
+        }
+    }
+}
