@@ -80,7 +80,10 @@ public class ErrnoException extends IOException {
             Map.entry("No data available", Errno.ENODATA),
             Map.entry("Operation not supported", Errno.EOPNOTSUPP),
             Map.entry("Disk quota exceeded", Errno.EDQUOT),
-            Map.entry("Stale file handle", Errno.ESTALE));
+            Map.entry("Stale file handle", Errno.ESTALE),
+            Map.entry("Too many open files", Errno.EMFILE),
+            Map.entry("Too many open files in system", Errno.ENFILE),
+            Map.entry("Cannot allocate memory", Errno.ENOMEM));
 
     /**
      * The positive errno a kernel filesystem gives where {@code t} was thrown: an

@@ -44,5 +44,9 @@ class ErrnoExceptionTest {
         assertEquals(Errno.EIO, ErrnoException.errnoOf(new java.nio.file.FileSystemException("a", null, "the disk is on fire")));
         // A FileChannel's read or write throws a plain IOException with strerror(3)'s text.
         assertEquals(Errno.EDQUOT, ErrnoException.errnoOf(new java.io.IOException("Disk quota exceeded")));
+        // What the JDK says when the process or the machine is out of descriptors: not an I/O error.
+        assertEquals(Errno.EMFILE, ErrnoException.errnoOf(new java.nio.file.FileSystemException("/a", null, "Too many open files")));
+        assertEquals(Errno.ENFILE, ErrnoException.errnoOf(
+                new java.nio.file.FileSystemException("/a", null, "Too many open files in system")));
     }
 }

@@ -285,14 +285,20 @@ final class OpenFiles {
     void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws IOException {
         OpenFile f = file(fh);
         f.dirty = true;
-        int size = data.remaining();
-        withChannel(f, c -> {
+        long written = withChannel(f, c -> {
             long at = offset;
-            while (data.hasRemaining()) at += c.write(data, at);
-            return null;
+            try {
+                while (data.hasRemaining()) at += c.write(data, at);
+            } catch (IOException e) {
+                if (at == offset) throw e;
+                // Part of it was stored (a full disk): a short write, as the kernel's own filesystems
+                // answer; the caller's next write gets the error. Answering the error for the whole
+                // would leave bytes the writer was told were not written.
+            }
+            return at - offset;
         });
         fs.attrs.dataChanged(request, f.node());
-        reply.written(size);
+        reply.written((int) written);
     }
 
     void fsync(Request request, long ino, long fh, boolean dataOnly, EmptyReply reply) throws IOException {
