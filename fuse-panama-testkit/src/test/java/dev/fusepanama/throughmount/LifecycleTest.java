@@ -38,6 +38,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Mounting and unmounting inside a long-running JVM: what embedders rely on. */
 @MountTest
@@ -368,6 +370,79 @@ class LifecycleTest {
         assertEquals(0, p.exitValue(), out);
         assertTrue(out.contains("mounted"), out);
         assertFalse(inProcMounts(dir), "the exit hook unmounted: " + out);
+    }
+
+    /**
+     * A mount closed while its process has every descriptor in use unmounts, and the process
+     * lives: libfuse cancels its worker threads at the end of a session, and glibc's
+     * pthread_cancel first loads libgcc_s.so.1, which it cannot open without a free descriptor and
+     * then aborts the process ("libgcc_s.so.1 must be installed for pthread_cancel to work"). In
+     * a child JVM of its own (this one may have loaded libgcc_s already) with a limit of 1,024.
+     */
+    @ParameterizedTest(name = "{0} API")
+    @ValueSource(strings = {"path", "inode"})
+    void aMountClosedWithEveryDescriptorInUseUnmountsAndTheJvmLives(String api) throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("limit-" + api));
+        List<String> command = new ArrayList<>(List.of("prlimit", "--nofile=1024:1024", "--"));
+        command.addAll(ChildJvm.command(CloseAtTheDescriptorLimit.class, api, dir.toString()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), out);
+        assertFalse(out.contains("libgcc_s"), out);
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("descriptors exhausted: EMFILE"), out);
+        assertTrue(out.contains("closed at the limit"), out);
+        assertFalse(inProcMounts(dir), out);
+    }
+
+    /** Mounts, uses every descriptor the process may have, closes the mount at that limit, then frees them. */
+    public static final class CloseAtTheDescriptorLimit {
+        public static void main(String[] args) throws Exception {
+            Path dir = Path.of(args[1]);
+            AutoCloseable mount = args[0].equals("path") ? Fuse.mount(new ScratchFileSystem(), dir)
+                    : Fuse.mount(new dev.fusepanama.testing.FlatInodeFileSystem(), dir);
+            Files.list(dir).close(); // served: libfuse's workers are running
+            loadEveryClassOfTheClassPathsDirectories();
+            List<Integer> held = new ArrayList<>();
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                java.lang.foreign.MemorySegment devNull = arena.allocateFrom("/dev/null");
+                while (true) {
+                    int fd = dev.fusepanama.libc.Libc.openat(dev.fusepanama.libc.Libc.AT_FDCWD, devNull,
+                            Posix.O_RDONLY | Posix.O_CLOEXEC, 0);
+                    if (fd < 0) {
+                        System.out.println("descriptors exhausted: " + dev.fusepanama.Errno.name(-fd) + " after " + held.size());
+                        break;
+                    }
+                    held.add(fd);
+                }
+                mount.close();
+                System.out.println("closed at the limit");
+            } finally {
+                for (int fd : held) dev.fusepanama.libc.Libc.close(fd);
+            }
+        }
+
+        /**
+         * Classes still to load at the limit could not be read from a directory of the class path
+         * (a jar's stays open): this run's modules are such directories, an application's are jars.
+         */
+        private static void loadEveryClassOfTheClassPathsDirectories() throws IOException {
+            for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+                Path root = Path.of(entry);
+                if (!Files.isDirectory(root)) continue;
+                try (var classes = Files.walk(root)) {
+                    for (Path c : (Iterable<Path>) classes.filter(f -> f.toString().endsWith(".class"))::iterator) {
+                        String name = root.relativize(c).toString().replace('/', '.').replaceAll("\\.class$", "");
+                        try {
+                            Class.forName(name, false, CloseAtTheDescriptorLimit.class.getClassLoader());
+                        } catch (LinkageError | ClassNotFoundException e) {
+                            // a test class whose optional dependency is absent: not on the close path
+                        }
+                    }
+                }
+            }
+            dev.fusepanama.Errno.name(dev.fusepanama.Errno.EMFILE);
+        }
     }
 
     @Test

@@ -5,6 +5,9 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import dev.fusepanama.libc.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * POSIX thread cancellation of the native threads libfuse runs upcalls on. libfuse 3.18 tears
@@ -20,6 +23,28 @@ import java.lang.foreign.MemorySegment;
  */
 public final class Cancellation {
     private Cancellation() {}
+
+    private static final Logger LOG = LoggerFactory.getLogger(Cancellation.class);
+
+    /** glibc's name for the unwinder it loads for cancellation ({@code LIBGCC_S_SO}), the same on every architecture here. */
+    static final String UNWINDER = "libgcc_s.so.1";
+
+    /**
+     * Loads the unwinder glibc's {@code pthread_cancel} needs, for the JVM's life, before anything
+     * is mounted. libfuse cancels its worker threads when a session ends (and 3.18 its io_uring
+     * queue threads), and glibc loads {@value #UNWINDER} on the first {@code pthread_cancel}: where
+     * it cannot then, because every descriptor of the process is in use, it aborts the process
+     * ("libgcc_s.so.1 must be installed for pthread_cancel to work"), the whole JVM. Loaded here,
+     * glibc finds it among the libraries already loaded and opens nothing at that moment.
+     */
+    static void loadUnwinder() {
+        try {
+            SymbolLookup.libraryLookup(UNWINDER, Arena.global());
+        } catch (IllegalArgumentException e) {
+            LOG.warn("{} cannot be loaded ({}): glibc loads it when libfuse cancels its threads at the end of a mount, "
+                    + "and aborts the process if it cannot then", UNWINDER, e.getMessage());
+        }
+    }
 
     private static final ThreadLocal<MemorySegment> OLD = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(JAVA_INT));
 

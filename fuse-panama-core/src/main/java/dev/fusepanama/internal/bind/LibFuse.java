@@ -138,6 +138,7 @@ public final class LibFuse {
                     } catch (Arch.UnsupportedArchitectureException e) {
                         throw new LibFuseUnavailableException(e.getMessage(), e);
                     }
+                    Cancellation.loadUnwinder();
                     String configured = configuredName();
                     lib = configured == null ? load(SONAMES) : load(List.of(configured));
                     FuseLog.install(lib);
