@@ -147,6 +147,7 @@ public final class Libc {
     private static final MethodHandle FDATASYNC = bind("fdatasync", i(JAVA_INT), CAPTURE);
     private static final MethodHandle STATVFS = bind("statvfs", i(ADDRESS, ADDRESS), CAPTURE);
     private static final MethodHandle FSTATVFS = bind("fstatvfs", i(JAVA_INT, ADDRESS), CAPTURE);
+    private static final MethodHandle GETRLIMIT = bind("getrlimit", i(JAVA_INT, ADDRESS), CAPTURE);
     private static final MethodHandle GETDENTS64 = bind("getdents64", l(JAVA_INT, ADDRESS, JAVA_LONG), CAPTURE);
     private static final MethodHandle GETXATTR = bind("getxattr", l(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), CAPTURE);
     private static final MethodHandle SETXATTR = bind("setxattr", i(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE);
@@ -467,6 +468,19 @@ public final class Libc {
     public static int fstatvfs(int fd, MemorySegment buf) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) FSTATVFS.invokeExact(errno, fd, buf), errno); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code RLIMIT_NOFILE} (sys/resource.h): one more than the highest descriptor number a process may open. */
+    public static final int RLIMIT_NOFILE = 7;
+    /** {@code sizeof(struct rlimit)}: {@code rlim_cur} then {@code rlim_max}, each a {@code rlim_t} (unsigned long). */
+    public static final long RLIMIT_SIZE = 16;
+    /** {@code RLIM_INFINITY}: no limit. */
+    public static final long RLIM_INFINITY = -1L;
+
+    /** {@code getrlimit(2)}: the soft and hard limits of {@code resource} into {@code rlim} ({@link #RLIMIT_SIZE} bytes). */
+    public static int getrlimit(int resource, MemorySegment rlim) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) GETRLIMIT.invokeExact(errno, resource, rlim), errno); } catch (Throwable t) { throw broken(t); }
     }
 
     /** {@code getdents64(2)}: {@code struct linux_dirent64} records, which {@link Dirents} reads. */

@@ -157,14 +157,16 @@ class LayoutTest {
     void libcConstantsMatchTheHeaders() throws Exception {
         Map<String, Long> java = new TreeMap<>();
         for (String name : List.of("AT_FDCWD", "AT_SYMLINK_NOFOLLOW", "AT_REMOVEDIR", "AT_EMPTY_PATH", "AT_RECURSIVE",
-                "RESOLVE_NO_MAGICLINKS", "RESOLVE_NO_SYMLINKS", "RESOLVE_BENEATH", "CLONE_FS", "CLONE_NEWNS", "MNT_DETACH", "MS_REC", "MS_PRIVATE", "MAX_HANDLE_SZ")) {
+                "RESOLVE_NO_MAGICLINKS", "RESOLVE_NO_SYMLINKS", "RESOLVE_BENEATH", "CLONE_FS", "CLONE_NEWNS", "MNT_DETACH", "MS_REC", "MS_PRIVATE", "MAX_HANDLE_SZ",
+                "RLIMIT_NOFILE", "RLIM_INFINITY")) {
             java.put(name, ((Number) Libc.class.getField(name).get(null)).longValue());
         }
         java.put("sizeof(struct open_how)", Libc.OPEN_HOW_SIZE);
         java.put("sizeof(struct stat)", (long) Arch.constants().statSize);
         java.put("sizeof(struct statx)", Libc.STATX_SIZE);
         java.put("sizeof(struct file_handle) + MAX_HANDLE_SZ", Libc.FILE_HANDLE_SIZE);
-        assertConstants("libc", List.of("fuse_panama.h", "sched.h", "linux/openat2.h", "sys/stat.h", "fcntl.h"), java);
+        java.put("sizeof(struct rlimit)", Libc.RLIMIT_SIZE);
+        assertConstants("libc", List.of("fuse_panama.h", "sched.h", "linux/openat2.h", "sys/stat.h", "fcntl.h", "sys/resource.h"), java);
     }
 
     @Test
