@@ -1,6 +1,7 @@
 package dev.fusepanama.examples.mirror;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.fusepanama.AccessTimes;
@@ -21,6 +22,7 @@ import dev.fusepanama.inode.LseekReply;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.ReadlinkReply;
+import dev.fusepanama.inode.Reply;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.inode.StatfsReply;
 import dev.fusepanama.inode.Timeouts;
@@ -44,14 +46,36 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A mirror of a real directory on the inode API, as libfuse's {@code passthrough_hp} is on the
- * low-level one: one node per source inode (its device and inode number), each holding an
- * {@code O_PATH} descriptor of that inode, and every operation one system call relative to such a
- * descriptor with one name at most. So a file keeps being itself whatever happens to its names:
- * {@code fstat} of a file unlinked or replaced while open answers from the file (the path API
- * cannot: the kernel asks it by a name that is gone), and a file replaced in the source while
- * open through the mirror is a new node that opens at once. No link in the source is followed:
- * a name is resolved one component at a time by the kernel, and each component here is opened
- * with {@code O_NOFOLLOW}, so the mirror needs no containment of its own.
+ * low-level one: one node per source inode, and every operation one system call relative to an
+ * {@code O_PATH} descriptor of that inode with one name at most. So a file keeps being itself
+ * whatever happens to its names: {@code fstat} of a file unlinked or replaced while open answers
+ * from the file (the path API cannot: the kernel asks it by a name that is gone), and a file
+ * replaced in the source while open through the mirror is a new node that opens at once. No link
+ * in the source is followed: a name is resolved one component at a time by the kernel, and each
+ * component here is opened with {@code O_NOFOLLOW}, so the mirror needs no containment of its own.
+ *
+ * <p><b>Descriptors.</b> A node is known by its file's handle ({@code name_to_handle_at(2)}),
+ * which names that file for its filesystem's life, where an inode number is given to the next file
+ * as soon as the old one is deleted (ext4 does so at once). It holds its {@code O_PATH} descriptor
+ * only while among the {@link Builder#descriptors} most recently used, or while a file or
+ * directory of it is open ({@link NodeDescriptors}); an operation on any other opens it again:
+ * by its handle ({@code open_by_handle_at(2)}) where the mirror has CAP_DAC_READ_SEARCH, else by
+ * the name it was last seen under, below its directory's descriptor, with {@code O_NOFOLLOW}, and
+ * only if what opens there has the node's handle. So the mirror serves as many inodes as the
+ * kernel caches, whatever its descriptor limit; an operation that still finds no descriptor left
+ * fails alone, with EMFILE, which the log says once per burst with the limit and how to raise it
+ * ({@link DescriptorLimit}), and the next one works once descriptors are free.
+ *
+ * <p>What that costs: a node opened again takes one system call by handle, two by name (and as
+ * many for each directory above it that has no descriptor either); each unlink, rmdir and rename
+ * first reads what loses its name ({@code fstatat}), so that a file losing its last name through
+ * the mirror keeps its descriptor while the kernel holds its node (nothing could open it again),
+ * and a rename reads its result after, for opening by name; an open file takes two descriptors,
+ * its own and its node's. Opened by name, a node whose file was renamed or deleted in the source
+ * behind the mirror's back answers ESTALE until the kernel looks it up again; by handle, only one
+ * whose file was deleted in the source and is open nowhere does. Where the source's filesystem gives no handles, every
+ * node holds its descriptor for its life, as {@code passthrough_hp}'s do: the kernel's inode cache
+ * is then what the process's descriptor limit allows.
  *
  * <p>Files created by a caller belong to it when the mirror runs as root. With
  * {@link Builder#passthrough}, the kernel reads and writes open files from the source itself
@@ -66,39 +90,31 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     /** UTIME_NOW and UTIME_OMIT (sys/stat.h). */
     private static final long UTIME_NOW = (1L << 30) - 1;
     private static final long UTIME_OMIT = (1L << 30) - 2;
-
-    /** A source inode the kernel holds entries of. */
-    private static final class Node implements Inode {
-        final long id;
-        final long dev;
-        final long ino;
-        /** An {@code O_PATH} descriptor of the inode; closed when the kernel forgets the node. */
-        final int fd;
-        final boolean symlink;
-        /** Entries the kernel holds; guarded by the table's lock. */
-        long lookups;
-
-        Node(long id, long dev, long ino, int fd, boolean symlink) {
-            this.id = id;
-            this.dev = dev;
-            this.ino = ino;
-            this.fd = fd;
-            this.symlink = symlink;
-        }
-
-        @Override
-        public long nodeId() {
-            return id;
-        }
-    }
+    /** O_PATH descriptors of nodes: never following a last link. */
+    private static final int PATH_FLAGS = Posix.O_PATH | Posix.O_NOFOLLOW | Posix.O_CLOEXEC;
+    /** Directories above a node opened again by name at once, at most (a cycle of stale links ends there). */
+    private static final int MAX_REOPEN_DEPTH = 2048;
 
     private record Key(long dev, long ino) {}
+
+    /**
+     * A thread's memory for file handles and the names of nodes opened again, apart from its
+     * {@link Scratch}, whose paths hold the names of the operation that needs the node.
+     */
+    private static final class HandleScratch {
+        private static final ThreadLocal<HandleScratch> PER_THREAD = ThreadLocal.withInitial(HandleScratch::new);
+        private final Arena arena = Arena.ofAuto();
+        final MemorySegment handle = arena.allocate(Libc.FILE_HANDLE_SIZE, 8);
+        final MemorySegment mountId = arena.allocate(JAVA_INT);
+        final MemorySegment name = arena.allocate(Scratch.PATH_MAX);
+    }
 
     /** How a mirror is made: {@link #builder(Path)}. */
     public static final class Builder {
         private final Path source;
         private double timeout;
         private boolean passthrough;
+        private int descriptors;
 
         private Builder(Path source) {
             this.source = source;
@@ -121,6 +137,18 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             return this;
         }
 
+        /**
+         * How many descriptors of nodes that no open file holds the mirror keeps, the least
+         * recently used closed first: by default a quarter of the process's descriptor limit when
+         * the mirror is built, at least 16 and at most 16,384. Each spares opening the node again;
+         * each also keeps its inode in the source's inode cache.
+         */
+        public Builder descriptors(int count) {
+            if (count < 1) throw new IllegalArgumentException("descriptors must be 1 or more: " + count);
+            descriptors = count;
+            return this;
+        }
+
         /** @throws IOException if the source cannot be opened as a directory */
         public InodeMirror build() throws IOException {
             return new InodeMirror(this);
@@ -139,11 +167,22 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     private final Timeouts timeouts;
     private final boolean passthrough;
     private final boolean root = Libc.geteuid() == 0;
-    private final Node rootNode;
+    private final SourceNode rootNode;
     private volatile boolean mountInsideWarned;
-    private final Map<Key, Node> byKey = new HashMap<>();
-    private final ConcurrentHashMap<Long, Node> byId = new ConcurrentHashMap<>();
+    private final Map<Key, SourceNode> byKey = new HashMap<>();
+    private final ConcurrentHashMap<Long, SourceNode> byId = new ConcurrentHashMap<>();
     private final AtomicLong nextId = new AtomicLong(ROOT + 1);
+    private final NodeDescriptors descriptors;
+    private final DescriptorLimit limit = new DescriptorLimit();
+    /**
+     * A descriptor of the source that {@code open_by_handle_at} takes (it refuses an O_PATH one),
+     * or -1 where the mirror may not open by handle (no CAP_DAC_READ_SEARCH, or no handles).
+     */
+    private final int handleMount;
+    /** Whether nodes are opened again by handle: until the kernel first refuses it. */
+    private volatile boolean byHandle;
+    /** The id of the source's mount (name_to_handle_at's): a handle found on another, one bound inside the source, is not opened through it. */
+    private final int sourceMountId;
     /** Directory streams by descriptor, with where each stands. */
     private final DirStreams dirs = new DirStreams();
     /** Descriptors of open files, closed at the end for releases that never came. */
@@ -156,6 +195,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     private InodeMirror(Builder b) throws IOException {
         this.timeouts = Timeouts.NONE.withAttributes(b.timeout).withEntries(b.timeout);
         this.passthrough = b.passthrough;
+        this.descriptors = new NodeDescriptors(b.descriptors > 0 ? b.descriptors : DescriptorLimit.defaultKept());
         byte[] path = b.source.toString().getBytes(StandardCharsets.UTF_8);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment name = arena.allocate(path.length + 1);
@@ -170,7 +210,28 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
                 Libc.close(fd);
                 throw new IOException(b.source + ": cannot stat the source directory: " + Errno.name(-rc));
             }
-            rootNode = new Node(ROOT, st.segment().get(JAVA_LONG, 0), st.ino(), fd, false);
+            MemorySegment handle = arena.allocate(Libc.FILE_HANDLE_SIZE, 8);
+            MemorySegment mountId = arena.allocate(JAVA_INT);
+            byte[] rootHandle = handleOf(fd, handle, mountId);
+            sourceMountId = mountId.get(JAVA_INT, 0);
+            int mount = -1;
+            if (rootHandle != null) {
+                mount = Libc.openat(fd, DOT, Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
+                int probe = mount < 0 ? mount : Libc.openByHandleAt(mount, handle, PATH_FLAGS);
+                if (probe >= 0) {
+                    Libc.close(probe);
+                } else if (mount >= 0) {
+                    Libc.close(mount);
+                    mount = -1;
+                }
+            } else {
+                LOG.info("{}: its filesystem gives no file handles, so each node the kernel holds keeps a descriptor "
+                        + "and the process's descriptor limit bounds them", b.source);
+            }
+            handleMount = mount;
+            byHandle = mount >= 0;
+            rootNode = new SourceNode(ROOT, st.segment().get(JAVA_LONG, 0), st.ino(), rootHandle, true, false, null);
+            descriptors.offer(rootNode, fd, true);
         }
         byId.put(ROOT, rootNode);
     }
@@ -220,12 +281,117 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     // ---- nodes -------------------------------------------------------------------------------
 
-    private Node node(long ino) throws IOException {
-        Node n = byId.get(ino);
+    private SourceNode node(long ino) throws IOException {
+        SourceNode n = byId.get(ino);
         if (n == null) {
             throw new dev.fusepanama.ErrnoException(Errno.ESTALE, "no node " + ino);
         }
         return n;
+    }
+
+    /** Answers {@code errno}; one for want of descriptors is said in the log too, once per burst. */
+    private void fail(Reply reply, int errno) {
+        if (DescriptorLimit.exhausted(-errno)) {
+            limit.report(errno, descriptors.held());
+        }
+        reply.error(errno);
+    }
+
+    /**
+     * Whether {@code rc}, an open's result, failed for want of descriptors and closing idle node
+     * descriptors made room to try it again.
+     */
+    private boolean retry(long rc) {
+        return DescriptorLimit.exhausted(rc) && descriptors.shrink() > 0;
+    }
+
+    /**
+     * A use of the node's descriptor for one operation, to give back with {@link #release}; or a
+     * negative errno (ESTALE: its file is gone, or no longer where the mirror saw it).
+     */
+    private long descriptor(SourceNode n) {
+        long use = descriptors.acquire(n);
+        return use != NodeDescriptors.MISS ? use : reopen(n, 0);
+    }
+
+    private void release(SourceNode n, long use) {
+        descriptors.release(n, use);
+    }
+
+    /** Opens the node's file again and makes that its descriptor, with a use taken; or a negative errno. */
+    private long reopen(SourceNode n, int depth) {
+        int fd = -Errno.EPERM;
+        if (byHandle && n.onSourceMount && n.handle != null) {
+            fd = openByHandle(n);
+            if (fd == -Errno.EPERM) {
+                byHandle = false;
+                LOG.info("the kernel refuses open_by_handle_at: the mirror opens nodes again by name");
+            }
+        }
+        if (fd == -Errno.EPERM) {
+            fd = openByName(n, depth);
+        }
+        return fd < 0 ? fd : descriptors.install(n, fd);
+    }
+
+    private int openByHandle(SourceNode n) {
+        MemorySegment handle = HandleScratch.PER_THREAD.get().handle;
+        MemorySegment.copy(n.handle, 0, handle, JAVA_BYTE, 0, n.handle.length);
+        int fd = Libc.openByHandleAt(handleMount, handle, PATH_FLAGS);
+        if (retry(fd)) {
+            fd = Libc.openByHandleAt(handleMount, handle, PATH_FLAGS);
+        }
+        return fd;
+    }
+
+    /**
+     * Opens the node by the name it was last seen under, below its directory (opened again first
+     * where it has no descriptor either), if what opens there has the node's handle.
+     */
+    private int openByName(SourceNode n, int depth) {
+        SourceNode.Link link = n.link;
+        if (link == null || n.handle == null || depth >= MAX_REOPEN_DEPTH) {
+            return -Errno.ESTALE;
+        }
+        SourceNode parent = link.parent();
+        long dir = descriptors.acquire(parent);
+        if (dir == NodeDescriptors.MISS) {
+            dir = reopen(parent, depth + 1);
+        }
+        if (dir < 0) {
+            return (int) dir;
+        }
+        HandleScratch h = HandleScratch.PER_THREAD.get();
+        int fd;
+        try {
+            MemorySegment name = Scratch.cString(h.name, link.name());
+            fd = Libc.openat((int) dir, name, PATH_FLAGS, 0);
+            if (retry(fd)) {
+                fd = Libc.openat((int) dir, name, PATH_FLAGS, 0);
+            }
+        } finally {
+            release(parent, dir);
+        }
+        if (fd == -Errno.ENOENT || fd == -Errno.ENOTDIR) {
+            return -Errno.ESTALE;
+        }
+        if (fd >= 0 && !Arrays.equals(n.handle, handleOf(fd, h.handle, h.mountId))) {
+            Libc.close(fd);
+            return -Errno.ESTALE;
+        }
+        return fd;
+    }
+
+    /**
+     * The file handle of what {@code fd} is open at, as {@link SourceNode#handle} keeps it, with
+     * its mount id in {@code mountId}; null where the filesystem gives none.
+     */
+    private static byte[] handleOf(int fd, MemorySegment handle, MemorySegment mountId) {
+        handle.set(JAVA_INT, 0, Libc.MAX_HANDLE_SZ);
+        if (Libc.nameToHandleAt(fd, EMPTY, handle, mountId, Libc.AT_EMPTY_PATH) < 0) {
+            return null;
+        }
+        return handle.asSlice(0, 8 + Integer.toUnsignedLong(handle.get(JAVA_INT, 0))).toArray(JAVA_BYTE);
     }
 
     /** {@code name} as a C string in {@code into}. */
@@ -242,25 +408,19 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     }
 
     /**
-     * The node of {@code name} in {@code parent} with its attributes in {@code attributes}, its
-     * lookup count raised by one; or a negative errno. The name is opened first and its inode
-     * read from the descriptor, so the node is the file that was opened even if the name changes
-     * meanwhile.
+     * The node of the file open at {@code fd}, which is {@code name} in {@code parent}, with its
+     * attributes in {@code attributes}, its lookup count raised by one; or a negative errno. With
+     * {@code takeOver}, {@code fd} is an {@code O_PATH} descriptor that becomes the node's (or is
+     * closed); otherwise the node gets its own. The file is the one opened even if the name
+     * changes meanwhile. A node that holds a descriptor is that file if it has its device and
+     * inode number (two files alive at once never share them); one without is only if it has
+     * the same handle: its file may have been deleted and the number given to this one, which is
+     * then a new node. A file on another device than the source's (a filesystem mounted inside
+     * it) is refused, as passthrough_hp does: its inode numbers could equal the source's, and
+     * tools that find hard links by them ({@code cp -a}, {@code tar}, {@code du}) would take two
+     * files for one.
      */
-    private long lookupNode(Scratch s, Node parent, MemorySegment name, Stat attributes) {
-        int fd = Libc.openat(parent.fd, name, Posix.O_PATH | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, 0);
-        return fd < 0 ? fd : nodeOf(s, fd, true, attributes);
-    }
-
-    /**
-     * The node of the file open at {@code fd}, with its attributes in {@code attributes}, its
-     * lookup count raised by one; or a negative errno. With {@code takeOver}, {@code fd} is an
-     * {@code O_PATH} descriptor that becomes the node's (or is closed); otherwise the node gets
-     * its own. A file on another device than the source's (a filesystem mounted inside it) is
-     * refused, as passthrough_hp does: its inode numbers could equal the source's, and tools that
-     * find hard links by them ({@code cp -a}, {@code tar}, {@code du}) would take two files for one.
-     */
-    private long nodeOf(Scratch s, int fd, boolean takeOver, Stat attributes) {
+    private long nodeOf(Scratch s, int fd, boolean takeOver, SourceNode parent, Name name, Stat attributes) {
         int rc = Libc.fstatat(fd, EMPTY, attributes.segment(), Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
         long dev = attributes.segment().get(JAVA_LONG, 0);
         if (rc == 0 && dev != rootNode.dev) {
@@ -277,45 +437,77 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             return rc;
         }
         Key key = new Key(dev, attributes.ino());
-        Node n;
+        SourceNode n;
         synchronized (byKey) {
             n = byKey.get(key);
-            if (n != null) {
+            if (n != null && n.users >= 0) {
                 n.lookups++;
+            } else {
+                n = null;
             }
         }
         if (n != null) {
             if (takeOver) {
                 Libc.close(fd);
             }
+            seen(n, parent, name);
             return n.id;
         }
-        int pathFd = takeOver ? fd : Libc.openat(Libc.AT_FDCWD, s.procPath(fd), Posix.O_PATH | Posix.O_CLOEXEC, 0);
-        if (pathFd < 0) {
-            return pathFd;
+        HandleScratch h = HandleScratch.PER_THREAD.get();
+        byte[] handle = handleOf(fd, h.handle, h.mountId);
+        boolean onSourceMount = handle != null && h.mountId.get(JAVA_INT, 0) == sourceMountId;
+        int pathFd = fd;
+        if (!takeOver) {
+            pathFd = Libc.openat(Libc.AT_FDCWD, s.procPath(fd), Posix.O_PATH | Posix.O_CLOEXEC, 0);
+            if (retry(pathFd)) {
+                pathFd = Libc.openat(Libc.AT_FDCWD, s.procPath(fd), Posix.O_PATH | Posix.O_CLOEXEC, 0);
+            }
+            if (pathFd < 0) {
+                return pathFd;
+            }
         }
-        boolean raced;
+        boolean found;
         synchronized (byKey) {
             n = byKey.get(key);
-            raced = n != null;
-            if (!raced) {
-                n = new Node(nextId.getAndIncrement(), key.dev(), key.ino(), pathFd,
-                        (attributes.mode() & Posix.S_IFMT) == Posix.S_IFLNK);
+            found = n != null && (n.users >= 0 || Arrays.equals(n.handle, handle));
+            if (!found) {
+                n = new SourceNode(nextId.getAndIncrement(), key.dev(), key.ino(), handle, onSourceMount,
+                        (attributes.mode() & Posix.S_IFMT) == Posix.S_IFLNK, new SourceNode.Link(parent, name.bytes()));
                 byKey.put(key, n);
                 byId.put(n.id, n);
             }
             n.lookups++;
         }
-        if (raced) {
-            Libc.close(pathFd);
+        if (found) {
+            seen(n, parent, name);
         }
+        descriptors.offer(n, pathFd, handle == null);
         return n.id;
     }
 
-    private void entry(Scratch s, Node parent, MemorySegment name, EntryReply reply) {
-        long id = lookupNode(s, parent, name, reply.attributes());
+    /** {@code n} was found as {@code name} in {@code parent}: where to open it again by name. */
+    private static void seen(SourceNode n, SourceNode parent, Name name) {
+        SourceNode.Link link = n.link;
+        if (n != parent && (link == null || link.parent() != parent || !name.is(link.name()))) {
+            n.link = new SourceNode.Link(parent, name.bytes());
+        }
+    }
+
+    private void entry(Scratch s, SourceNode parent, Name name, EntryReply reply) throws IOException {
+        MemorySegment n = nativeName(name, s.path);
+        long dir = descriptor(parent);
+        if (dir < 0) {
+            fail(reply, (int) -dir);
+            return;
+        }
+        int fd = Libc.openat((int) dir, n, PATH_FLAGS, 0);
+        if (retry(fd)) {
+            fd = Libc.openat((int) dir, n, PATH_FLAGS, 0);
+        }
+        release(parent, dir);
+        long id = fd < 0 ? fd : nodeOf(s, fd, true, parent, name, reply.attributes());
         if (id < 0) {
-            reply.error((int) -id);
+            fail(reply, (int) -id);
         } else if (!reply.entry(Inode.of(id), timeouts)) {
             forget(id, 1);
         }
@@ -323,8 +515,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void lookup(Request request, long parent, Name name, EntryReply reply) throws IOException {
-        Scratch s = Scratch.worker();
-        entry(s, node(parent), nativeName(name, s.path), reply);
+        entry(Scratch.worker(), node(parent), name, reply);
     }
 
     @Override
@@ -332,20 +523,20 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         if (ino == ROOT) {
             return;
         }
-        Node drop = null;
+        SourceNode drop = null;
         synchronized (byKey) {
-            Node n = byId.get(ino);
+            SourceNode n = byId.get(ino);
             if (n != null) {
                 n.lookups -= lookups;
                 if (n.lookups <= 0) {
-                    byKey.remove(new Key(n.dev, n.ino));
+                    byKey.remove(new Key(n.dev, n.ino), n);
                     byId.remove(ino);
                     drop = n;
                 }
             }
         }
         if (drop != null) {
-            Libc.close(drop.fd);
+            descriptors.forget(drop);
         }
     }
 
@@ -354,31 +545,43 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     public void destroy() {
         files.drain(fd -> Libc.close(fd));
         dirs.closeAll();
-        List<Node> nodes;
+        List<SourceNode> nodes;
         synchronized (byKey) {
-            nodes = new ArrayList<>(byKey.values());
+            nodes = new ArrayList<>(byId.values());
+            nodes.remove(rootNode);
             byKey.clear();
             byId.keySet().removeIf(id -> id != ROOT);
         }
-        for (Node n : nodes) {
-            Libc.close(n.fd);
-        }
+        descriptors.closeAll(nodes);
         close();
     }
 
-    /** Closes the source's descriptor; for a mirror that was never mounted, or at any time after. */
+    /** Closes the source's descriptors; for a mirror that was never mounted, or at any time after. */
     @Override
     public void close() {
         if (byId.remove(ROOT) != null) {
-            Libc.close(rootNode.fd);
+            descriptors.closeAll(List.of(rootNode));
+            if (handleMount >= 0) {
+                Libc.close(handleMount);
+            }
         }
     }
 
     /** How many source inodes the kernel holds entries of (tests). */
     int nodes() {
         synchronized (byKey) {
-            return byKey.size();
+            return byId.size() - (byId.containsKey(ROOT) ? 1 : 0);
         }
+    }
+
+    /** How many nodes hold a descriptor now, the root's included (tests). */
+    int descriptorsHeld() {
+        return descriptors.held();
+    }
+
+    /** How many descriptors of nodes no open file holds it keeps at most (tests). */
+    int descriptorCapacity() {
+        return descriptors.capacity();
     }
 
     // ---- attributes -------------------------------------------------------------------------
@@ -386,10 +589,21 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     @Override
     public void getattr(Request request, long ino, long fh, AttrReply reply) throws IOException {
         MemorySegment st = reply.attributes().segment();
-        int rc = fh != NO_HANDLE ? Libc.fstat((int) fh, st)
-                : Libc.fstatat(node(ino).fd, EMPTY, st, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+        int rc;
+        if (fh != NO_HANDLE) {
+            rc = Libc.fstat((int) fh, st);
+        } else {
+            SourceNode n = node(ino);
+            long d = descriptor(n);
+            if (d < 0) {
+                fail(reply, (int) -d);
+                return;
+            }
+            rc = Libc.fstatat((int) d, EMPTY, st, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+            release(n, d);
+        }
         if (rc < 0) {
-            reply.error(-rc);
+            fail(reply, -rc);
         } else {
             reply.send(timeouts);
         }
@@ -398,23 +612,42 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     @Override
     public void setattr(Request request, long ino, Stat attributes, int toSet, long fh, AttrReply reply) throws IOException {
         Scratch s = Scratch.worker();
-        Node n = node(ino);
+        SourceNode n = node(ino);
+        long d = descriptor(n);
+        if (d < 0) {
+            fail(reply, (int) -d);
+            return;
+        }
+        int rc;
+        try {
+            rc = setattr(s, n, (int) d, attributes, toSet, fh);
+        } finally {
+            release(n, d);
+        }
+        if (rc < 0) {
+            fail(reply, -rc);
+            return;
+        }
+        getattr(request, ino, fh, reply);
+    }
+
+    private static int setattr(Scratch s, SourceNode n, int nodeFd, Stat attributes, int toSet, long fh) {
         int fd = (int) fh;
         boolean open = fh != NO_HANDLE;
         int rc = 0;
         if ((toSet & SET_MODE) != 0) {
             rc = open ? Libc.fchmod(fd, attributes.mode() & 07777)
                     : n.symlink ? -Errno.EOPNOTSUPP
-                    : Libc.fchmodat(Libc.AT_FDCWD, s.procPath(n.fd), attributes.mode() & 07777, 0);
+                    : Libc.fchmodat(Libc.AT_FDCWD, s.procPath(nodeFd), attributes.mode() & 07777, 0);
         }
         if (rc == 0 && (toSet & (SET_UID | SET_GID)) != 0) {
             int uid = (toSet & SET_UID) != 0 ? attributes.uid() : -1;
             int gid = (toSet & SET_GID) != 0 ? attributes.gid() : -1;
-            rc = Libc.fchownat(n.fd, EMPTY, uid, gid, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+            rc = Libc.fchownat(nodeFd, EMPTY, uid, gid, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
         }
         if (rc == 0 && (toSet & SET_SIZE) != 0) {
             rc = open ? Libc.ftruncate(fd, attributes.size())
-                    : Libc.truncate(s.procPath(n.fd), attributes.size());
+                    : Libc.truncate(s.procPath(nodeFd), attributes.size());
         }
         if (rc == 0 && (toSet & (SET_ATIME | SET_MTIME)) != 0) {
             MemorySegment times = s.small;
@@ -425,22 +658,25 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             times.set(JAVA_LONG, 24, (toSet & SET_MTIME) == 0 ? UTIME_OMIT
                     : (toSet & SET_MTIME_NOW) != 0 ? UTIME_NOW : attributes.mtimeNanos());
             rc = open ? Libc.utimensat(Libc.AT_FDCWD, s.procPath(fd), times, 0)
-                    : n.symlink ? Libc.utimensat(n.fd, EMPTY, times, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW)
-                    : Libc.utimensat(Libc.AT_FDCWD, s.procPath(n.fd), times, 0);
+                    : n.symlink ? Libc.utimensat(nodeFd, EMPTY, times, Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW)
+                    : Libc.utimensat(Libc.AT_FDCWD, s.procPath(nodeFd), times, 0);
         }
-        if (rc < 0) {
-            reply.error(-rc);
-            return;
-        }
-        getattr(request, ino, fh, reply);
+        return rc;
     }
 
     @Override
     public void readlink(Request request, long ino, ReadlinkReply reply) throws IOException {
         Scratch s = Scratch.worker();
-        long n = Libc.readlinkat(node(ino).fd, EMPTY, s.text, Scratch.PATH_MAX);
+        SourceNode node = node(ino);
+        long d = descriptor(node);
+        if (d < 0) {
+            fail(reply, (int) -d);
+            return;
+        }
+        long n = Libc.readlinkat((int) d, EMPTY, s.text, Scratch.PATH_MAX);
+        release(node, d);
         if (n < 0) {
-            reply.error((int) -n);
+            fail(reply, (int) -n);
             return;
         }
         reply.target(s.text.asSlice(0, n).toArray(JAVA_BYTE));
@@ -450,9 +686,16 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     public void statfs(Request request, long ino, StatfsReply reply) throws IOException {
         Scratch s = Scratch.worker();
         MemorySegment v = s.small;
-        int rc = Libc.fstatvfs(node(ino).fd, v);
+        SourceNode n = node(ino);
+        long d = descriptor(n);
+        if (d < 0) {
+            fail(reply, (int) -d);
+            return;
+        }
+        int rc = Libc.fstatvfs((int) d, v);
+        release(n, d);
         if (rc < 0) {
-            reply.error(-rc);
+            fail(reply, -rc);
             return;
         }
         reply.statvfs().setBlockSize(v.get(JAVA_LONG, 0)).setFragmentSize(v.get(JAVA_LONG, 8))
@@ -490,33 +733,51 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     @Override
     public void mknod(Request request, long parent, Name name, int mode, long rdev, EntryReply reply) throws IOException {
         Scratch s = Scratch.worker();
-        Node p = node(parent);
+        SourceNode p = node(parent);
         MemorySegment n = nativeName(name, s.path);
-        int caller = enterCaller(request);
-        takeUmask(request);
-        int rc = Libc.mknodat(p.fd, n, mode, rdev);
-        dropUmask();
-        leaveCaller(caller);
-        made(s, p, n, rc, mode & Posix.S_IFMT, caller, reply);
+        long dir = descriptor(p);
+        if (dir < 0) {
+            fail(reply, (int) -dir);
+            return;
+        }
+        try {
+            int caller = enterCaller(request);
+            takeUmask(request);
+            int rc = Libc.mknodat((int) dir, n, mode, rdev);
+            dropUmask();
+            leaveCaller(caller);
+            made(s, p, (int) dir, name, n, rc, mode & Posix.S_IFMT, caller, reply);
+        } finally {
+            release(p, dir);
+        }
     }
 
     @Override
     public void mkdir(Request request, long parent, Name name, int mode, EntryReply reply) throws IOException {
         Scratch s = Scratch.worker();
-        Node p = node(parent);
+        SourceNode p = node(parent);
         MemorySegment n = nativeName(name, s.path);
-        int caller = enterCaller(request);
-        takeUmask(request);
-        int rc = Libc.mkdirat(p.fd, n, mode);
-        dropUmask();
-        leaveCaller(caller);
-        made(s, p, n, rc, Posix.S_IFDIR, caller, reply);
+        long dir = descriptor(p);
+        if (dir < 0) {
+            fail(reply, (int) -dir);
+            return;
+        }
+        try {
+            int caller = enterCaller(request);
+            takeUmask(request);
+            int rc = Libc.mkdirat((int) dir, n, mode);
+            dropUmask();
+            leaveCaller(caller);
+            made(s, p, (int) dir, name, n, rc, Posix.S_IFDIR, caller, reply);
+        } finally {
+            release(p, dir);
+        }
     }
 
     @Override
     public void symlink(Request request, long parent, Name name, byte[] target, EntryReply reply) throws IOException {
         Scratch s = Scratch.worker();
-        Node p = node(parent);
+        SourceNode p = node(parent);
         if (target.length >= Scratch.PATH_MAX) {
             reply.error(Errno.ENAMETOOLONG);
             return;
@@ -524,26 +785,39 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         MemorySegment.copy(target, 0, s.path2, JAVA_BYTE, 0, target.length);
         s.path2.set(JAVA_BYTE, target.length, (byte) 0);
         MemorySegment n = nativeName(name, s.path);
-        int caller = enterCaller(request);
-        int rc = Libc.symlinkat(s.path2, p.fd, n);
-        leaveCaller(caller);
-        made(s, p, n, rc, Posix.S_IFLNK, caller, reply);
+        long dir = descriptor(p);
+        if (dir < 0) {
+            fail(reply, (int) -dir);
+            return;
+        }
+        try {
+            int caller = enterCaller(request);
+            int rc = Libc.symlinkat(s.path2, (int) dir, n);
+            leaveCaller(caller);
+            made(s, p, (int) dir, name, n, rc, Posix.S_IFLNK, caller, reply);
+        } finally {
+            release(p, dir);
+        }
     }
 
     /**
-     * After {@code name} was made in {@code parent} ({@code rc}): opens it and, for another user,
-     * checks that it is still a file of the {@code type} made, by root (another program could have
-     * put something else there meanwhile, which must not be given away), and gives it to
-     * {@code caller}; then answers its entry from that descriptor.
+     * After {@code name} was made in {@code parent}, open at {@code dir} ({@code rc}): opens it
+     * and, for another user, checks that it is still a file of the {@code type} made, by root
+     * (another program could have put something else there meanwhile, which must not be given
+     * away), and gives it to {@code caller}; then answers its entry from that descriptor.
      */
-    private void made(Scratch s, Node parent, MemorySegment name, int rc, int type, int caller, EntryReply reply) {
+    private void made(Scratch s, SourceNode parent, int dir, Name name, MemorySegment nativeName, int rc, int type, int caller,
+            EntryReply reply) {
         if (rc < 0) {
-            reply.error(-rc);
+            fail(reply, -rc);
             return;
         }
-        int fd = Libc.openat(parent.fd, name, Posix.O_PATH | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, 0);
+        int fd = Libc.openat(dir, nativeName, PATH_FLAGS, 0);
+        if (retry(fd)) {
+            fd = Libc.openat(dir, nativeName, PATH_FLAGS, 0);
+        }
         if (fd < 0) {
-            reply.error(-fd);
+            fail(reply, -fd);
             return;
         }
         if (caller > 0) {
@@ -558,13 +832,13 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             }
             if (rc < 0) {
                 Libc.close(fd);
-                reply.error(-rc);
+                fail(reply, -rc);
                 return;
             }
         }
-        long id = nodeOf(s, fd, true, reply.attributes());
+        long id = nodeOf(s, fd, true, parent, name, reply.attributes());
         if (id < 0) {
-            reply.error((int) -id);
+            fail(reply, (int) -id);
         } else if (!reply.entry(Inode.of(id), timeouts)) {
             forget(id, 1);
         }
@@ -574,20 +848,34 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     @Override
     public void link(Request request, long ino, long newParent, Name newName, EntryReply reply) throws IOException {
         Scratch s = Scratch.worker();
-        Node n = node(ino);
-        Node p = node(newParent);
+        SourceNode n = node(ino);
+        SourceNode p = node(newParent);
         MemorySegment name = nativeName(newName, s.path);
-        int rc = Libc.linkat(Libc.AT_FDCWD, s.procPath(n.fd), p.fd, name, Libc.AT_SYMLINK_FOLLOW);
-        if (rc == 0) {
-            rc = Libc.fstatat(n.fd, EMPTY, reply.attributes().segment(), Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+        long d = descriptor(n);
+        if (d < 0) {
+            fail(reply, (int) -d);
+            return;
         }
+        long dir = descriptor(p);
+        if (dir < 0) {
+            release(n, d);
+            fail(reply, (int) -dir);
+            return;
+        }
+        int rc = Libc.linkat(Libc.AT_FDCWD, s.procPath((int) d), (int) dir, name, Libc.AT_SYMLINK_FOLLOW);
+        if (rc == 0) {
+            rc = Libc.fstatat((int) d, EMPTY, reply.attributes().segment(), Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+        }
+        release(p, dir);
+        release(n, d);
         if (rc < 0) {
-            reply.error(-rc);
+            fail(reply, -rc);
             return;
         }
         synchronized (byKey) {
             n.lookups++;
         }
+        seen(n, p, newName);
         if (!reply.entry(n, timeouts)) {
             forget(n.id, 1);
         }
@@ -605,22 +893,113 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     private void removeName(long parent, Name name, int flags, EmptyReply reply) throws IOException {
         Scratch s = Scratch.worker();
-        int rc = Libc.unlinkat(node(parent).fd, nativeName(name, s.path), flags);
+        SourceNode p = node(parent);
+        MemorySegment n = nativeName(name, s.path);
+        long dir = descriptor(p);
+        if (dir < 0) {
+            fail(reply, (int) -dir);
+            return;
+        }
+        SourceNode kept = keepIfLastName(s, (int) dir, n);
+        int rc = Libc.unlinkat((int) dir, n, flags);
+        if (rc < 0 && kept != null) {
+            descriptors.unkeep(kept);
+        }
+        release(p, dir);
         answer(rc, reply);
     }
 
+    /**
+     * Before {@code name} in the directory open at {@code dir} loses its file, if it is that
+     * file's last name (a directory's only one): the file's node, if any, keeps its descriptor
+     * until the kernel forgets it, since nothing could open the file again (its data lives as
+     * long as a descriptor does), and the kernel may still ask about it (a client's O_PATH
+     * descriptor, a working directory). Returns the node if this kept it, for {@link
+     * NodeDescriptors#unkeep} should the name stay after all.
+     */
+    private SourceNode keepIfLastName(Scratch s, int dir, MemorySegment name) {
+        Stat st = Stat.over(s.stat());
+        if (Libc.fstatat(dir, name, st.segment(), Libc.AT_SYMLINK_NOFOLLOW) < 0
+                || (st.mode() & Posix.S_IFMT) != Posix.S_IFDIR && st.nlink() > 1) {
+            return null;
+        }
+        SourceNode n;
+        synchronized (byKey) {
+            n = byKey.get(new Key(st.segment().get(JAVA_LONG, 0), st.ino()));
+        }
+        if (n == null) {
+            return null;
+        }
+        long d = descriptor(n);
+        if (d < 0) {
+            return null;
+        }
+        boolean kept = descriptors.keep(n);
+        release(n, d);
+        return kept ? n : null;
+    }
+
+    /**
+     * A file that a rename replaces keeps its node's descriptor as an unlinked one does; the
+     * nodes renamed are seen under their new names after (for opening them again by name).
+     */
     @Override
     public void rename(Request request, long parent, Name name, long newParent, Name newName, int flags,
             EmptyReply reply) throws IOException {
         Scratch s = Scratch.worker();
-        int rc = Libc.renameat2(node(parent).fd, nativeName(name, s.path),
-                node(newParent).fd, nativeName(newName, s.path2), flags);
-        answer(rc, reply);
+        SourceNode p = node(parent);
+        SourceNode np = node(newParent);
+        MemorySegment from = nativeName(name, s.path);
+        MemorySegment to = nativeName(newName, s.path2);
+        long dir = descriptor(p);
+        if (dir < 0) {
+            fail(reply, (int) -dir);
+            return;
+        }
+        long newDir = descriptor(np);
+        if (newDir < 0) {
+            release(p, dir);
+            fail(reply, (int) -newDir);
+            return;
+        }
+        try {
+            boolean exchange = (flags & Posix.RENAME_EXCHANGE) != 0;
+            SourceNode kept = exchange ? null : keepIfLastName(s, (int) newDir, to);
+            int rc = Libc.renameat2((int) dir, from, (int) newDir, to, flags);
+            if (rc < 0 && kept != null) {
+                descriptors.unkeep(kept);
+            }
+            if (rc == 0) {
+                seenAt(s, (int) newDir, to, np, newName);
+                if (exchange) {
+                    seenAt(s, (int) dir, from, p, name);
+                }
+            }
+            answer(rc, reply);
+        } finally {
+            release(np, newDir);
+            release(p, dir);
+        }
     }
 
-    private static void answer(long rc, EmptyReply reply) {
+    /** The node of what is {@code name} in {@code parent} (open at {@code dir}) now, if any, is seen there. */
+    private void seenAt(Scratch s, int dir, MemorySegment nativeName, SourceNode parent, Name name) {
+        Stat st = Stat.over(s.stat());
+        if (Libc.fstatat(dir, nativeName, st.segment(), Libc.AT_SYMLINK_NOFOLLOW) < 0) {
+            return;
+        }
+        SourceNode n;
+        synchronized (byKey) {
+            n = byKey.get(new Key(st.segment().get(JAVA_LONG, 0), st.ino()));
+        }
+        if (n != null) {
+            seen(n, parent, name);
+        }
+    }
+
+    private void answer(long rc, EmptyReply reply) {
         if (rc < 0) {
-            reply.error((int) -rc);
+            fail(reply, (int) -rc);
         } else {
             reply.ok();
         }
@@ -652,10 +1031,23 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     @Override
     public void open(Request request, long ino, int flags, OpenReply reply) throws IOException {
         Scratch s = Scratch.worker();
-        int fd = openNoAtime(Libc.AT_FDCWD, s.procPath(node(ino).fd), (flags & ~NOT_FORWARDED) | Posix.O_CLOEXEC,
-                request.accessTimes(), false);
+        SourceNode n = node(ino);
+        long d = descriptor(n);
+        if (d < 0) {
+            fail(reply, (int) -d);
+            return;
+        }
+        int open = (flags & ~NOT_FORWARDED) | Posix.O_CLOEXEC;
+        int fd = openNoAtime(Libc.AT_FDCWD, s.procPath((int) d), open, request.accessTimes(), false);
+        if (retry(fd)) {
+            fd = openNoAtime(Libc.AT_FDCWD, s.procPath((int) d), open, request.accessTimes(), false);
+        }
+        if (fd >= 0) {
+            descriptors.pin(n);
+        }
+        release(n, d);
         if (fd < 0) {
-            reply.error(-fd);
+            fail(reply, -fd);
             return;
         }
         files.add(fd);
@@ -665,6 +1057,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         if (!reply.open(fd, 0)) {
             files.remove(fd);
             Libc.close(fd);
+            descriptors.unpin(n);
         }
     }
 
@@ -678,17 +1071,25 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     @Override
     public void create(Request request, long parent, Name name, int mode, int flags, CreateReply reply) throws IOException {
         Scratch s = Scratch.worker();
-        Node p = node(parent);
+        SourceNode p = node(parent);
         MemorySegment n = nativeName(name, s.path);
+        long dir = descriptor(p);
+        if (dir < 0) {
+            fail(reply, (int) -dir);
+            return;
+        }
         int open = (flags & ~(Posix.O_DIRECT | Posix.O_NOCTTY | Posix.O_EXCL | Posix.O_CREAT)) | Posix.O_NOFOLLOW | Posix.O_CLOEXEC;
         int caller = enterCaller(request);
         boolean made = true;
         takeUmask(request);
-        int fd = Libc.openat(p.fd, n, open | Posix.O_CREAT | Posix.O_EXCL, mode);
+        int fd = Libc.openat((int) dir, n, open | Posix.O_CREAT | Posix.O_EXCL, mode);
+        if (retry(fd)) {
+            fd = Libc.openat((int) dir, n, open | Posix.O_CREAT | Posix.O_EXCL, mode);
+        }
         dropUmask();
         if (fd == -Errno.EEXIST && (flags & Posix.O_EXCL) == 0) {
             made = false;
-            fd = Libc.openat(p.fd, n, open, 0);
+            fd = Libc.openat((int) dir, n, open, 0);
         }
         leaveCaller(caller);
         int rc = fd;
@@ -703,14 +1104,17 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
                 rc = -Errno.EACCES;
             }
         }
-        long id = rc < 0 ? rc : nodeOf(s, fd, false, reply.attributes());
+        long id = rc < 0 ? rc : nodeOf(s, fd, false, p, name, reply.attributes());
+        release(p, dir);
         if (id < 0) {
             if (fd >= 0) {
                 Libc.close(fd);
             }
-            reply.error((int) -id);
+            fail(reply, (int) -id);
             return;
         }
+        SourceNode node = byId.get(id);
+        hold(node);
         files.add(fd);
         if (passthrough) {
             reply.passthrough(fd);
@@ -718,7 +1122,17 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         if (!reply.created(Inode.of(id), timeouts, fd, 0)) {
             files.remove(fd);
             Libc.close(fd);
+            descriptors.unpin(node);
             forget(id, 1);
+        }
+    }
+
+    /** {@code n} is open: it keeps a descriptor until {@link #release}, one opened again if another operation's closed it meanwhile. */
+    private void hold(SourceNode n) {
+        descriptors.pin(n);
+        long d = descriptor(n);
+        if (d >= 0) {
+            release(n, d);
         }
     }
 
@@ -746,7 +1160,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         Scratch s = Scratch.worker();
         long n = Libc.pread((int) fh, s.buffer(size), size, offset);
         if (n < 0) {
-            reply.error((int) -n);
+            fail(reply, (int) -n);
             return;
         }
         reply.data(s.bufferView().limit((int) n));
@@ -756,7 +1170,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) {
         long n = Libc.pwrite((int) fh, MemorySegment.ofBuffer(data), data.remaining(), offset);
         if (n < 0) {
-            reply.error((int) -n);
+            fail(reply, (int) -n);
         } else {
             reply.written(n);
         }
@@ -766,7 +1180,17 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     public void release(Request request, long ino, long fh, int flags, EmptyReply reply) {
         int fd = (int) fh;
         files.remove(fd); // before the close: once closed, the number may be handed out again
-        answer(Libc.close(fd), reply);
+        int rc = Libc.close(fd);
+        unpin(ino);
+        answer(rc, reply);
+    }
+
+    /** An open file or directory of the node {@code ino} was released. */
+    private void unpin(long ino) {
+        SourceNode n = byId.get(ino);
+        if (n != null) {
+            descriptors.unpin(n);
+        }
     }
 
     @Override
@@ -788,7 +1212,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         offsets.set(JAVA_LONG, 8, offsetOut);
         long n = Libc.copyFileRange((int) fhIn, offsets, (int) fhOut, offsets.asSlice(8), length, flags);
         if (n < 0) {
-            reply.error((int) -n);
+            fail(reply, (int) -n);
         } else {
             reply.written(n);
         }
@@ -798,7 +1222,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     public void lseek(Request request, long ino, long fh, long offset, int whence, LseekReply reply) {
         long n = Libc.lseek((int) fh, offset, whence);
         if (n < 0) {
-            reply.error((int) -n);
+            fail(reply, (int) -n);
         } else {
             reply.offset(n);
         }
@@ -813,14 +1237,29 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void opendir(Request request, long ino, int flags, OpenReply reply) throws IOException {
-        int fd = openNoAtime(node(ino).fd, DOT, Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC, request.accessTimes(), true);
+        SourceNode n = node(ino);
+        long d = descriptor(n);
+        if (d < 0) {
+            fail(reply, (int) -d);
+            return;
+        }
+        int open = Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC;
+        int fd = openNoAtime((int) d, DOT, open, request.accessTimes(), true);
+        if (retry(fd)) {
+            fd = openNoAtime((int) d, DOT, open, request.accessTimes(), true);
+        }
+        if (fd >= 0) {
+            descriptors.pin(n);
+        }
+        release(n, d);
         if (fd < 0) {
-            reply.error(-fd);
+            fail(reply, -fd);
             return;
         }
         dirs.add(fd);
         if (!reply.open(fd, 0)) {
             dirs.close(fd);
+            descriptors.unpin(n);
         }
     }
 
@@ -832,7 +1271,9 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void releasedir(Request request, long ino, long fh, EmptyReply reply) {
-        answer(dirs.close((int) fh), reply);
+        int rc = dirs.close((int) fh);
+        unpin(ino);
+        answer(rc, reply);
     }
 
     @Override
@@ -854,35 +1295,53 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     @Override
     public void setxattr(Request request, long ino, Name name, ByteBuffer value, int flags, EmptyReply reply) throws IOException {
         Scratch s = Scratch.worker();
-        Node n = node(ino);
+        SourceNode n = node(ino);
         MemorySegment a = attributeName(name, s);
         MemorySegment v = MemorySegment.ofBuffer(value);
-        int rc = Libc.setxattr(s.procPath(n.fd), a, v, value.remaining(), flags);
+        long d = descriptor(n);
+        if (d < 0) {
+            fail(reply, (int) -d);
+            return;
+        }
+        int rc = Libc.setxattr(s.procPath((int) d), a, v, value.remaining(), flags);
+        release(n, d);
         answer(rc, reply);
     }
 
     @Override
     public void getxattr(Request request, long ino, Name name, long size, XattrReply reply) throws IOException {
         Scratch s = Scratch.worker();
-        Node n = node(ino);
+        SourceNode n = node(ino);
         MemorySegment a = attributeName(name, s);
         MemorySegment into = size == 0 ? MemorySegment.NULL : s.xattrList().asSlice(0, Math.min(size, Scratch.XATTR_LIST_MAX));
-        long rc = Libc.getxattr(s.procPath(n.fd), a, into, into.byteSize());
+        long d = descriptor(n);
+        if (d < 0) {
+            fail(reply, (int) -d);
+            return;
+        }
+        long rc = Libc.getxattr(s.procPath((int) d), a, into, into.byteSize());
+        release(n, d);
         xattrAnswer(rc, size, into, reply);
     }
 
     @Override
     public void listxattr(Request request, long ino, long size, XattrReply reply) throws IOException {
         Scratch s = Scratch.worker();
-        Node n = node(ino);
+        SourceNode n = node(ino);
         MemorySegment into = size == 0 ? MemorySegment.NULL : s.xattrList().asSlice(0, Math.min(size, Scratch.XATTR_LIST_MAX));
-        long rc = Libc.listxattr(s.procPath(n.fd), into, into.byteSize());
+        long d = descriptor(n);
+        if (d < 0) {
+            fail(reply, (int) -d);
+            return;
+        }
+        long rc = Libc.listxattr(s.procPath((int) d), into, into.byteSize());
+        release(n, d);
         xattrAnswer(rc, size, into, reply);
     }
 
-    private static void xattrAnswer(long rc, long size, MemorySegment value, XattrReply reply) {
+    private void xattrAnswer(long rc, long size, MemorySegment value, XattrReply reply) {
         if (rc < 0) {
-            reply.error((int) -rc);
+            fail(reply, (int) -rc);
         } else if (size == 0) {
             reply.size(rc);
         } else {
@@ -893,9 +1352,15 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     @Override
     public void removexattr(Request request, long ino, Name name, EmptyReply reply) throws IOException {
         Scratch s = Scratch.worker();
-        Node n = node(ino);
+        SourceNode n = node(ino);
         MemorySegment a = attributeName(name, s);
-        int rc = Libc.removexattr(s.procPath(n.fd), a);
+        long d = descriptor(n);
+        if (d < 0) {
+            fail(reply, (int) -d);
+            return;
+        }
+        int rc = Libc.removexattr(s.procPath((int) d), a);
+        release(n, d);
         answer(rc, reply);
     }
 }

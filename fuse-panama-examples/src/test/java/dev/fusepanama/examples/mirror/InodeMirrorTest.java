@@ -135,7 +135,120 @@ class InodeMirrorTest {
                 Thread.sleep(100);
             }
             assertEquals(0, fs.nodes(), "every node forgotten");
-            assertEquals(1, descriptorsOf(source), "only the source's own descriptor is left");
+            assertEquals(1, fs.descriptorsHeld(), "only the root node holds a descriptor");
+            assertTrue(descriptorsOf(source) <= 2, "only the source's own descriptors are left (its node's, and the one "
+                    + "open_by_handle_at takes): " + descriptorsOf(source));
+        }
+    }
+
+    /** A mirror that keeps at most four descriptors of nodes no open file holds. */
+    private InodeMirror fewDescriptors() throws IOException {
+        source = Files.createDirectory(tmp.resolve("source"));
+        return InodeMirror.builder(source).passthrough(true).descriptors(4).build();
+    }
+
+    /** Far more nodes than descriptors kept: every file answers, right, and the descriptors held stay within the bound. */
+    @Test
+    void moreNodesThanDescriptorsAreAllServed() throws Exception {
+        InodeMirror fs = fewDescriptors();
+        for (int i = 0; i < 300; i++) {
+            Files.writeString(source.resolve("f" + i), "file " + i);
+        }
+        Files.createDirectories(source.resolve("a/b/c"));
+        Files.writeString(source.resolve("a/b/c/deep"), "deep");
+        try (TestMount m = mount(fs)) {
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < 300; i++) {
+                    assertEquals(("file " + i).length(), Os.lstat(Os.bytes(m.path("f" + i))).size());
+                    assertEquals("file " + i, Files.readString(m.path("f" + i)));
+                }
+                assertEquals("deep", Files.readString(m.path("a/b/c/deep")));
+            }
+            assertTrue(fs.nodes() >= 300, "the kernel holds a node per file: " + fs.nodes());
+            assertTrue(fs.descriptorsHeld() <= 1 + 4, "the root's and at most four: " + fs.descriptorsHeld());
+        }
+    }
+
+    /** Stats enough other files that every descriptor of a node without an open file has been closed since. */
+    private static void turnTheDescriptorsOver(TestMount m, Path source) throws IOException {
+        for (int i = 0; i < 20; i++) {
+            Path f = source.resolve("other" + i);
+            if (!Files.exists(f)) Files.writeString(f, "x");
+            Os.lstat(Os.bytes(m.path("other" + i)));
+        }
+    }
+
+    /**
+     * ext4 gives a deleted file's inode number to the next file at once: a node whose file was
+     * deleted in the source and which held no descriptor then is not that next file (its handle
+     * differs), so an O_PATH client of the old file gets ESTALE, not the new file's attributes.
+     */
+    @Test
+    void aDeletedFilesNodeIsNotTheNextFileToGetItsInodeNumber() throws Exception {
+        InodeMirror fs = fewDescriptors();
+        Files.writeString(source.resolve("old"), "old file");
+        try (TestMount m = mount(fs)) {
+            int client = Os.open(Os.bytes(m.path("old")), Posix.O_PATH, 0);
+            assertTrue(client >= 0, "open O_PATH: " + client);
+            try {
+                long ino = Os.fstat(client).ino();
+                turnTheDescriptorsOver(m, source);
+                Files.delete(source.resolve("old"));
+                Path next = null;
+                for (int i = 0; i < 50 && next == null; i++) {
+                    Path candidate = Files.writeString(source.resolve("new" + i), "the next file, longer");
+                    if ((long) Files.getAttribute(candidate, "unix:ino") == ino) next = candidate;
+                }
+                Assumptions.assumeTrue(next != null, "the source's filesystem did not give the number again");
+                assertEquals("the next file, longer", Files.readString(m.path(next.getFileName().toString())));
+                assertEquals(-dev.fusepanama.Errno.ESTALE, errnoOf(() -> Os.fstat(client)), "the old file is gone");
+            } finally {
+                Os.close(client);
+            }
+        }
+    }
+
+    /**
+     * A file whose last name is removed through the mirror keeps its node's descriptor while the
+     * kernel holds the node, though no open file of the mirror holds it: an O_PATH client still
+     * reaches it after the mirror's descriptors went round.
+     */
+    @Test
+    void aFileUnlinkedThroughTheMirrorStaysItselfForItsClients() throws Exception {
+        InodeMirror fs = fewDescriptors();
+        Files.writeString(source.resolve("f"), "still here");
+        Files.createDirectory(source.resolve("d"));
+        try (TestMount m = mount(fs)) {
+            int file = Os.open(Os.bytes(m.path("f")), Posix.O_PATH, 0);
+            int dir = Os.open(Os.bytes(m.path("d")), Posix.O_PATH | Posix.O_DIRECTORY, 0);
+            try {
+                Files.delete(m.path("f"));
+                Files.delete(m.path("d"));
+                turnTheDescriptorsOver(m, source);
+                Os.StatResult st = Os.fstat(file);
+                assertEquals(0, st.nlink());
+                assertEquals(10, st.size());
+                assertEquals(Posix.S_IFDIR, Os.fstat(dir).mode() & Posix.S_IFMT);
+            } finally {
+                Os.close(file);
+                Os.close(dir);
+            }
+        }
+    }
+
+    /** A removal that fails (a directory not empty) leaves its node to the bound like any other. */
+    @Test
+    void aNameThatStaysDoesNotKeepItsNodesDescriptor() throws Exception {
+        InodeMirror fs = fewDescriptors();
+        for (int i = 0; i < 10; i++) {
+            Files.createDirectories(source.resolve("full" + i + "/inside"));
+        }
+        try (TestMount m = mount(fs)) {
+            for (int i = 0; i < 10; i++) {
+                assertEquals(-dev.fusepanama.Errno.ENOTEMPTY, Os.rmdir(Os.bytes(m.path("full" + i))));
+            }
+            turnTheDescriptorsOver(m, source);
+            assertTrue(fs.descriptorsHeld() <= 1 + 4, "the root's and at most four: " + fs.descriptorsHeld());
         }
     }
 
