@@ -382,6 +382,8 @@ class LifecycleTest {
     @ParameterizedTest(name = "{0} API")
     @ValueSource(strings = {"path", "inode"})
     void aMountClosedWithEveryDescriptorInUseUnmountsAndTheJvmLives(String api) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(dev.fusepanama.testkit.Emulation.active(),
+                "qemu-user's own descriptors share the limit this test uses up; what it checks is glibc's, the same on every architecture");
         Path dir = Files.createDirectory(tmp.resolve("limit-" + api));
         List<String> command = new ArrayList<>(List.of("prlimit", "--nofile=1024:1024", "--"));
         command.addAll(ChildJvm.command(CloseAtTheDescriptorLimit.class, api, dir.toString()));

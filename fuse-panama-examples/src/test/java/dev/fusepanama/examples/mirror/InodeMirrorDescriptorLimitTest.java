@@ -9,6 +9,7 @@ import dev.fusepanama.Posix;
 import dev.fusepanama.examples.Main;
 import dev.fusepanama.libc.Libc;
 import dev.fusepanama.testkit.ChildJvm;
+import dev.fusepanama.testkit.Emulation;
 import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import java.io.IOException;
@@ -18,6 +19,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +47,12 @@ class InodeMirrorDescriptorLimitTest {
     private Path source;
     private Path mnt;
     private Path log;
+
+    @BeforeEach
+    void notEmulated() {
+        Assumptions.assumeFalse(Emulation.active(), "qemu-user's own descriptors share the limit this test sets and uses up; "
+                + "what it checks does not depend on the architecture");
+    }
 
     private Process launch(String reopen) throws IOException {
         source = Files.createDirectory(tmp.resolve("source"));
@@ -183,6 +192,7 @@ class InodeMirrorDescriptorLimitTest {
             tree();
             MirrorProcess.awaitMount(p, mnt, log);
             int refused = 0;
+            long start = System.nanoTime();
             for (int d = 0; d < 3; d++) {
                 for (int f = 0; f < FILES_EACH; f++) {
                     int fd = Os.open(Os.bytes(mnt.resolve("d" + d).resolve("f" + f)), Posix.O_RDONLY, 0);
@@ -194,6 +204,7 @@ class InodeMirrorDescriptorLimitTest {
                     }
                 }
             }
+            long burstSeconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
             assertTrue(refused > 0 && open.size() > 0, open.size() + " opened, " + refused + " refused");
             for (int fd : open) {
                 Os.close(fd);
@@ -206,7 +217,8 @@ class InodeMirrorDescriptorLimitTest {
             MirrorProcess.stop(p, mnt, log);
             String out = Files.readString(log);
             List<String> reports = out.lines().filter(l -> l.contains("no descriptor left")).toList();
-            assertEquals(1, reports.size(), out);
+            assertTrue(reports.size() >= 1 && reports.size() <= 1 + burstSeconds / DescriptorLimit.QUIET_SECONDS,
+                    "once per " + DescriptorLimit.QUIET_SECONDS + " s of a burst of " + burstSeconds + " s: " + out);
             assertTrue(reports.get(0).contains("RLIMIT_NOFILE is " + LIMIT) && reports.get(0).contains("ulimit -n"), reports.get(0));
         } finally {
             for (int fd : open) {
