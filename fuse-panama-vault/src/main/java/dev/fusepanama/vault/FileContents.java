@@ -282,6 +282,8 @@ final class FileContents {
             if (keep != 0) {
                 byte[] id = fileId(s, h);
                 long b = size / PLAIN_BLOCK;
+                // Its new last block is written again, and may be a hole that needs room.
+                reserve(h, HEADER + b * CIPHER_BLOCK, HEADER + b * CIPHER_BLOCK + keep + ContentCipher.BLOCK_OVERHEAD);
                 ByteBuffer block = s.plain.clear();
                 readBlock(s, h, id, b, block);
                 block.position(0).limit(keep);
@@ -292,22 +294,32 @@ final class FileContents {
             check(Libc.ftruncate(h.fd, ContentCipher.cipherSize(size)));
             return;
         }
-        // Growing: whole blocks past the old end become holes; a partial new last block is written as zeros.
-        byte[] id = fileIdForWrite(s, h, cipherSize);
+        // Growing: whole blocks past the old end become holes; a partial new last block is written
+        // as zeros. Within the old last block it is a write of zeros; else the old last block is
+        // padded and the new one written, both reserved first: a second step that failed would
+        // leave the first, the old block rewritten and the size past what was asked for.
         long lastStart = (size - 1) / PLAIN_BLOCK * PLAIN_BLOCK;
         if (old > lastStart) {
-            writeLocked(s, h, ByteBuffer.allocate((int) (size - old)), old); // within the old last block
+            writeLocked(s, h, ByteBuffer.allocate((int) (size - old)), old);
             return;
         }
+        if (cipherSize == 0) reserve(h, 0, HEADER);
         if (old % PLAIN_BLOCK != 0) {
             long b = old / PLAIN_BLOCK;
             reserve(h, HEADER + b * CIPHER_BLOCK, HEADER + (b + 1) * CIPHER_BLOCK);
-            changing(h, cipherSize, () -> padLastBlock(s, h, id, old));
         }
-        if (size % PLAIN_BLOCK == 0) {
-            check(Libc.ftruncate(h.fd, ContentCipher.cipherSize(size)));
-        } else {
-            writeLocked(s, h, ByteBuffer.allocate((int) (size - lastStart)), lastStart);
+        if (size % PLAIN_BLOCK != 0) {
+            long from = HEADER + lastStart / PLAIN_BLOCK * CIPHER_BLOCK;
+            reserve(h, from, from + (size - lastStart) + ContentCipher.BLOCK_OVERHEAD);
         }
+        changing(h, cipherSize, () -> {
+            byte[] id = fileIdForWrite(s, h, cipherSize);
+            if (old % PLAIN_BLOCK != 0) padLastBlock(s, h, id, old);
+            if (size % PLAIN_BLOCK == 0) {
+                check(Libc.ftruncate(h.fd, ContentCipher.cipherSize(size)));
+            } else {
+                writeLocked(s, h, ByteBuffer.allocate((int) (size - lastStart)), lastStart);
+            }
+        });
     }
 }

@@ -79,6 +79,35 @@ class VaultFullDiskTest {
         }
     }
 
+    /**
+     * A truncate up needs the old last block padded and a new one written: with room for the
+     * first only, it is refused whole, and the file is as it was.
+     */
+    @Test
+    void aTruncateUpThatMeetsAFullDiskLeavesTheFileAsItWas() throws Exception {
+        Path cipher = Files.createDirectory(disk.resolve("cipher"));
+        Vault.create(cipher, PASSWORD, 10);
+        byte[] small = VaultTree.data(5000, 7);
+        try (TestMount m = mount(cipher)) {
+            Files.write(m.path("small"), small);
+            // The disk full but for one page: room for the old last block padded, none for the new one.
+            Path filler = disk.resolve("filler");
+            int fd = Os.open(filler, Posix.O_CREAT | Posix.O_WRONLY);
+            while (Os.write(fd, new byte[4096]) > 0) {
+                // until the disk is full
+            }
+            Os.close(fd);
+            assertEquals(0, Os.truncate(Os.bytes(filler), Files.size(filler) - 4096));
+            int rc = Os.truncate(VaultTree.path(m.root(), "small"), (1 << 20) + 1000);
+            assertEquals(-Errno.ENOSPC, rc, "no room for the blocks it must write");
+            assertEquals(small.length, Files.size(m.path("small")), "the size as it was");
+            assertArrayEquals(small, Files.readAllBytes(m.path("small")), "and every byte");
+        }
+        try (TestMount m = mount(cipher)) {
+            assertArrayEquals(small, Files.readAllBytes(m.path("small")), "also after a new mount");
+        }
+    }
+
     private static void check(TestMount m, byte[][] files, byte[] appended) throws Exception {
         byte[] f0 = new byte[files[0].length + appended.length];
         System.arraycopy(files[0], 0, f0, 0, files[0].length);
