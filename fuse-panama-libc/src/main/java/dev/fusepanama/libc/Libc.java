@@ -42,6 +42,8 @@ public final class Libc {
     public static final int AT_FDCWD = -100;
     public static final int AT_SYMLINK_NOFOLLOW = 0x100;
     public static final int AT_REMOVEDIR = 0x200;
+    /** faccessat: check as the effective (and filesystem) user, not the real one; the same bit as AT_REMOVEDIR. */
+    public static final int AT_EACCESS = 0x200;
     public static final int AT_EMPTY_PATH = 0x1000;
     /** linkat: follow a last symbolic link (as through /proc/self/fd). */
     public static final int AT_SYMLINK_FOLLOW = 0x400;
