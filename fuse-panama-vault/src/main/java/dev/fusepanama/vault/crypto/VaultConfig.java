@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.channels.FileChannel;
@@ -29,6 +30,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.bouncycastle.crypto.generators.SCrypt;
@@ -54,7 +56,17 @@ public final class VaultConfig {
     public static final int DEFAULT_SCRYPT_LOG_N = 16;
     /** gocryptfs refuses lower costs in a config file; its -scryptn accepts 10..28. */
     public static final int MIN_SCRYPT_LOG_N = 10;
-    public static final int MAX_SCRYPT_LOG_N = 28;
+    /**
+     * One below gocryptfs's -scryptn limit: N = 2^28 at gocryptfs's R = 8 (256 GiB) is more than
+     * Bouncy Castle's scrypt can compute, whose int arithmetic overflows at N·R = 2^31.
+     */
+    public static final int MAX_SCRYPT_LOG_N = 27;
+    /**
+     * The most scrypt work, N·R·P, a vault may ask for: that of {@code gocryptfs -init -scryptn 27}
+     * (R = 8, P = 1), the costliest vault of gocryptfs's that can be opened here; about ten minutes
+     * of one core (gocryptfs's default, 2^16, takes a third of a second).
+     */
+    public static final long MAX_SCRYPT_WORK = 1L << 30;
 
     private static final String LONG_NAME_MAX = "LongNameMax";
     /** The flags of {@code gocryptfs -init} 2.3 with default options, in its order; LongNameMax goes after DirIV. */
@@ -72,6 +84,8 @@ public final class VaultConfig {
             "XChaCha20Poly1305", "contents are encrypted with XChaCha20-Poly1305 (-xchacha)",
             "FIDO2", "the master key is unlocked by a FIDO2 token, not a password (-fido2)");
     private static final int SALT_SIZE = 32;
+    /** gocryptfs writes 32 bytes; a salt this long is no vault's. */
+    private static final int MAX_SALT_SIZE = 1024;
     private static final int SCRYPT_R = 8;
     private static final int SCRYPT_P = 1;
     private static final int ENCRYPTED_KEY_SIZE = MasterKey.SIZE + ContentCipher.BLOCK_OVERHEAD;
@@ -117,8 +131,8 @@ public final class VaultConfig {
 
     /**
      * A new vault: a random master key wrapped under {@code password} with scrypt cost
-     * {@code 2^scryptLogN} (10..28; gocryptfs's default is 16, about 64 MiB and a fraction of a
-     * second), R=8, P=1 and a random 32-byte salt. {@code longNameMax} (62..255) is gocryptfs's
+     * {@code 2^scryptLogN} (10..27, and memory this JVM can give, 2^(logN + 10) bytes; gocryptfs's
+     * default is 16, about 64 MiB and a fraction of a second), R=8, P=1 and a random 32-byte salt. {@code longNameMax} (62..255) is gocryptfs's
      * {@code -longnamemax}. Nothing is written: see {@link #write}, and create the root's
      * {@link DirIv} beside it.
      */
@@ -128,6 +142,10 @@ public final class VaultConfig {
         }
         if (scryptLogN < MIN_SCRYPT_LOG_N || scryptLogN > MAX_SCRYPT_LOG_N) {
             throw new IllegalArgumentException("scrypt logN must be " + MIN_SCRYPT_LOG_N + ".." + MAX_SCRYPT_LOG_N + ", not " + scryptLogN);
+        }
+        String unaffordable = scryptCostProblem(scryptLogN, SCRYPT_R, SCRYPT_P);
+        if (unaffordable != null) {
+            throw new IllegalArgumentException(unaffordable);
         }
         if (longNameMax < NameCipher.MIN_LONG_NAME_MAX || longNameMax > NameCipher.DEFAULT_LONG_NAME_MAX) {
             throw new IllegalArgumentException("LongNameMax must be 62..255, not " + longNameMax);
@@ -194,6 +212,35 @@ public final class VaultConfig {
         }
     }
 
+    /**
+     * Why scrypt with N = 2^logN, {@code r} and {@code p} cannot run here, or null if it can: more
+     * work than {@link #MAX_SCRYPT_WORK}, or more memory (the 128·N·R bytes of its table, and
+     * 256·R·P of its blocks) than this JVM's heap can still give, which scrypt would otherwise
+     * find out by an OutOfMemoryError after a long wait.
+     */
+    static String scryptCostProblem(int logN, long r, long p) {
+        long nr = (1L << logN) * r; // r < 2^31 and logN <= 27: no overflow
+        if (nr > MAX_SCRYPT_WORK / p) {
+            BigInteger work = BigInteger.valueOf(nr).multiply(BigInteger.valueOf(p));
+            return "scrypt N = 2^" + logN + ", R = " + r + ", P = " + p + " asks for N·R·P = "
+                    + (work.bitCount() == 1 ? "" : "about ") + "2^" + (work.bitLength() - 1) + " of work, more than 2^30, that of"
+                    + " gocryptfs -scryptn 27 (R = 8, P = 1), the costliest vault that opens here";
+        }
+        long memory = 128 * nr + 256 * r * p;
+        Runtime runtime = Runtime.getRuntime();
+        long available = runtime.maxMemory() - (runtime.totalMemory() - runtime.freeMemory());
+        if (memory > available) {
+            return "scrypt N = 2^" + logN + ", R = " + r + ", P = " + p + " needs " + size(memory) + " of memory, more than this"
+                    + " JVM can give (" + size(available) + " of its heap is free; java -Xmx raises the heap)";
+        }
+        return null;
+    }
+
+    private static String size(long bytes) {
+        return bytes >= 1L << 30 ? String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30))
+                : String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1L << 20));
+    }
+
     /** The password as gocryptfs hashes it: the bytes typed, UTF-8 on any sane terminal. */
     private static byte[] utf8(char[] password) {
         ByteBuffer encoded;
@@ -242,7 +289,9 @@ public final class VaultConfig {
      * wrong: not JSON, a field missing or of the wrong type, a format version other than 2, a
      * feature flag this code refuses or does not know or a default one that is missing, scrypt
      * parameters gocryptfs would refuse (N below 2^10, R below 8, P below 1, salt under 32 bytes,
-     * KeyLen other than 32), an {@code EncryptedKey} that is not 64 bytes.
+     * KeyLen other than 32), scrypt parameters that cannot run here (N above 2^27, N·R·P above
+     * {@link #MAX_SCRYPT_WORK}, memory the heap cannot give: {@link #scryptCostProblem}), a salt
+     * over 1 KiB, an {@code EncryptedKey} that is not 64 bytes. Nothing costly runs before these checks.
      */
     public static VaultConfig read(Path file) throws IOException {
         try {
@@ -262,13 +311,13 @@ public final class VaultConfig {
         }
         JsonObject root = parseJson(Files.readString(file, StandardCharsets.UTF_8));
 
-        long version = integer(root, "Version", 0, Integer.MAX_VALUE);
+        long version = integer(root, "Version", "Version", 0, Integer.MAX_VALUE);
         if (version != ContentCipher.VERSION) {
             throw new IOException("on-disk format version " + version + "; only version " + ContentCipher.VERSION
                     + " (gocryptfs 1.0 and later) is supported");
         }
         List<String> flags = flags(root);
-        int longNameMax = (int) (root.has(LONG_NAME_MAX) ? integer(root, LONG_NAME_MAX, 0, 255) : 0);
+        int longNameMax = (int) (root.has(LONG_NAME_MAX) ? integer(root, LONG_NAME_MAX, LONG_NAME_MAX, 0, 255) : 0);
         if (longNameMax != 0 && !flags.contains(LONG_NAME_MAX)) {
             throw new IOException("LongNameMax is " + longNameMax + " but the LongNameMax feature flag is not set");
         }
@@ -281,26 +330,34 @@ public final class VaultConfig {
         }
 
         JsonObject scrypt = object(root, "ScryptObject");
-        long n = integer(scrypt, "N", 1, Integer.MAX_VALUE);
-        if (Long.bitCount(n) != 1) {
+        long n = integer(scrypt, "N", "ScryptObject.N", Long.MIN_VALUE, Long.MAX_VALUE);
+        if (n < 1 || Long.bitCount(n) != 1) {
             throw new IOException("scrypt N = " + n + " is not a power of two");
         }
         int logN = Long.numberOfTrailingZeros(n);
         if (logN < MIN_SCRYPT_LOG_N || logN > MAX_SCRYPT_LOG_N) {
-            throw new IOException("scrypt N = 2^" + logN + " is outside 2^" + MIN_SCRYPT_LOG_N + "..2^" + MAX_SCRYPT_LOG_N);
+            throw new IOException("scrypt N = 2^" + logN + " is outside 2^" + MIN_SCRYPT_LOG_N + "..2^" + MAX_SCRYPT_LOG_N
+                    + " (gocryptfs refuses less than 2^10; 2^28, its -scryptn's most, is more than Bouncy Castle's scrypt computes)");
         }
-        int r = (int) integer(scrypt, "R", SCRYPT_R, 64);
-        int p = (int) integer(scrypt, "P", SCRYPT_P, 16);
-        long keyLen = integer(scrypt, "KeyLen", 0, Integer.MAX_VALUE);
+        long r = atLeast(integer(scrypt, "R", "ScryptObject.R", Long.MIN_VALUE, Long.MAX_VALUE), "R", SCRYPT_R);
+        long p = atLeast(integer(scrypt, "P", "ScryptObject.P", Long.MIN_VALUE, Long.MAX_VALUE), "P", SCRYPT_P);
+        long keyLen = integer(scrypt, "KeyLen", "ScryptObject.KeyLen", Long.MIN_VALUE, Long.MAX_VALUE);
         if (keyLen != MasterKey.SIZE) {
             throw new IOException("scrypt KeyLen is " + keyLen + ", expected " + MasterKey.SIZE);
         }
-        byte[] salt = base64(scrypt, "Salt");
+        byte[] salt = base64(scrypt, "Salt", "ScryptObject.Salt");
         if (salt.length < SALT_SIZE) {
             throw new IOException("scrypt salt is " + salt.length + " bytes, fewer than " + SALT_SIZE);
         }
+        if (salt.length > MAX_SALT_SIZE) {
+            throw new IOException("scrypt salt is " + salt.length + " bytes, more than " + MAX_SALT_SIZE + " (gocryptfs writes " + SALT_SIZE + ")");
+        }
+        String unaffordable = scryptCostProblem(logN, r, p);
+        if (unaffordable != null) {
+            throw new IOException(unaffordable);
+        }
 
-        byte[] encryptedKey = base64(root, "EncryptedKey");
+        byte[] encryptedKey = base64(root, "EncryptedKey", "EncryptedKey");
         if (encryptedKey.length != ENCRYPTED_KEY_SIZE) {
             throw new IOException("EncryptedKey is " + encryptedKey.length + " bytes, expected " + ENCRYPTED_KEY_SIZE
                     + " (16 nonce, 32 key, 16 tag)");
@@ -309,7 +366,7 @@ public final class VaultConfig {
             throw new IOException("EncryptedKey has an all-zero nonce");
         }
         String creator = root.has("Creator") ? string(root.get("Creator"), "Creator") : "";
-        return new VaultConfig(creator, encryptedKey, salt, logN, r, p, flags, longNameMax);
+        return new VaultConfig(creator, encryptedKey, salt, logN, (int) r, (int) p, flags, longNameMax);
     }
 
     private static JsonObject parseJson(String text) throws IOException {
@@ -364,19 +421,31 @@ public final class VaultConfig {
         return e.getAsJsonObject();
     }
 
-    private static long integer(JsonObject parent, String name, long min, long max) throws IOException {
+    /** The integer field {@code name} of {@code parent}, called {@code shown} in messages. */
+    private static long integer(JsonObject parent, String name, String shown, long min, long max) throws IOException {
         JsonElement e = parent.get(name);
         if (e == null || !e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()) {
-            throw new IOException(name + " is missing or not a number");
+            throw new IOException(shown + " is missing or not a number");
         }
         long value;
         try {
             value = new BigDecimal(e.getAsJsonPrimitive().getAsString()).longValueExact();
         } catch (ArithmeticException | NumberFormatException x) {
-            throw new IOException(name + " is not an integer: " + e, x);
+            throw new IOException(shown + " is not an integer: " + e, x);
         }
         if (value < min || value > max) {
-            throw new IOException(name + " is " + value + ", outside " + min + ".." + max);
+            throw new IOException(shown + " is " + value + ", outside " + min + ".." + max);
+        }
+        return value;
+    }
+
+    /** scrypt's {@code R} or {@code P}: at least gocryptfs's {@code min}, and an int, as scrypt takes it. */
+    private static long atLeast(long value, String name, int min) throws IOException {
+        if (value < min) {
+            throw new IOException("scrypt " + name + " is " + value + "; gocryptfs takes " + min + " or more");
+        }
+        if (value > Integer.MAX_VALUE) {
+            throw new IOException("scrypt " + name + " is " + value + ", more than scrypt takes (2^31 - 1)");
         }
         return value;
     }
@@ -389,12 +458,15 @@ public final class VaultConfig {
     }
 
     /** A {@code []byte} field: Go's JSON writes standard base64 with padding. */
-    private static byte[] base64(JsonObject parent, String name) throws IOException {
-        String text = string(parent.get(name), name);
+    private static byte[] base64(JsonObject parent, String name, String shown) throws IOException {
+        if (!parent.has(name)) {
+            throw new IOException(shown + " is missing");
+        }
+        String text = string(parent.get(name), shown);
         try {
             return Base64.getDecoder().decode(text);
         } catch (IllegalArgumentException e) {
-            throw new IOException(name + " is not base64: " + e.getMessage(), e);
+            throw new IOException(shown + " is not base64: " + e.getMessage(), e);
         }
     }
 

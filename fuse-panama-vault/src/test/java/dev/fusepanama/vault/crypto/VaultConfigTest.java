@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -177,6 +178,61 @@ class VaultConfigTest {
             IOException e = assertThrows(IOException.class, () -> VaultConfig.read(file), c.toString());
             assertTrue(e.getMessage().contains(c.message()), c + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * scrypt's cost is bounded before it runs: N up to 2^27 (gocryptfs's -scryptn 28 at its R = 8
+     * is more than Bouncy Castle's scrypt can index), the work N·R·P at most gocryptfs -scryptn 27's,
+     * the memory 128·N·R bytes at most what this JVM's heap can give. Each refused at once, naming
+     * the parameters, where scrypt itself threw ArrayIndexOutOfBoundsException or ran on unbounded.
+     */
+    @Test
+    @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void scryptParametersBeyondWhatCanRunAreRefusedBeforeScryptRuns() throws Exception {
+        record Case(long n, long r, long p, String message) {}
+        for (Case c : List.of(
+                new Case(1L << 28, 8, 1, "scrypt N = 2^28 is outside 2^10..2^27"),
+                new Case(1L << 40, 8, 1, "scrypt N = 2^40 is outside 2^10..2^27"),
+                new Case(1L << 24, 64, 1, "needs 128.0 GiB of memory"),
+                new Case(1L << 20, 8, 1024, "N·R·P = 2^33"),
+                new Case(1L << 10, 1L << 31, 1, "scrypt R is 2147483648"),
+                new Case(1L << 10, 8, 1L << 31, "scrypt P is 2147483648"),
+                new Case(-1024, 8, 1, "scrypt N = -1024 is not a power of two"),
+                new Case(1024, -8, 1, "scrypt R is -8; gocryptfs takes 8 or more"),
+                new Case(1024, 8, -1, "scrypt P is -1; gocryptfs takes 1 or more"),
+                new Case(1024, 8, 0, "scrypt P is 0; gocryptfs takes 1 or more"))) {
+            Path file = write(o -> {
+                JsonObject s = o.getAsJsonObject("ScryptObject");
+                s.addProperty("N", c.n());
+                s.addProperty("R", c.r());
+                s.addProperty("P", c.p());
+            });
+            IOException e = assertThrows(IOException.class, () -> VaultConfig.read(file), c.toString());
+            assertTrue(e.getMessage().contains(c.message()), c + ": " + e.getMessage());
+        }
+    }
+
+    @Test
+    void aCreatedVaultStaysWithinWhatScryptCanRun() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> VaultConfig.create(PASSWORD, 28));
+        assertTrue(e.getMessage().contains("10..27"), e.getMessage());
+    }
+
+    @Test
+    void aMissingOrHugeFieldIsNamed() throws Exception {
+        for (String field : List.of("Salt", "N", "R", "P", "KeyLen")) {
+            Path file = write(o -> o.getAsJsonObject("ScryptObject").remove(field));
+            IOException e = assertThrows(IOException.class, () -> VaultConfig.read(file), field);
+            assertTrue(e.getMessage().contains("ScryptObject." + field + " is missing"), field + ": " + e.getMessage());
+        }
+        for (String field : List.of("ScryptObject", "EncryptedKey", "Version", "FeatureFlags")) {
+            Path file = write(o -> o.remove(field));
+            IOException e = assertThrows(IOException.class, () -> VaultConfig.read(file), field);
+            assertTrue(e.getMessage().contains(field + " is missing"), field + ": " + e.getMessage());
+        }
+        Path hugeSalt = write(o -> o.getAsJsonObject("ScryptObject").addProperty("Salt", Base64.getEncoder().encodeToString(new byte[2048])));
+        IOException e = assertThrows(IOException.class, () -> VaultConfig.read(hugeSalt));
+        assertTrue(e.getMessage().contains("scrypt salt is 2048 bytes, more than 1024"), e.getMessage());
     }
 
     @Test
