@@ -20,16 +20,23 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The directories a {@link NioFileSystem} has open, and their listings: readdir and readdirplus
  * page by offset through the names taken at opendir. Apart because a listing outlives the call
  * that took it (a {@link DirectoryStream} cannot be resumed at an offset, so the names are kept,
  * and taken again at a rewind), and each entry readdirplus gives is a lookup the node table must
- * count, or take back when the reply is not sent.
+ * count, or take back when the reply is not sent. An entry the provider lists that no Linux
+ * directory can hold (a zip archive's entry named with 256 bytes or a NUL) is left out, and told
+ * once: the kernel would refuse the whole listing for it.
  */
 final class Listings {
+    private static final Logger LOG = LoggerFactory.getLogger(NioFileSystem.class);
+
     /**
      * An open directory: the names listed at opendir, taken again at each later read from offset
      * 0 (rewinddir) so that a rewind shows what changed. Readdirs of one open directory are
@@ -57,6 +64,9 @@ final class Listings {
 
     private final NioFileSystem fs;
     private final Map<Long, OpenDir> dirs = new ConcurrentHashMap<>();
+    /** An entry left out of a listing: warned of once, not at each listing. */
+    private record LeftOut(Path dir, String name) {}
+    private final Set<LeftOut> leftOut = ConcurrentHashMap.newKeySet();
 
     Listings(NioFileSystem fs) {
         this.fs = fs;
@@ -74,10 +84,44 @@ final class Listings {
         return call(() -> {
             List<String> all = new ArrayList<>();
             try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
-                for (Path e : s) all.add(e.getFileName().toString());
+                for (Path e : s) {
+                    String name = e.getFileName() == null ? "" : e.getFileName().toString();
+                    String unlistable = unlistable(name);
+                    if (unlistable == null) {
+                        all.add(name);
+                    } else if (leftOut.add(new LeftOut(dir, name))) {
+                        LOG.warn("{}: left out of its listing: the entry {}, with {}, which no Linux directory holds", dir, shown(name), unlistable);
+                    }
+                }
             }
             return all;
         });
+    }
+
+    /**
+     * Why no Linux directory can hold the entry {@code name}, or null if one can: empty, "." or
+     * "..", a '/' or NUL in it, or more than 255 bytes (NAME_MAX) in UTF-8, the names' encoding here.
+     */
+    static String unlistable(String name) {
+        if (name.isEmpty()) return "an empty name";
+        if (name.equals(".") || name.equals("..")) return "the name " + name + ", which is the directory's own link";
+        if (name.indexOf('/') >= 0) return "a '/' in its name";
+        if (name.indexOf('\0') >= 0) return "a NUL in its name";
+        int bytes = name.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > 255) return "a name of " + bytes + " bytes, more than 255";
+        return null;
+    }
+
+    /** {@code name} for a log line: quoted, control characters escaped, at most 80 characters of it. */
+    private static String shown(String name) {
+        StringBuilder b = new StringBuilder("\"");
+        name.codePoints().limit(80).forEach(c -> {
+            if (c == 0) b.append("\\0");
+            else if (c < 0x20 || c == 0x7f) b.append(String.format("\\x%02x", c));
+            else b.appendCodePoint(c);
+        });
+        if (name.codePointCount(0, name.length()) > 80) b.append("...");
+        return b.append('"').toString();
     }
 
     /** The open directory {@code fh} for a read from {@code offset}: listed again at a rewind. */

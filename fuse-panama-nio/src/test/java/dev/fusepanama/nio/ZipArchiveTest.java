@@ -5,14 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.testkit.MountTest;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +27,7 @@ import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * A zip archive (the JDK's jdk.zipfs) mounted read-only, as {@code ./fuse-panama zip} mounts one:
@@ -69,6 +76,59 @@ class ZipArchiveTest {
                 assertTrue(String.valueOf(e.getMessage()).contains("Read-only file system"), e.toString());
                 assertFalse(Files.exists(mnt.resolve("new.txt")));
             }
+        }
+    }
+
+    /**
+     * Entries zipfs hands back that no Linux directory can hold (a name over 255 bytes, in ASCII
+     * or in two-byte letters, a name with a NUL, a directory's name over 255 bytes on the way to a
+     * file) are left out of their directory's listing, each with one warning however often the
+     * directory is listed; the other entries are listed and read as ever. Before, such a name failed
+     * the whole listing with EIO.
+     */
+    @Test
+    void entriesNoLinuxDirectoryCanHoldAreLeftOutWithOneWarningEach() throws Exception {
+        String longAscii = "n".repeat(256);
+        String longLetters = "é".repeat(128);
+        String longDir = "m".repeat(300);
+        Path archive = tmp.resolve("hostile.zip");
+        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(archive))) {
+            for (String[] entry : List.of(new String[] {"good.txt", "ok\n"}, new String[] {longAscii, "long"},
+                    new String[] {"nul\0name", "nul"}, new String[] {longLetters, "letters"}, new String[] {"sub/inner.txt", "inner\n"},
+                    new String[] {"sub/" + longDir + "/f", "deep"}, new String[] {"z-last.txt", "last\n"})) {
+                zip.putNextEntry(new ZipEntry(entry[0]));
+                zip.write(entry[1].getBytes(StandardCharsets.UTF_8));
+                zip.closeEntry();
+            }
+        }
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger logger = (Logger) LoggerFactory.getLogger(NioFileSystem.class);
+        log.start();
+        logger.addAppender(log);
+        Path mnt = Files.createDirectory(tmp.resolve("mnt"));
+        try (FileSystem zipfs = FileSystems.newFileSystem(archive, Map.of("accessMode", "readOnly"));
+             InodeMount m = NioFileSystem.of(zipfs.getPath("/")).mount(mnt)) {
+            for (int i = 0; i < 3; i++) {
+                assertEquals(List.of("good.txt", "sub", "z-last.txt"), names(mnt));
+                assertEquals(List.of("inner.txt"), names(mnt.resolve("sub")));
+                assertEquals("good.txt\nsub\nz-last.txt\n", run("ls", mnt.toString()), "ls, as readdir(3) lists");
+            }
+            assertEquals("ok\n", Files.readString(mnt.resolve("good.txt")));
+            assertEquals("inner\n", Files.readString(mnt.resolve("sub/inner.txt")));
+            assertEquals("last\n", Files.readString(mnt.resolve("z-last.txt")));
+        } finally {
+            logger.detachAppender(log);
+        }
+        List<String> warnings = log.list.stream().filter(e -> e.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage).toList();
+        assertEquals(4, warnings.size(), "one for each entry left out, however often listed: " + warnings);
+        assertTrue(warnings.stream().anyMatch(w -> w.contains("256 bytes") && w.contains("nnnn")), warnings.toString());
+        assertTrue(warnings.stream().anyMatch(w -> w.contains("NUL") && w.contains("nul\\0name")), warnings.toString());
+        assertTrue(warnings.stream().anyMatch(w -> w.contains("300 bytes") && w.contains("/sub")), warnings.toString());
+    }
+
+    private static List<String> names(Path dir) throws IOException {
+        try (var list = Files.list(dir)) {
+            return list.map(p -> p.getFileName().toString()).sorted().toList();
         }
     }
 
