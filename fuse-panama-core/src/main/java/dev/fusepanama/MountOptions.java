@@ -33,6 +33,12 @@ public final class MountOptions {
     public static final int KERNEL_READAHEAD = 128 * 1024;
     /** Largest write request libfuse 3 can receive (its buffer holds 256 pages). */
     public static final int MAX_WRITE_LIMIT = 1 << 20;
+    /**
+     * Most worker threads a mount may ask for: libfuse's FUSE_LOOP_MT_MAX_THREADS, "an arbitrary
+     * large value that cannot be valid" by which it bounds the idle threads (the loop itself takes
+     * any number, and would start that many threads under load).
+     */
+    public static final int MAX_THREADS = 100_000;
 
     /** Raw options that have a typed setting, by name (up to '='), and the setting. */
     private static final Map<String, String> TYPED = Map.ofEntries(
@@ -275,9 +281,12 @@ public final class MountOptions {
             return this;
         }
 
-        /** Most worker threads of the multi-threaded loop (libfuse 3.12+; default 10). */
+        /**
+         * Most worker threads of the multi-threaded loop (libfuse 3.12+; default 10), 1 to
+         * {@link #MAX_THREADS}.
+         */
         public Builder maxThreads(int n) {
-            if (n < 1) throw new IllegalArgumentException("maxThreads must be at least 1: " + n);
+            if (n < 1 || n > MAX_THREADS) throw new IllegalArgumentException("maxThreads must be 1.." + MAX_THREADS + ": " + n);
             maxThreads = n;
             return this;
         }
@@ -462,13 +471,22 @@ public final class MountOptions {
             if (value != null && TYPED.containsKey(name) && !VALUED.contains(name)) {
                 throw new IllegalArgumentException("-o " + name + " takes no value: " + option);
             }
+            try {
+                typedOption(name, value, option);
+            } catch (IllegalArgumentException e) {
+                // a typed setter's refusal in the option's own spelling
+                throw e.getMessage().startsWith("-o ") ? e : new IllegalArgumentException("-o " + option + ": " + e.getMessage(), e);
+            }
+        }
+
+        private void typedOption(String name, String value, String option) {
             switch (name) {
                 case "ro" -> readOnly(true);
                 case "rw" -> readOnly(false);
                 case "allow_other" -> allowOther(true);
                 case "default_permissions" -> defaultPermissions(true);
-                case "fsname" -> fsName(value(option, value));
-                case "subtype" -> subtype(value(option, value));
+                case "fsname" -> fsName(value(name, option, value));
+                case "subtype" -> subtype(value(name, option, value));
                 case "debug" -> debug(true);
                 case "intr" -> interrupts(true);
                 case "auto_inval_data" -> autoInvalData(true);
@@ -492,14 +510,14 @@ public final class MountOptions {
                     + "PathOptions.Builder.fuseOption (an inode filesystem sends its timeouts and open flags with each reply)");
         }
 
-        private static String value(String option, String value) {
-            if (value == null || value.isEmpty()) throw new IllegalArgumentException("-o " + option + " needs a value: " + option + "=VALUE");
+        private static String value(String name, String option, String value) {
+            if (value == null || value.isEmpty()) throw new IllegalArgumentException("-o " + option + " needs a value: " + name + "=VALUE");
             return value;
         }
 
         private static int number(String option, String value) {
             try {
-                return Integer.parseInt(value(option, value));
+                return Integer.parseInt(value(optionName(option), option, value));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("-o " + option + ": " + value + " is not a whole number");
             }

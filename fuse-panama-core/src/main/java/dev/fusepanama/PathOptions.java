@@ -131,6 +131,15 @@ public final class PathOptions {
                 throw new IllegalArgumentException(valued ? "-o " + name + " needs a value: " + name + "=SECONDS"
                         : "-o " + name + " takes no value: " + option);
             }
+            try {
+                typedOption(name, value, option);
+            } catch (IllegalArgumentException e) {
+                throw e.getMessage().startsWith("-o ") ? e : new IllegalArgumentException("-o " + option + ": " + e.getMessage(), e);
+            }
+            return this;
+        }
+
+        private void typedOption(String name, String value, String option) {
             switch (name) {
                 case "attr_timeout" -> attrTimeout(seconds(option, value));
                 case "entry_timeout" -> entryTimeout(seconds(option, value));
@@ -145,7 +154,6 @@ public final class PathOptions {
                 case "readdir_ino" -> readdirIno(true);
                 default -> throw new AssertionError(name);
             }
-            return this;
         }
 
         private static double seconds(String option, String value) {
@@ -157,7 +165,9 @@ public final class PathOptions {
         }
 
         private static double nonNegative(double seconds) {
-            if (!(seconds >= 0)) throw new IllegalArgumentException("timeout must be >= 0 seconds: " + seconds);
+            if (!(seconds >= 0) || seconds == Double.POSITIVE_INFINITY) {
+                throw new IllegalArgumentException("a timeout is a finite number of seconds >= 0, not " + seconds);
+            }
             return seconds;
         }
 

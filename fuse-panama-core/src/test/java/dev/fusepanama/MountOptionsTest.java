@@ -138,6 +138,12 @@ class MountOptionsTest {
         assertFalse(PathOptions.isSetting("allow_other"));
         assertEquals("-o attr_timeout=soon: soon is not a number of seconds",
                 assertThrows(IllegalArgumentException.class, () -> PathOptions.builder().fuseOption("attr_timeout=soon")).getMessage());
+        for (String bad : List.of("attr_timeout=NaN", "entry_timeout=1e400", "negative_timeout=-1", "attr_timeout=-Infinity")) {
+            String value = bad.substring(bad.indexOf('=') + 1);
+            assertEquals("-o " + bad + ": a timeout is a finite number of seconds >= 0, not " + Double.parseDouble(value),
+                    assertThrows(IllegalArgumentException.class, () -> PathOptions.builder().fuseOption(bad)).getMessage());
+        }
+        assertThrows(IllegalArgumentException.class, () -> PathOptions.builder().attrTimeout(Double.POSITIVE_INFINITY));
         assertEquals("-o allow_other is not a path API setting",
                 assertThrows(IllegalArgumentException.class, () -> PathOptions.builder().fuseOption("allow_other")).getMessage());
         assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().option("kernel_cache"), "one way in");
@@ -151,6 +157,11 @@ class MountOptionsTest {
             "-o attr_timeout=2 | -o attr_timeout=2 is a setting of the path API, not of the mount: PathOptions.Builder.fuseOption (an inode filesystem sends its timeouts and open flags with each reply)",
             "-o ro=1 | -o ro takes no value: ro=1",
             "-o fsname | -o fsname needs a value: fsname=VALUE",
+            "-o fsname= | -o fsname= needs a value: fsname=VALUE",
+            "-o max_read=0 | -o max_read=0: maxRead must be at least 4096: 0",
+            "-o max_threads=0 | -o max_threads=0: maxThreads must be 1..100000: 0",
+            "-o max_threads=100001 | -o max_threads=100001: maxThreads must be 1..100000: 100001",
+            "-o max_readahead=-1 | -o max_readahead=-1: maxReadahead must not be negative: -1",
             "-o | -o needs a list of options after it",
             "-f | -f is not a mount option: give options as -o NAME[=VALUE],...",
             "-o ro,,rw | an empty option in -o ro,,rw",
