@@ -16,16 +16,13 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystem;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.ProviderNotFoundException;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
@@ -68,13 +65,16 @@ public final class Main {
         @Option(names = "--allow-other", description = "Let other users access the mount.")
         boolean allowOther;
 
-        @Option(names = "--attr-timeout", paramLabel = "SECONDS", description = "Kernel attribute cache time (libfuse default 1).")
+        @Option(names = "--attr-timeout", paramLabel = "SECONDS", converter = Arguments.Seconds.class,
+                description = "Kernel attribute cache time (libfuse default 1).")
         Double attrTimeout;
 
-        @Option(names = "--entry-timeout", paramLabel = "SECONDS", description = "Kernel name cache time (libfuse default 1).")
+        @Option(names = "--entry-timeout", paramLabel = "SECONDS", converter = Arguments.Seconds.class,
+                description = "Kernel name cache time (libfuse default 1).")
         Double entryTimeout;
 
-        @Option(names = "--max-threads", paramLabel = "N", description = "Most libfuse worker threads (default 10).")
+        @Option(names = "--max-threads", paramLabel = "N", converter = Arguments.Threads.class,
+                description = "Most libfuse worker threads, 1 to 100000 (default 10).")
         Integer maxThreads;
 
         @Option(names = "--single-threaded", description = "Serve requests on one thread.")
@@ -124,6 +124,7 @@ public final class Main {
                         if (MountOptions.isMountOption(o)) {
                             mountOptions.add(o);
                         } else if (PathOptions.isPassedOn(o)) {
+                            checkPassedOn(o);
                             mountOptions.add(o);
                             pathSettings.add("-o " + o);
                         } else if (PathOptions.isSetting(o)) {
@@ -146,6 +147,9 @@ public final class Main {
                 if (readOnly && !made.readOnly()) {
                     throw new IllegalArgumentException("--read-only and -o rw contradict each other");
                 }
+                if (maxThreads != null && singleThreaded) {
+                    throw new IllegalArgumentException("--max-threads " + maxThreads + " and --single-threaded contradict each other");
+                }
                 if (maxThreads != null && made.maxThreads() != maxThreads) {
                     throw new IllegalArgumentException("--max-threads " + maxThreads + " and -o max_threads=" + made.maxThreads()
                             + " contradict each other");
@@ -154,6 +158,32 @@ public final class Main {
                 throw new ParameterException(spec.commandLine(), e.getMessage() + " (the launcher's own options: --help)");
             }
             return b;
+        }
+
+        /**
+         * Refuses a value libfuse's path API would refuse only when mounting (or take for
+         * another): an owner that is not a number of 0 to 2^32 - 2, a mask that is not octal up to
+         * 7777, a cache time that is not seconds, a remember time that is not whole seconds.
+         */
+        private static void checkPassedOn(String option) {
+            String name = MountOptions.optionName(option);
+            String value = name.length() == option.length() ? "" : option.substring(name.length() + 1);
+            String wanted = switch (name) {
+                case "uid", "gid" -> value.matches("\\d{1,10}") && Long.parseLong(value) <= 0xFFFF_FFFEL ? null
+                        : "a user or group number, 0 to 4294967294";
+                case "umask", "fmask", "dmask" -> value.matches("[0-7]{1,4}") ? null : "an octal mask, 0 to 7777 (e.g. 022)";
+                case "remember" -> value.matches("\\d{1,9}") ? null : "whole seconds, 0 to 999999999";
+                case "ac_attr_timeout" -> {
+                    try {
+                        new Arguments.Seconds().convert(value);
+                        yield null;
+                    } catch (CommandLine.TypeConversionException e) {
+                        yield "a finite number of seconds >= 0";
+                    }
+                }
+                default -> null;
+            };
+            if (wanted != null) throw new IllegalArgumentException("-o " + option + ": " + name + " takes " + wanted);
         }
 
         /** Whether two spellings of one path setting say the same ({@code --attr-timeout 1} and {@code -o attr_timeout=1.0}). */
@@ -189,19 +219,21 @@ public final class Main {
     @Command(name = "memfs", mixinStandardHelpOptions = true,
             description = "A writable in-memory filesystem with the semantics of tmpfs.")
     static final class Memfs extends Common implements Callable<Integer> {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "MOUNTPOINT",
+        @Parameters(index = "0", arity = "0..1", paramLabel = "MOUNTPOINT", converter = Arguments.NonEmptyPath.class,
                 description = "Where to mount (created if missing, and then removed at the end). Default: /tmp/fuse-panama/memfs.")
         void mountpoint(Path p) { mountpoint = p; }
 
-        @Option(names = "--max-size", paramLabel = "SIZE", description = "Capacity, e.g. 512M or 2G (default: half the machine's memory, as tmpfs).")
-        String maxSize;
+        @Option(names = "--max-size", paramLabel = "SIZE", converter = Arguments.Size.class,
+                description = "Capacity, e.g. 512M or 2G (default: half the machine's memory, as tmpfs).")
+        Long maxSize;
 
-        @Option(names = "--max-inodes", paramLabel = "N", description = "Most files and directories (default: one per 4 KiB of capacity).")
+        @Option(names = "--max-inodes", paramLabel = "N", converter = Arguments.Inodes.class,
+                description = "Most files and directories, the root included (default: one per 4 KiB of capacity).")
         Long maxInodes;
 
         @Override
         public Integer call() throws Exception {
-            long bytes = maxSize == null ? MemoryFileSystem.defaultCapacity() : parseSize(maxSize);
+            long bytes = maxSize == null ? MemoryFileSystem.defaultCapacity() : maxSize;
             long inodes = maxInodes == null ? Math.max(1024, bytes / 4096) : maxInodes;
             return serve("memfs", new MemoryFileSystem(bytes, inodes), apply(MemoryFileSystem.mountOptions()), this);
         }
@@ -209,7 +241,7 @@ public final class Main {
 
     @Command(name = "hello", mixinStandardHelpOptions = true, description = "One read-only file, /hello.")
     static final class Hello extends Common implements Callable<Integer> {
-        @Parameters(index = "0", arity = "0..1", paramLabel = "MOUNTPOINT",
+        @Parameters(index = "0", arity = "0..1", paramLabel = "MOUNTPOINT", converter = Arguments.NonEmptyPath.class,
                 description = "Where to mount (created if missing, and then removed at the end). Default: /tmp/fuse-panama/hello.")
         void mountpoint(Path p) { mountpoint = p; }
 
@@ -223,15 +255,15 @@ public final class Main {
             description = "A pass-through of SOURCE_DIR on the inode API: one node per source inode, libc calls on the real "
                     + "directory, file data passed through by the kernel where the mount can.")
     static final class Mirror extends Common implements Callable<Integer> {
-        @Parameters(index = "0", paramLabel = "SOURCE_DIR", description = "The directory to mirror.")
+        @Parameters(index = "0", paramLabel = "SOURCE_DIR", converter = Arguments.NonEmptyPath.class, description = "The directory to mirror.")
         Path source;
 
-        @Parameters(index = "1", arity = "0..1", paramLabel = "MOUNTPOINT",
+        @Parameters(index = "1", arity = "0..1", paramLabel = "MOUNTPOINT", converter = Arguments.NonEmptyPath.class,
                 description = "Where to mount (created if missing, and then removed at the end). Default: /tmp/fuse-panama/mirror.")
         void mountpoint(Path p) { mountpoint = p; }
 
-        @Option(names = "--cache", paramLabel = "SECONDS", description = "Seconds the kernel may trust names and attributes. "
-                + "Default 0: the source may change underneath.")
+        @Option(names = "--cache", paramLabel = "SECONDS", converter = Arguments.Seconds.class,
+                description = "Seconds the kernel may trust names and attributes. Default 0: the source may change underneath.")
         double cacheSeconds;
 
         @Option(names = "--no-passthrough", description = "Serve file data through the mirror even where the kernel could "
@@ -240,37 +272,53 @@ public final class Main {
 
         @Override
         public Integer call() throws Exception {
-            if (!Files.isDirectory(source)) {
-                LOG.error("mirror: source {} is not a directory", source);
-                return 2;
+            if (!Arguments.existing(spec.commandLine(), "SOURCE_DIR", source).isDirectory()) {
+                throw new Arguments.Refusal(spec.commandLine(), "SOURCE_DIR " + source + " is not a directory");
             }
             Path target = mountpoint == null ? Path.of("/tmp/fuse-panama", "mirror") : mountpoint;
-            Path realSource = source.toRealPath();
-            if (target.toAbsolutePath().normalize().startsWith(realSource)
-                    || (Files.exists(target) && target.toRealPath().startsWith(realSource))) {
-                LOG.error("mirror: the mountpoint {} is inside the source {}: the mirror would contain itself", target, realSource);
-                return 2;
+            Path realSource;
+            try {
+                realSource = source.toRealPath();
+            } catch (IOException e) {
+                throw new Arguments.Refusal(spec.commandLine(), "SOURCE_DIR " + source + " cannot be resolved: " + Arguments.reason(e));
+            }
+            if (target.toAbsolutePath().normalize().startsWith(realSource) || realPath(target).startsWith(realSource)) {
+                throw new Arguments.Refusal(spec.commandLine(), "the mountpoint " + target + " is inside the source " + realSource
+                        + ": the mirror would contain itself");
             }
             InodeMirror mirror;
             try {
                 mirror = InodeMirror.builder(realSource).cacheSeconds(cacheSeconds).passthrough(!noPassthrough).build();
             } catch (IOException | IllegalArgumentException e) {
-                LOG.error("mirror: {}", e.getMessage());
-                return 2;
+                throw new Arguments.Refusal(spec.commandLine(), String.valueOf(e.getMessage()));
             }
             try (InodeMirror fs = mirror) {
                 return serve("mirror", fs, apply(fs.mountOptions()), this);
             }
+        }
+
+        /** {@code p} with its links resolved, as far as it exists and can be examined; the rest as given. */
+        private static Path realPath(Path p) {
+            Path absolute = p.toAbsolutePath().normalize();
+            for (Path existing = absolute; existing != null; existing = existing.getParent()) {
+                try {
+                    return existing.toRealPath().resolve(existing.relativize(absolute));
+                } catch (IOException missingOrUnreachable) {
+                    // try its parent
+                }
+            }
+            return absolute;
         }
     }
 
     @Command(name = "zip", mixinStandardHelpOptions = true,
             description = "A zip or jar archive through the JDK's zip filesystem: read-only unless --writable.")
     static final class Zip extends Common implements Callable<Integer> {
-        @Parameters(index = "0", paramLabel = "ARCHIVE", description = "The zip or jar file (with --writable, made if missing).")
+        @Parameters(index = "0", paramLabel = "ARCHIVE", converter = Arguments.NonEmptyPath.class,
+                description = "The zip or jar file (with --writable, made if missing).")
         Path archive;
 
-        @Parameters(index = "1", arity = "0..1", paramLabel = "MOUNTPOINT",
+        @Parameters(index = "1", arity = "0..1", paramLabel = "MOUNTPOINT", converter = Arguments.NonEmptyPath.class,
                 description = "Where to mount (created if missing, and then removed at the end). Default: /tmp/fuse-panama/zip.")
         void mountpoint(Path p) { mountpoint = p; }
 
@@ -279,47 +327,30 @@ public final class Main {
 
         @Override
         public Integer call() throws Exception {
-            if (!writable && !Files.isRegularFile(archive)) {
-                LOG.error("zip: {} is not a file", archive);
-                return 2;
+            CommandLine command = spec.commandLine();
+            if (!writable || Files.exists(archive, LinkOption.NOFOLLOW_LINKS)) {
+                BasicFileAttributes a = Arguments.existing(command, "ARCHIVE", archive);
+                if (!a.isRegularFile()) throw new Arguments.Refusal(command, "ARCHIVE " + archive + " is not a file");
             }
-            // Unix modes as Info-ZIP's zip stores them (executables stay executable; chmod works when
-            // writable); an entry stored without one (Java's and Windows' zip tools) shows 0755.
-            Map<String, String> env = new HashMap<>(Map.of("enablePosixFileAttributes", "true",
-                    "defaultPermissions", "rwxr-xr-x"));
-            env.putAll(writable ? Map.of("create", "true") : Map.of("accessMode", "readOnly"));
-            FileSystem zipfs;
+            boolean made = writable && !Files.exists(archive, LinkOption.NOFOLLOW_LINKS);
+            ZipArchive zip;
             try {
-                zipfs = FileSystems.newFileSystem(archive, env);
-            } catch (IOException | ProviderNotFoundException e) {
-                LOG.error("zip: {} cannot be opened as a zip archive: {}", archive, e.toString());
-                return 2;
+                zip = ZipArchive.open(archive, writable);
+            } catch (IOException e) {
+                throw new Arguments.Refusal(command, e.getMessage());
             }
-            try (zipfs) {
-                NioFileSystem fs = NioFileSystem.of(zipfs.getPath("/"));
-                return serve("zip", fs, apply(fs.mountOptions().fsName(archive.getFileName().toString())), this);
+            int status = 2;
+            try (zip) {
+                NioFileSystem fs = NioFileSystem.of(zip.zipfs.getPath("/"));
+                status = serve("zip", fs, apply(fs.mountOptions().fsName(archive.getFileName().toString())), this);
+                return status;
             } finally {
-                if (writable) LOG.info("zip: changes written to {}", archive);
+                if (status != 0 && made) {
+                    Files.deleteIfExists(archive); // the empty archive zipfs made for a mount that did not happen
+                } else if (writable && status == 0) {
+                    LOG.info("zip: changes written to {}", archive);
+                }
             }
-        }
-    }
-
-    static long parseSize(String s) {
-        String t = s.trim().toUpperCase(Locale.ROOT);
-        long unit = switch (t.isEmpty() ? ' ' : t.charAt(t.length() - 1)) {
-            case 'K' -> 1L << 10;
-            case 'M' -> 1L << 20;
-            case 'G' -> 1L << 30;
-            case 'T' -> 1L << 40;
-            default -> 1;
-        };
-        String digits = unit == 1 ? t : t.substring(0, t.length() - 1);
-        try {
-            long v = Long.parseLong(digits) * unit;
-            if (v <= 0) throw new NumberFormatException();
-            return v;
-        } catch (NumberFormatException e) {
-            throw new CommandLine.TypeConversionException("not a size: '" + s + "' (use e.g. 512M or 2G)");
         }
     }
 
@@ -344,7 +375,13 @@ public final class Main {
             ((Logger) LoggerFactory.getLogger("dev.fusepanama.libfuse")).setLevel(Level.DEBUG);
         }
         Path mountpoint = (common.mountpoint == null ? Path.of("/tmp/fuse-panama", name) : common.mountpoint).toAbsolutePath();
-        List<Path> created = createMissing(mountpoint);
+        List<Path> created;
+        try {
+            created = createMissing(mountpoint);
+        } catch (IOException e) {
+            throw new Arguments.Refusal(common.spec.commandLine(), "cannot create the mountpoint " + mountpoint + ": "
+                    + whyNotCreated(mountpoint, e));
+        }
         if (!created.isEmpty()) {
             LOG.info("created the mountpoint {}; it is removed again at the end", mountpoint);
         }
@@ -408,22 +445,38 @@ public final class Main {
         return pb.start().waitFor();
     }
 
-    /** Creates {@code dir} and its missing parents; returns those it created, outermost first. */
+    /**
+     * Creates {@code dir} and its missing parents; returns those it created, outermost first.
+     * If one cannot be made, those made are removed again and the reason thrown.
+     */
     static List<Path> createMissing(Path dir) throws IOException {
         List<Path> missing = new ArrayList<>();
         for (Path p = dir.toAbsolutePath(); p != null && Files.notExists(p, LinkOption.NOFOLLOW_LINKS); p = p.getParent()) {
             missing.addFirst(p);
         }
         List<Path> created = new ArrayList<>();
-        for (Path p : missing) {
-            try {
-                Files.createDirectory(p);
-                created.add(p);
-            } catch (FileAlreadyExistsException raced) {
-                // made by someone else meanwhile: theirs to keep
+        try {
+            for (Path p : missing) {
+                try {
+                    Files.createDirectory(p);
+                    created.add(p);
+                } catch (FileAlreadyExistsException raced) {
+                    // made by someone else meanwhile: theirs to keep
+                }
             }
+        } catch (IOException e) {
+            removeCreated(created);
+            throw e;
         }
         return created;
+    }
+
+    /** Why {@link #createMissing} could not make {@code dir}: a file on the way where a directory must be, or {@code e}'s reason. */
+    private static String whyNotCreated(Path dir, IOException e) {
+        for (Path p = dir.getParent(); p != null; p = p.getParent()) {
+            if (Files.exists(p)) return Files.isDirectory(p) ? Arguments.reason(e, dir) : p + " is not a directory";
+        }
+        return Arguments.reason(e, dir);
     }
 
     /** Removes what {@link #createMissing} made, innermost first, as far as each is still empty. */
@@ -438,7 +491,12 @@ public final class Main {
         }
     }
 
+    /** The command line of {@code fuse-panama}, refusing what it cannot take in one line ({@link Arguments#refused}). */
+    static CommandLine commandLine() {
+        return new CommandLine(new Main()).setParameterExceptionHandler(Arguments::refused);
+    }
+
     public static void main(String[] args) {
-        System.exit(new CommandLine(new Main()).execute(args));
+        System.exit(commandLine().execute(args));
     }
 }

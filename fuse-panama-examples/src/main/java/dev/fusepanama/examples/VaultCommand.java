@@ -5,22 +5,26 @@ import dev.fusepanama.vault.VaultFileSystem;
 import dev.fusepanama.vault.crypto.WrongPasswordException;
 import java.io.Console;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code fuse-panama vault CIPHER_DIR [MOUNTPOINT]} mounts a gocryptfs vault;
  * {@code fuse-panama vault init CIPHER_DIR} makes one. The password comes from the terminal
- * (not echoed) or from the first line of {@code --passfile}. Exit status 2 for a wrong password or
- * a directory that is not a vault, before anything is mounted.
+ * (not echoed) or from the first line of {@code --passfile}. Exit status 2, with one line, for a
+ * wrong password, a directory that is not a vault, a configuration it cannot take or a password
+ * file it cannot read, before anything is mounted.
  */
 @Command(name = "vault", mixinStandardHelpOptions = true,
         description = "Mounts a gocryptfs vault (format 2, gocryptfs's default settings): names and contents are decrypted on the fly.",
@@ -28,14 +32,16 @@ import picocli.CommandLine.Parameters;
 final class VaultCommand extends Main.Common implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger("fuse-panama");
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "CIPHER_DIR", description = "The vault's directory (holding gocryptfs.conf).")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "CIPHER_DIR", converter = Arguments.NonEmptyPath.class,
+            description = "The vault's directory (holding gocryptfs.conf).")
     Path cipherDir;
 
-    @Parameters(index = "1", arity = "0..1", paramLabel = "MOUNTPOINT",
+    @Parameters(index = "1", arity = "0..1", paramLabel = "MOUNTPOINT", converter = Arguments.NonEmptyPath.class,
             description = "Where to mount (created if missing, and then removed at the end). Default: /tmp/fuse-panama/vault.")
     void mountpoint(Path p) { mountpoint = p; }
 
-    @Option(names = "--passfile", paramLabel = "FILE", description = "Read the password from the first line of FILE instead of the terminal.")
+    @Option(names = "--passfile", paramLabel = "FILE", converter = Arguments.NonEmptyPath.class,
+            description = "Read the password from the first line of FILE instead of the terminal.")
     Path passfile;
 
     @Override
@@ -45,17 +51,17 @@ final class VaultCommand extends Main.Common implements Callable<Integer> {
         }
         var options = apply(Vault.mountOptions(cipherDir));
         checkInodeApi("vault");
-        char[] password = password(passfile, "Password: ", false);
-        if (password == null) return 2;
+        if (!Arguments.existing(spec.commandLine(), "CIPHER_DIR", cipherDir).isDirectory()) {
+            throw new Arguments.Refusal(spec.commandLine(), "CIPHER_DIR " + cipherDir + " is not a directory");
+        }
+        char[] password = password(spec.commandLine(), passfile, "Password: ", false);
         VaultFileSystem fs;
         try {
             fs = Vault.unlock(cipherDir, password);
         } catch (WrongPasswordException e) {
-            LOG.error("vault: wrong password for {}", cipherDir);
-            return 2;
+            throw new Arguments.Refusal(spec.commandLine(), "wrong password for " + cipherDir);
         } catch (IOException e) {
-            LOG.error("vault: {}", e.getMessage());
-            return 2;
+            throw new Arguments.Refusal(spec.commandLine(), String.valueOf(e.getMessage()));
         } finally {
             Arrays.fill(password, '\0');
         }
@@ -68,25 +74,41 @@ final class VaultCommand extends Main.Common implements Callable<Integer> {
     @Command(name = "init", mixinStandardHelpOptions = true,
             description = "Makes CIPHER_DIR (empty or missing) a new vault that gocryptfs and this command can mount.")
     static final class Init implements Callable<Integer> {
-        @Parameters(index = "0", paramLabel = "CIPHER_DIR", description = "The directory to make a vault of.")
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "CIPHER_DIR", converter = Arguments.NonEmptyPath.class,
+                description = "The directory to make a vault of (empty or missing).")
         Path cipherDir;
 
-        @Option(names = "--passfile", paramLabel = "FILE", description = "Read the password from the first line of FILE instead of the terminal.")
+        @Option(names = "--passfile", paramLabel = "FILE", converter = Arguments.NonEmptyPath.class,
+                description = "Read the password from the first line of FILE instead of the terminal.")
         Path passfile;
 
-        @Option(names = "--scryptn", paramLabel = "LOG2N",
-                description = "scrypt cost as log2 of N (default 16, as gocryptfs; lower only for tests).")
+        @Option(names = "--scryptn", paramLabel = "LOG2N", converter = Arguments.ScryptLogN.class,
+                description = "scrypt cost as log2 of N, 10 to 27 (default 16, as gocryptfs; lower only for tests).")
         int scryptLogN = Vault.DEFAULT_SCRYPT_LOG_N;
 
         @Override
         public Integer call() throws Exception {
-            char[] password = password(passfile, "New password: ", true);
-            if (password == null) return 2;
+            CommandLine command = spec.commandLine();
+            if (Files.exists(cipherDir, LinkOption.NOFOLLOW_LINKS)) {
+                if (!Arguments.existing(command, "CIPHER_DIR", cipherDir).isDirectory()) {
+                    throw new Arguments.Refusal(command, "CIPHER_DIR " + cipherDir + " is not a directory: a vault is made in an empty or missing one");
+                }
+                try (var entries = Files.list(cipherDir)) {
+                    if (entries.findAny().isPresent()) {
+                        throw new Arguments.Refusal(command, "CIPHER_DIR " + cipherDir + " is not empty: a vault is made in an empty or missing one");
+                    }
+                } catch (IOException e) {
+                    throw new Arguments.Refusal(command, "CIPHER_DIR " + cipherDir + " cannot be listed: " + Arguments.reason(e));
+                }
+            }
+            char[] password = password(command, passfile, "New password: ", true);
             try {
                 Vault.create(cipherDir, password, scryptLogN);
             } catch (IOException | IllegalArgumentException e) {
-                LOG.error("vault init: {}", e.getMessage());
-                return 2;
+                throw new Arguments.Refusal(command, String.valueOf(e instanceof IOException io ? Arguments.reason(io) : e.getMessage()));
             } finally {
                 Arrays.fill(password, '\0');
             }
@@ -96,31 +118,20 @@ final class VaultCommand extends Main.Common implements Callable<Integer> {
     }
 
     /**
-     * The password: the first line of {@code file}, or typed at the terminal without echo (twice
-     * when {@code confirm}). Null, with the reason logged, if there is none.
+     * The password: the first line of {@code file} ({@link Arguments#passfile}), or typed at the
+     * terminal without echo (twice when {@code confirm}); refused in one line if there is none.
      */
-    static char[] password(Path file, String prompt, boolean confirm) throws IOException {
+    static char[] password(CommandLine command, Path file, String prompt, boolean confirm) {
         if (file != null) {
-            if (!Files.isReadable(file)) {
-                LOG.error("vault: cannot read the password file {}", file);
-                return null;
-            }
-            String first = Files.readAllLines(file, StandardCharsets.UTF_8).stream().findFirst().orElse("");
-            if (first.isEmpty()) {
-                LOG.error("vault: the password file {} has an empty first line", file);
-                return null;
-            }
-            return first.toCharArray();
+            return Arguments.passfile(command, file);
         }
         Console console = System.console();
         if (console == null || !console.isTerminal()) {
-            LOG.error("vault: no terminal to read the password from: use --passfile FILE");
-            return null;
+            throw new Arguments.Refusal(command, "no terminal to read the password from: use --passfile FILE");
         }
         char[] first = console.readPassword("%s", prompt);
         if (first == null || first.length == 0) {
-            LOG.error("vault: empty password");
-            return null;
+            throw new Arguments.Refusal(command, "empty password");
         }
         if (confirm) {
             char[] again = console.readPassword("%s", "Repeat: ");
@@ -128,8 +139,7 @@ final class VaultCommand extends Main.Common implements Callable<Integer> {
             if (again != null) Arrays.fill(again, '\0');
             if (!same) {
                 Arrays.fill(first, '\0');
-                LOG.error("vault: the passwords differ");
-                return null;
+                throw new Arguments.Refusal(command, "the passwords differ");
             }
         }
         return first;

@@ -35,19 +35,31 @@ public final class Vault {
 
     /**
      * Makes {@code cipherDir} (empty, created if missing) a new vault protected by {@code password}.
+     * A directory is made only once the password and cost are taken.
      *
      * @throws IOException if the directory is not empty or cannot be written
+     * @throws IllegalArgumentException for an empty password or a scrypt cost that cannot be had ({@link VaultConfig#create})
      */
     public static void create(Path cipherDir, char[] password, int scryptLogN) throws IOException {
-        Files.createDirectories(cipherDir);
+        if (Files.exists(cipherDir, LinkOption.NOFOLLOW_LINKS)) {
+            checkEmpty(cipherDir);
+        }
+        try (VaultConfig.Created created = VaultConfig.create(password, scryptLogN)) {
+            Files.createDirectories(cipherDir);
+            checkEmpty(cipherDir);
+            DirIv.create(cipherDir);
+            created.config().write(cipherDir.resolve(VaultConfig.FILE_NAME));
+        }
+    }
+
+    private static void checkEmpty(Path cipherDir) throws IOException {
+        if (!Files.isDirectory(cipherDir)) {
+            throw new IOException("cannot create a vault in " + cipherDir + ": it is not a directory");
+        }
         try (var entries = Files.list(cipherDir)) {
             if (entries.findAny().isPresent()) {
                 throw new IOException("cannot create a vault in " + cipherDir + ": the directory is not empty");
             }
-        }
-        try (VaultConfig.Created created = VaultConfig.create(password, scryptLogN)) {
-            DirIv.create(cipherDir);
-            created.config().write(cipherDir.resolve(VaultConfig.FILE_NAME));
         }
     }
 
