@@ -2,15 +2,25 @@ package dev.fusepanama.cryptomator;
 
 import java.io.Console;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import org.cryptomator.cryptofs.CryptoFileSystemProperties;
 import org.cryptomator.cryptofs.CryptoFileSystemProvider;
@@ -34,8 +44,8 @@ import sun.misc.Signal;
  * {@code masterkey.cryptomator}, read with cryptolib's own masterkey-file support) and mounts it
  * through {@link FusePanamaMountService}, as Cryptomator would, until Ctrl-C, SIGTERM or an
  * unmount from outside. The password comes from the terminal (not echoed) or from the first line
- * of {@code --passfile FILE}. Exit status 2, before anything is mounted, for a wrong password,
- * a directory that is no vault, or bad options.
+ * of {@code --passfile FILE}. Exit status 2, with one line, before anything is mounted, for a
+ * wrong password, a directory that is no vault, a password file it cannot read, or bad options.
  */
 public final class CryptomatorCommand {
     private static final Logger LOG = LoggerFactory.getLogger("fuse-panama");
@@ -70,8 +80,13 @@ public final class CryptomatorCommand {
                 case "--read-only" -> readOnly = true;
                 case "--passfile", "-o" -> {
                     if (i + 1 == args.length) return usage(args[i] + " needs a value");
-                    if (args[i].equals("-o")) options.add("-o " + args[++i]);
-                    else passfile = Path.of(args[++i]);
+                    if (args[i].equals("-o")) {
+                        options.add("-o " + args[++i]);
+                    } else if (args[++i].isEmpty()) {
+                        return usage("--passfile needs a file: '' is an empty path");
+                    } else {
+                        passfile = Path.of(args[i]);
+                    }
                 }
                 default -> {
                     if (args[i].startsWith("-")) return usage("unknown option " + args[i]);
@@ -79,7 +94,11 @@ public final class CryptomatorCommand {
                 }
             }
         }
-        if (!positional.isEmpty() && positional.get(0).equals("init")) {
+        boolean init = !positional.isEmpty() && positional.get(0).equals("init");
+        for (int i = init ? 1 : 0; i < positional.size(); i++) {
+            if (positional.get(i).isEmpty()) return usage((i == (init ? 1 : 0) ? "VAULT_DIR" : "MOUNTPOINT") + " '' is an empty path");
+        }
+        if (init) {
             if (positional.size() != 2 || readOnly || !options.isEmpty()) return usage("init takes VAULT_DIR and --passfile only");
             return init(Path.of(positional.get(1)).toAbsolutePath(), passfile);
         }
@@ -124,7 +143,14 @@ public final class CryptomatorCommand {
         }
         try (cryptofs) {
             boolean made = !Files.exists(mountpoint);
-            if (made) Files.createDirectories(mountpoint);
+            if (made) {
+                try {
+                    Files.createDirectories(mountpoint);
+                } catch (IOException e) {
+                    LOG.error("cryptomator: cannot create the mountpoint {}: {}", mountpoint, reason(e));
+                    return 2;
+                }
+            }
             try {
                 return serve(cryptofs, vault, mountpoint, flags, readOnly);
             } finally {
@@ -136,11 +162,16 @@ public final class CryptomatorCommand {
     /** Makes a vault in {@code dir} (empty or missing): a masterkey file under the password, then cryptofs's structure. */
     private static int init(Path dir, Path passfile) throws IOException {
         if (Files.exists(dir)) {
-            try (var entries = Files.list(dir)) {
-                if (!Files.isDirectory(dir) || entries.findAny().isPresent()) {
-                    LOG.error("cryptomator init: {} is not an empty directory", dir);
-                    return 2;
-                }
+            boolean empty;
+            try (var entries = Files.isDirectory(dir) ? Files.list(dir) : null) {
+                empty = entries != null && entries.findAny().isEmpty();
+            } catch (IOException e) {
+                LOG.error("cryptomator init: {} cannot be listed: {}", dir, reason(e));
+                return 2;
+            }
+            if (!empty) {
+                LOG.error("cryptomator init: {} is not an empty directory", dir);
+                return 2;
             }
         }
         char[] password = password(passfile);
@@ -152,6 +183,9 @@ public final class CryptomatorCommand {
             keys.persist(key, dir.resolve(KEY_ID.getSchemeSpecificPart()), String.valueOf(password));
             CryptoFileSystemProvider.initialize(dir, CryptoFileSystemProperties.cryptoFileSystemProperties()
                     .withCipherCombo(CryptorProvider.Scheme.SIV_GCM).withKeyLoader(keyId -> key.copy()).build(), KEY_ID);
+        } catch (IOException e) {
+            LOG.error("cryptomator init: cannot make a vault in {}: {}", dir, reason(e));
+            return 2;
         } finally {
             Arrays.fill(password, '\0');
         }
@@ -194,16 +228,13 @@ public final class CryptomatorCommand {
         return 0;
     }
 
-    /** The first line of {@code file}, or typed at the terminal without echo; null, with the reason logged, if none. */
-    private static char[] password(Path file) throws IOException {
+    /** The most bytes of a password file's first line read: more is refused (as /dev/zero would give). */
+    private static final int MAX_PASSWORD_BYTES = 64 * 1024;
+
+    /** The first line of {@code file}, or typed at the terminal without echo; null, with the reason logged in one line, if none. */
+    private static char[] password(Path file) {
         if (file != null) {
-            String first = Files.isReadable(file)
-                    ? Files.readAllLines(file, StandardCharsets.UTF_8).stream().findFirst().orElse("") : null;
-            if (first == null || first.isEmpty()) {
-                LOG.error("cryptomator: no password in the first line of {}", file);
-                return null;
-            }
-            return first.toCharArray();
+            return passfile(file);
         }
         Console console = System.console();
         char[] typed = console == null || !console.isTerminal() ? null : console.readPassword("Password: ");
@@ -214,8 +245,63 @@ public final class CryptomatorCommand {
         return typed;
     }
 
+    /**
+     * The first line of {@code file}; null, with one line logged, if it is missing, a directory,
+     * unreadable, empty, longer than {@link #MAX_PASSWORD_BYTES} or not UTF-8. Only the first line
+     * is read, so a pipe works as a file does.
+     */
+    private static char[] passfile(Path file) {
+        String what = "--passfile " + file;
+        try {
+            if (Files.readAttributes(file, BasicFileAttributes.class).isDirectory()) {
+                LOG.error("cryptomator: {} is a directory, not a file whose first line is the password", what);
+                return null;
+            }
+        } catch (NoSuchFileException e) {
+            LOG.error("cryptomator: {} does not exist", what);
+            return null;
+        } catch (IOException e) {
+            LOG.error("cryptomator: {} cannot be examined: {}", what, reason(e));
+            return null;
+        }
+        byte[] line = new byte[MAX_PASSWORD_BYTES + 1];
+        int n = 0;
+        try (InputStream in = Files.newInputStream(file)) {
+            for (int b; n < line.length && (b = in.read()) >= 0 && b != '\n'; ) {
+                line[n++] = (byte) b;
+            }
+            if (n == 0 || n > MAX_PASSWORD_BYTES) {
+                LOG.error("cryptomator: {}: {}", what, n == 0 ? "its first line is empty; the password is the first line"
+                        : "its first line is longer than " + MAX_PASSWORD_BYTES + " bytes");
+                return null;
+            }
+            CharBuffer chars = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(line, 0, n));
+            char[] password = new char[chars.remaining()];
+            chars.get(password);
+            Arrays.fill(chars.array(), '\0');
+            return password;
+        } catch (CharacterCodingException e) {
+            LOG.error("cryptomator: {}: its first line is not UTF-8 text", what);
+            return null;
+        } catch (IOException e) {
+            LOG.error("cryptomator: {} cannot be read: {}", what, reason(e));
+            return null;
+        } finally {
+            Arrays.fill(line, (byte) 0);
+        }
+    }
+
+    /** What {@code e} says went wrong, in strerror(3)'s words where Java has them. */
+    private static String reason(IOException e) {
+        if (e instanceof AccessDeniedException) return "permission denied";
+        if (e instanceof FileSystemException f && f.getReason() != null) return f.getReason().toLowerCase(Locale.ROOT);
+        return String.valueOf(e.getMessage());
+    }
+
+    /** One line: what is wrong, and where the usage is (the whole of it is --help's). */
     private static int usage(String problem) {
-        LOG.error("cryptomator: {}\n{}", problem, USAGE);
+        LOG.error("cryptomator: {} (fuse-panama cryptomator --help shows the usage)", problem);
         return 2;
     }
 }
