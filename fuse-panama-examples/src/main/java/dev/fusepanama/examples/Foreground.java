@@ -13,6 +13,28 @@ import sun.misc.Signal;
 public final class Foreground {
     private Foreground() {}
 
+    /** An example's main once its arguments are read: mounts, serves, and returns the exit status. */
+    @FunctionalInterface
+    public interface Serving {
+        int run() throws Exception;
+    }
+
+    /**
+     * Runs an example's {@code serving} and exits with its status. A mount that cannot be made
+     * (a {@link MountException}: the mountpoint missing, not a directory, busy, out of reach) is
+     * its one line and exit status 2, as the fuse-panama command answers it, not a stack trace.
+     */
+    public static void exit(Logger log, Serving serving) throws Exception {
+        int status;
+        try {
+            status = serving.run();
+        } catch (MountException e) {
+            log.error("{}", e.getMessage());
+            status = 2;
+        }
+        System.exit(status);
+    }
+
     /** Blocks until the mount should end, ends it, and returns the exit status (0). */
     public static int serve(Mount mount, Logger log) throws InterruptedException, MountException {
         return serve(mount, log, () -> {});

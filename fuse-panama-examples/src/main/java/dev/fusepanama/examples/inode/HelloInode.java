@@ -115,12 +115,14 @@ public final class HelloInode implements InodeFileSystem {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1) {
+        if (args.length != 1 || args[0].isEmpty()) {
             LOG.error("usage: HelloInode MOUNTPOINT");
             System.exit(2);
         }
         Path mountpoint = Path.of(args[0]);
-        InodeMount mount = Fuse.mount(new HelloInode(), mountpoint, MountOptions.builder().fsName("hello-inode").build());
-        System.exit(Foreground.serve(mount, LOG, () -> LOG.info("{}; try: cat {}/hello; Ctrl-C unmounts", mount.describe(), mountpoint)));
+        Foreground.exit(LOG, () -> {
+            InodeMount mount = Fuse.mount(new HelloInode(), mountpoint, MountOptions.builder().fsName("hello-inode").build());
+            return Foreground.serve(mount, LOG, () -> LOG.info("{}; try: cat {}/hello; Ctrl-C unmounts", mount.describe(), mountpoint));
+        });
     }
 }

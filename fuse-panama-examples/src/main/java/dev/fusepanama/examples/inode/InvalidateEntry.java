@@ -120,15 +120,17 @@ public final class InvalidateEntry implements InodeFileSystem {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 1 || args.length > 2 || (args.length == 2 && !args[1].equals("--no-notify"))) {
+        if (args.length < 1 || args.length > 2 || (args.length == 2 && !args[1].equals("--no-notify")) || args[0].isEmpty()) {
             LOG.error("usage: InvalidateEntry MOUNTPOINT [--no-notify]");
             System.exit(2);
         }
-        InvalidateEntry fs = new InvalidateEntry(LocalTime.now());
-        InodeMount mount = Fuse.mount(fs, Path.of(args[0]), MountOptions.builder().fsName("time-name").build());
-        boolean notify = args.length == 1;
-        fs.updateEverySecond(mount, notify);
-        System.exit(Foreground.serve(mount, LOG, () -> LOG.info("{}; the file is renamed every second{}; Ctrl-C unmounts", mount.describe(),
-                notify ? ", and the kernel is told" : ", and the kernel is NOT told (--no-notify): old names keep working")));
+        Foreground.exit(LOG, () -> {
+            InvalidateEntry fs = new InvalidateEntry(LocalTime.now());
+            InodeMount mount = Fuse.mount(fs, Path.of(args[0]), MountOptions.builder().fsName("time-name").build());
+            boolean notify = args.length == 1;
+            fs.updateEverySecond(mount, notify);
+            return Foreground.serve(mount, LOG, () -> LOG.info("{}; the file is renamed every second{}; Ctrl-C unmounts", mount.describe(),
+                    notify ? ", and the kernel is told" : ", and the kernel is NOT told (--no-notify): old names keep working"));
+        });
     }
 }

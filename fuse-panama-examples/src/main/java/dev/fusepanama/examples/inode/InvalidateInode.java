@@ -146,15 +146,17 @@ public final class InvalidateInode implements InodeFileSystem {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 1 || args.length > 2 || (args.length == 2 && !args[1].equals("--no-notify"))) {
+        if (args.length < 1 || args.length > 2 || (args.length == 2 && !args[1].equals("--no-notify")) || args[0].isEmpty()) {
             LOG.error("usage: InvalidateInode MOUNTPOINT [--no-notify]");
             System.exit(2);
         }
-        InvalidateInode fs = new InvalidateInode(LocalTime.now());
-        InodeMount mount = Fuse.mount(fs, Path.of(args[0]), MountOptions.builder().fsName("current-time").build());
-        boolean notify = args.length == 1;
-        fs.updateEverySecond(mount, notify);
-        System.exit(Foreground.serve(mount, LOG, () -> LOG.info("{}; the time changes every second{}; Ctrl-C unmounts", mount.describe(),
-                notify ? ", and the kernel is told" : ", and the kernel is NOT told (--no-notify): cat keeps showing the first")));
+        Foreground.exit(LOG, () -> {
+            InvalidateInode fs = new InvalidateInode(LocalTime.now());
+            InodeMount mount = Fuse.mount(fs, Path.of(args[0]), MountOptions.builder().fsName("current-time").build());
+            boolean notify = args.length == 1;
+            fs.updateEverySecond(mount, notify);
+            return Foreground.serve(mount, LOG, () -> LOG.info("{}; the time changes every second{}; Ctrl-C unmounts", mount.describe(),
+                    notify ? ", and the kernel is told" : ", and the kernel is NOT told (--no-notify): cat keeps showing the first"));
+        });
     }
 }

@@ -173,12 +173,14 @@ public final class IoctlSize implements InodeFileSystem {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1) {
+        if (args.length != 1 || args[0].isEmpty()) {
             LOG.error("usage: IoctlSize MOUNTPOINT");
             System.exit(2);
         }
-        InodeMount mount = Fuse.mount(new IoctlSize(), Path.of(args[0]), MountOptions.builder().fsName("fioc").build());
-        System.exit(Foreground.serve(mount, LOG, () -> LOG.info("{}; FIOC_GET_SIZE is 0x{}, FIOC_SET_SIZE 0x{} on {}/fioc; Ctrl-C unmounts", mount.describe(),
-                Integer.toHexString(FIOC_GET_SIZE), Integer.toHexString(FIOC_SET_SIZE), args[0])));
+        Foreground.exit(LOG, () -> {
+            InodeMount mount = Fuse.mount(new IoctlSize(), Path.of(args[0]), MountOptions.builder().fsName("fioc").build());
+            return Foreground.serve(mount, LOG, () -> LOG.info("{}; FIOC_GET_SIZE is 0x{}, FIOC_SET_SIZE 0x{} on {}/fioc; Ctrl-C unmounts", mount.describe(),
+                    Integer.toHexString(FIOC_GET_SIZE), Integer.toHexString(FIOC_SET_SIZE), args[0]));
+        });
     }
 }

@@ -183,11 +183,13 @@ public final class PassthroughFile implements InodeFileSystem {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 2 || !Files.isRegularFile(Path.of(args[1]))) {
+        if (args.length != 2 || args[0].isEmpty() || args[1].isEmpty() || !Files.isRegularFile(Path.of(args[1]))) {
             LOG.error("usage: PassthroughFile MOUNTPOINT FILE (FILE: an existing regular file, served read-write)");
             System.exit(2);
         }
-        InodeMount mount = Fuse.mount(new PassthroughFile(Path.of(args[1])), Path.of(args[0]), mountOptions());
-        System.exit(Foreground.serve(mount, LOG, () -> LOG.info("{}; Ctrl-C unmounts", mount.describe())));
+        Foreground.exit(LOG, () -> {
+            InodeMount mount = Fuse.mount(new PassthroughFile(Path.of(args[1])), Path.of(args[0]), mountOptions());
+            return Foreground.serve(mount, LOG, () -> LOG.info("{}; Ctrl-C unmounts", mount.describe()));
+        });
     }
 }

@@ -166,13 +166,15 @@ public final class PollReadable implements InodeFileSystem {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1) {
+        if (args.length != 1 || args[0].isEmpty()) {
             LOG.error("usage: PollReadable MOUNTPOINT");
             System.exit(2);
         }
-        PollReadable fs = new PollReadable();
-        InodeMount mount = Fuse.mount(fs, Path.of(args[0]), MountOptions.builder().fsName("ticks").build());
-        fs.tickEverySecond(mount);
-        System.exit(Foreground.serve(mount, LOG, () -> LOG.info("{}; {}/ticks gets a line a second; Ctrl-C unmounts", mount.describe(), args[0])));
+        Foreground.exit(LOG, () -> {
+            PollReadable fs = new PollReadable();
+            InodeMount mount = Fuse.mount(fs, Path.of(args[0]), MountOptions.builder().fsName("ticks").build());
+            fs.tickEverySecond(mount);
+            return Foreground.serve(mount, LOG, () -> LOG.info("{}; {}/ticks gets a line a second; Ctrl-C unmounts", mount.describe(), args[0]));
+        });
     }
 }

@@ -170,14 +170,16 @@ public final class StoreRetrieve implements InodeFileSystem {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1) {
+        if (args.length != 1 || args[0].isEmpty()) {
             LOG.error("usage: StoreRetrieve MOUNTPOINT");
             System.exit(2);
         }
-        StoreRetrieve fs = new StoreRetrieve(LocalTime.now());
-        InodeMount mount = Fuse.mount(fs, Path.of(args[0]), MountOptions.builder().fsName("store-time").build());
-        fs.updateEverySecond(mount);
-        System.exit(Foreground.serve(mount, LOG,
-                () -> LOG.info("{}; the time is stored into the kernel every second; Ctrl-C unmounts", mount.describe())));
+        Foreground.exit(LOG, () -> {
+            StoreRetrieve fs = new StoreRetrieve(LocalTime.now());
+            InodeMount mount = Fuse.mount(fs, Path.of(args[0]), MountOptions.builder().fsName("store-time").build());
+            fs.updateEverySecond(mount);
+            return Foreground.serve(mount, LOG,
+                    () -> LOG.info("{}; the time is stored into the kernel every second; Ctrl-C unmounts", mount.describe()));
+        });
     }
 }
