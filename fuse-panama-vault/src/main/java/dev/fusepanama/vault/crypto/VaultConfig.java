@@ -285,6 +285,19 @@ public final class VaultConfig {
     // ---- the file -----------------------------------------------------------------------------
 
     /**
+     * What Gson says is wrong, in a shell user's words: its first line, without the name of its
+     * exception class or its advice on lenient parsing ("unterminated string at line 5 column 33").
+     */
+    static String jsonProblem(Exception e) {
+        Throwable t = e.getCause() != null && e instanceof JsonParseException ? e.getCause() : e;
+        String first = String.valueOf(t.getMessage()).lines().findFirst().orElse("");
+        first = first.replaceFirst("^[a-z]+(\\.[a-z]+)*\\.[A-Z][A-Za-z]*(Exception|Error): ", "");
+        first = first.replaceFirst("^Use JsonReader\\.setStrictness\\([^)]*\\) to accept malformed JSON ", "malformed JSON ");
+        first = first.replaceFirst(" path \\$.*$", "");
+        return first.isEmpty() ? "malformed" : Character.toLowerCase(first.charAt(0)) + first.substring(1);
+    }
+
+    /**
      * Reads and checks a gocryptfs.conf. The {@link IOException} names the file and what is
      * wrong: not JSON, a field missing or of the wrong type, a format version other than 2, a
      * feature flag this code refuses or does not know or a default one that is missing, scrypt
@@ -378,8 +391,7 @@ public final class VaultConfig {
                 throw new IOException("text after the end");
             }
         } catch (JsonParseException | IOException e) {
-            // Gson's messages end in a line pointing to its troubleshooting guide; the first line says what is wrong.
-            throw new IOException("not JSON: " + e.getMessage().lines().findFirst().orElse(""), e);
+            throw new IOException("not JSON: " + jsonProblem(e), e);
         }
         if (!root.isJsonObject()) {
             throw new IOException("not a JSON object");

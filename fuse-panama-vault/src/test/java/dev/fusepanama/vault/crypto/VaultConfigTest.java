@@ -2,6 +2,7 @@ package dev.fusepanama.vault.crypto;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -128,6 +129,19 @@ class VaultConfigTest {
         Path file = write(o -> o.getAsJsonArray("FeatureFlags").remove(new JsonPrimitive("DirIV")));
         IOException e = assertThrows(IOException.class, () -> VaultConfig.read(file));
         assertTrue(e.getMessage().contains("deterministic-names"), e.getMessage());
+    }
+
+    /** A file that is not JSON is refused in a shell user's words: where it broke, no Java class names. */
+    @Test
+    void aFileThatIsNotJsonSaysWhereInPlainWords() throws Exception {
+        for (String text : new String[] {"this is not a gocryptfs.conf\n", "{\n\t\"Creator\": \"cut", "", "[1, 2"}) {
+            Path bad = dir.resolve("bad.conf");
+            Files.writeString(bad, text);
+            String message = assertThrows(IOException.class, () -> VaultConfig.read(bad)).getMessage();
+            assertTrue(message.contains("not JSON") || message.contains("not a JSON object") || message.contains("empty file"), message);
+            assertFalse(message.contains("Exception") || message.contains("JsonReader") || message.contains("$"), message);
+            Files.delete(bad);
+        }
     }
 
     @Test
