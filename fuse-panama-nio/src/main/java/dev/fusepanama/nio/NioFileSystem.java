@@ -398,7 +398,7 @@ public final class NioFileSystem implements InodeFileSystem {
     }
 
     NioNode remember(NioNode dir, String name, Attributes a) {
-        NioNode n = table.remember(dir, key(name), identities ? a.fileKey() : null, a.type(), () -> newNode(a));
+        NioNode n = table.remember(dir, key(name), identities ? a.fileKey() : null, a.type(), a.nlink(), () -> newNode(a));
         NioWatcher w = watcher;
         if (w != null && n.isDirectory() && n.watcher != w) watch(w, n);
         n.last = a;

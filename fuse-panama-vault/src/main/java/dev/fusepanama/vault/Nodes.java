@@ -45,7 +45,7 @@ final class Nodes {
         String name = NodeTable.key(stored);
         Node[] made = {null};
         Node n = exclusive(() -> {
-            Node known = table.remember(parent, name, key, type, () -> made[0] = new Node(vault, type, ino));
+            Node known = table.remember(parent, name, key, type, st.nlink(), () -> made[0] = new Node(vault, type, ino));
             known.named = new Node.Named(parent, name, plain);
             return known;
         });

@@ -526,14 +526,24 @@ public final class NodeTable<N extends Node> {
 
     /**
      * Caching tables: the node of {@code name} in {@code dir}, which the store says is a file of
-     * type {@code type} with identity {@code key} (null if the store has none), with one lookup
-     * more, for the entry about to be sent. The node the table knows by that name if it is the same
-     * file; else the node with that key, now named here too (a hard link; a directory is moved
-     * here, having one name); else a new one from {@code make}. A node the name led to before,
-     * another file now, loses the name. Inside or outside {@link #write}.
+     * type {@code type} with identity {@code key} (null if the store has none) and {@code links}
+     * names ({@code st_nlink}; 0 if the store does not say), with one lookup more, for the entry
+     * about to be sent. The node the table knows by that name if it is the same file; else the node
+     * with that key, now named here too (a hard link; a directory is moved here, having one name);
+     * else a new one from {@code make}. A node the name led to before, another file now, loses the
+     * name. Inside or outside {@link #write}.
+     *
+     * <p>A key can be given again: a store whose key is an inode number (ext4, xfs, btrfs) gives a
+     * deleted file's number to the next file at once, while the table may still hold the deleted
+     * file's node (the kernel has not forgotten it, or a removal behind the table or in another
+     * thread has not reached it yet). So the node with the key is another file when it has no name
+     * left, and when it has names elsewhere but the store says this file has only this one
+     * ({@code links} 1): those names are stale, whether another file took the number or this one
+     * was moved behind the table. A key that cannot be given again (a file handle) avoids the
+     * question.
      */
     @SuppressWarnings("unchecked")
-    public N remember(N dir, String name, Object key, int type, Supplier<N> make) {
+    public N remember(N dir, String name, Object key, int type, long links, Supplier<N> make) {
         if (owning) throw new IllegalStateException("an owning table names nodes by add");
         int t = type & dev.fusepanama.Posix.S_IFMT;
         return locked(() -> {
@@ -548,10 +558,10 @@ public final class NodeTable<N extends Node> {
                 dropIfUnused(known);
             }
             Node n = key == null ? null : byKey.get(key);
-            if (n != null && (n.type() != t || !n.hasNames())) {
-                // The store reused the identity for another file: one of another type, or any
-                // file while the one the table knows by it has no name left (removed; an inode
-                // number freed and given again).
+            if (n != null && (n.type() != t || !n.hasNames() || (links == 1 && !n.isDirectory()))) {
+                // The store gave the identity to another file, or the table's names for it are
+                // stale: a file of another type, a node with no name left, or one named elsewhere
+                // while this file has only this name (see above).
                 byKey.remove(key);
                 n.key = null;
                 n = null;

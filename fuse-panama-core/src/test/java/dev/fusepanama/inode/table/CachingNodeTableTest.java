@@ -18,7 +18,11 @@ class CachingNodeTableTest {
     final NodeTable<TestNode> table = NodeTable.caching(root);
 
     TestNode remember(TestNode dir, String name, Object key, int type) {
-        return table.remember(dir, name, key, type, () -> new TestNode(type));
+        return remember(dir, name, key, type, 0);
+    }
+
+    TestNode remember(TestNode dir, String name, Object key, int type, long links) {
+        return table.remember(dir, name, key, type, links, () -> new TestNode(type));
     }
 
     @Test
@@ -53,6 +57,21 @@ class CachingNodeTableTest {
         assertEquals(List.of(new Node.Link(root, "g")), table.names(fresh));
         assertEquals(List.of(), table.names(gone));
         assertSame(fresh, remember(root, "h", "ino-7", Posix.S_IFREG), "a hard link of the live file is still one node");
+    }
+
+    /**
+     * ext4 gives a deleted file's inode number to the next file while the table still has the
+     * deleted file's name (its removal elsewhere not yet told): a file the store says has one name
+     * is not a hard link of a node named elsewhere, but a file of its own.
+     */
+    @Test
+    void aKeyOfAFileWithOneNameFoundUnderAnotherNameIsAnotherFile() {
+        TestNode gone = remember(root, "a", "ino-7", Posix.S_IFREG, 1);
+        TestNode fresh = remember(root, "b", "ino-7", Posix.S_IFREG, 1);
+        assertNotSame(gone, fresh, "one name in the store: not a hard link of the node named a");
+        assertEquals(List.of(new Node.Link(root, "b")), table.names(fresh));
+        assertSame(fresh, remember(root, "c", "ino-7", Posix.S_IFREG, 2), "once it has two names, a hard link");
+        assertEquals(2, table.names(fresh).size());
     }
 
     @Test
