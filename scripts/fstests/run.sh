@@ -5,6 +5,8 @@
 # why). Fails on a failure not on the list, and says which; a listed test that passes is reported
 # so that its entry can go. Usage (root):
 #   scripts/fstests/run.sh [--summary FILE] [FILESYSTEM...] [-- TEST...]
+#   scripts/fstests/run.sh --build   (builds it only, and prints the build's directory: the stress
+#                                     suite runs its ltp/fsstress and ltp/fsx)
 # FILESYSTEMs: tmpfs, memfs, mirror (of a tmpfs), zip (default: tmpfs memfs mirror). TESTs: fstests names
 # (default generic/001 to generic/200, those of them the pinned fstests has).
 # fstests is not on a package registry: its pinned source is at ../shared/fstests/ beside the
@@ -17,6 +19,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 repo=$(pwd)
 summary=/dev/stdout
+build_only=false
+if [ "${1:-}" = --build ]; then build_only=true summary=/dev/stderr; shift; fi
 if [ "${1:-}" = --summary ]; then summary=$2; shift 2; fi
 filesystems=() tests=()
 while [ $# -gt 0 ]; do
@@ -28,7 +32,10 @@ done
 version=v2026.01.05
 tarball_sha=2ad5efae6f35e9dca2f2b524c9c942cbb13f6777108a2a22bb1258879733b51a
 source=${FUSE_PANAMA_FSTESTS_SOURCE:-$repo/../shared/fstests}
-say() { printf '%s\n' "$*"; [ "$summary" = /dev/stdout ] || printf '%s\n' "$*" >>"$summary"; }
+say() {
+  if $build_only; then printf '%s\n' "$*" >&2; return; fi
+  printf '%s\n' "$*"; [ "$summary" = /dev/stdout ] || printf '%s\n' "$*" >>"$summary"
+}
 if [ "$(id -u)" -ne 0 ]; then
   say "  fstests: skipped: it mounts and switches users, so it needs root"
   exit 0
@@ -49,7 +56,7 @@ if command -v dpkg >/dev/null && command -v apt-get >/dev/null; then
   need=()
   for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
   if [ ${#need[@]} -gt 0 ]; then
-    echo "fstests: installing ${need[*]}"
+    echo "fstests: installing ${need[*]}" >&2
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null \
       || { DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null; } \
       || { say "  fstests: FAILED: could not install ${need[*]}"; exit 1; }
@@ -65,7 +72,7 @@ patch_sha=$(sha256sum "$source/volatile-fuse.patch" | cut -c1-12)
 home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
 tree=${XDG_CACHE_HOME:-$home/.cache}/fuse-panama/fstests-$version-$patch_sha
 if [ ! -e "$tree/.built" ]; then
-  echo "=== building fstests $version (once, into $tree)"
+  echo "=== building fstests $version (once, into $tree)" >&2
   rm -rf "$tree" && mkdir -p "$tree"
   if ! (tar -xzf "$source/fstests-$version.tar.gz" -C "$tree" --strip-components=1 \
         && cd "$tree" && patch -s -p0 <"$source/volatile-fuse.patch" && make -j"$(nproc)") >"$tree.log" 2>&1; then
@@ -74,6 +81,10 @@ if [ ! -e "$tree/.built" ]; then
     exit 1
   fi
   touch "$tree/.built"
+fi
+if $build_only; then
+  echo "$tree"
+  exit 0
 fi
 if [ ${#tests[@]} -eq 0 ]; then
   for i in $(seq -w 1 200); do [ -f "$tree/tests/generic/$i" ] && tests+=("generic/$i"); done
