@@ -45,6 +45,8 @@ final class MemfsSuite implements Suite {
      * live at once (the 1 GiB file, the repository, an unpacked tree, the writes).
      */
     private static final String HEAP = "-Xmx4g";
+    /** passthrough_hp's descriptor limit: room for every inode of the workloads at scale 2. */
+    private static final int HP_DESCRIPTORS = 131_072;
     /** At scale 1; the tar and the repository hold a prefix of /usr/include's sorted entries. */
     private static final Path INCLUDE = Path.of("/usr/include");
     private static final int DIR_ENTRIES = 10_000;
@@ -95,8 +97,12 @@ final class MemfsSuite implements Suite {
         PassthroughSuite.Mirrors newest = PassthroughSuite.Mirrors.onNewestLibfuse(Compare.repo());
         Path source = MirrorSuite.tmpfs(cleanup, "bench-memfs-hp", SIZE);
         // passthrough_hp holds a descriptor per inode the kernel knows (the tree, the repository and
-        // the directory at once: about 37,000 at scale 1), so it needs a descriptor limit to match.
-        List<String> hp = newest.passthroughHp("--foreground", "--nopassthrough", source.toString());
+        // the directory at once: about 37,000 at scale 1), so it needs a descriptor limit to match:
+        // it raises its soft limit to the hard one, which is raised first where the machine lets
+        // root (CAP_SYS_RESOURCE; where not, scale 0.5 fits a hard limit of 20,000).
+        List<String> hp = new ArrayList<>(List.of("sh", "-c", "prlimit --pid $$ --nofile=" + HP_DESCRIPTORS + ":" + HP_DESCRIPTORS
+                + " 2>/dev/null; exec \"$0\" \"$@\""));
+        hp.addAll(newest.passthroughHp("--foreground", "--nopassthrough", source.toString()));
         String java = ProcessHandle.current().info().command().orElseThrow();
         List<String> jvm = List.of(java, "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", HEAP, Compare.FIXED_COMPILER_THREADS);
         List<String> memfsArgs = List.of("dev.fusepanama.examples.Main", "memfs", "--max-size", SIZE);
@@ -308,7 +314,8 @@ final class MemfsSuite implements Suite {
                 + "(C++, low-level API) over another such tmpfs, `--nopassthrough` and otherwise as it comes (the kernel's "
                 + "caches on, timeouts 1 day, the writeback cache) on libfuse %s (Debian sid's, native/build-libfuse318.sh); "
                 + "memfs on the inode API on the same libfuse, the "
-                + "kernel's entry and attribute caches on (timeouts 1 h), the writeback cache; memfs before the inode API (commit %s: libfuse's "
+                + "kernel's entry and attribute caches on (timeouts 1 h), no writeback cache (each write(2) a WRITE memfs answers, so "
+                + "that a full memfs refuses it); memfs before the inode API (commit %s: libfuse's "
                 + "high-level API, attributes uncached, names cached 1 s, built once into ~/.cache/fuse-panama) on the system's libfuse; both "
                 + "`dev.fusepanama.examples.Main memfs --max-size %s` with -XX:+UseSerialGC %s. The tar: %,d entries of "
                 + "/usr/include, %.0f MB, unpacked (GNU tar) into a new directory every round and removed (rm -rf) after the grep rows; "
