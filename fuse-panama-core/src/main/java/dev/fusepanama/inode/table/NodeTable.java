@@ -71,6 +71,14 @@ public final class NodeTable<N extends Node> {
         }
     }
 
+    /**
+     * A key of a caching table that names one file for the store's life and is never given to
+     * another, as a file handle ({@code name_to_handle_at(2)}) is and an inode number is not: a
+     * node found by it is that file even with no name left (open and unlinked, found again by
+     * another hard link) or with a link count that disagrees ({@link #remember}).
+     */
+    public interface LastingKey {}
+
     /** Work under the table's lock that may fail with an errno. */
     @FunctionalInterface
     public interface Action<T> {
@@ -539,8 +547,8 @@ public final class NodeTable<N extends Node> {
      * thread has not reached it yet). So the node with the key is another file when it has no name
      * left, and when it has names elsewhere but the store says this file has only this one
      * ({@code links} 1): those names are stale, whether another file took the number or this one
-     * was moved behind the table. A key that cannot be given again (a file handle) avoids the
-     * question.
+     * was moved behind the table. A key that is never given again ({@link LastingKey}: a file
+     * handle) is trusted instead: its node is this file, named or not.
      */
     @SuppressWarnings("unchecked")
     public N remember(N dir, String name, Object key, int type, long links, Supplier<N> make) {
@@ -558,7 +566,8 @@ public final class NodeTable<N extends Node> {
                 dropIfUnused(known);
             }
             Node n = key == null ? null : byKey.get(key);
-            if (n != null && (n.type() != t || !n.hasNames() || (links == 1 && !n.isDirectory()))) {
+            boolean lasting = key instanceof LastingKey;
+            if (n != null && (n.type() != t || (!lasting && (!n.hasNames() || (links == 1 && !n.isDirectory()))))) {
                 // The store gave the identity to another file, or the table's names for it are
                 // stale: a file of another type, a node with no name left, or one named elsewhere
                 // while this file has only this name (see above).

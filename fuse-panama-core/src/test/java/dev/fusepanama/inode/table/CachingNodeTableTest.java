@@ -74,6 +74,17 @@ class CachingNodeTableTest {
         assertEquals(2, table.names(fresh).size());
     }
 
+    /** A key never given to another file (a file handle) is trusted: an open, unlinked file found by another link is one node. */
+    @Test
+    void aLastingKeyFindsItsFileWithNoNameLeftOrALinkCountOfOne() {
+        record Handle(String bytes) implements NodeTable.LastingKey {}
+        TestNode f = remember(root, "a", new Handle("h1"), Posix.S_IFREG, 2);
+        table.hold(f); // open
+        table.forgetName(root, "a"); // unlinked through the mount; its other link, b, not yet known
+        assertSame(f, remember(root, "b", new Handle("h1"), Posix.S_IFREG, 1), "the same file by its other name");
+        assertSame(f, remember(root, "c", new Handle("h1"), Posix.S_IFREG, 1), "a link count of 1 that lags: still the file");
+    }
+
     @Test
     void hardLinksFoundByKeyAreOneNodeAndAMovedDirectoryKeepsOneName() {
         TestNode a = remember(root, "a", "ino-1", Posix.S_IFDIR);
