@@ -3,6 +3,7 @@ package dev.fusepanama.vault;
 import static dev.fusepanama.Errno.EIO;
 import static dev.fusepanama.Errno.EOPNOTSUPP;
 import static dev.fusepanama.Posix.FALLOC_FL_KEEP_SIZE;
+import static dev.fusepanama.Posix.FALLOC_FL_PUNCH_HOLE;
 import static dev.fusepanama.vault.LibcCalls.check;
 import static dev.fusepanama.vault.LibcCalls.preadFully;
 import static dev.fusepanama.vault.LibcCalls.pwriteFully;
@@ -136,27 +137,41 @@ final class FileContents {
             LOG.info("vault {}: its filesystem cannot preallocate; a write that meets a full disk may damage the block it rewrites",
                     cipherDir);
         } else if (rc < 0) {
+            // What a failed fallocate took past the end stays taken on ext4: given back.
+            long end = Libc.lseek(h.fd, 0, SEEK_END);
+            if (end >= 0 && to > Math.max(from, end)) {
+                Libc.fallocate(h.fd, FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE, Math.max(from, end), to - Math.max(from, end));
+            }
             throw new ErrnoException(-rc);
         }
     }
 
     /**
      * Runs a change of the ciphertext file that was {@code cipherSize} bytes; if it fails, puts the
-     * size back, so that a failed write leaves nothing the writer was not told of.
+     * size back, so that a failed write leaves nothing the writer was not told of, and gives back
+     * room reserved past the end. Not shorter than {@link Change#keep}: an old partial last block
+     * rewritten whole (padded, or merged with new data) would be cut, no longer authentic, where
+     * whole it holds what it held before.
      */
-    private void changing(OpenFile h, long cipherSize, Change change) throws ErrnoException {
+    private void changing(OpenFile h, long cipherSize, long reservedTo, Change change) throws ErrnoException {
+        long[] keep = {cipherSize};
         try {
-            change.run();
+            change.run(keep);
         } catch (ErrnoException | RuntimeException e) {
             long now = Libc.lseek(h.fd, 0, SEEK_END);
-            if (now > cipherSize && Libc.ftruncate(h.fd, cipherSize) == 0 && cipherSize == 0) h.node.fileId = null;
+            long back = Math.max(cipherSize, keep[0]);
+            if (now > back && Libc.ftruncate(h.fd, back) == 0 && back == 0) h.node.fileId = null;
+            if (preallocation && reservedTo > back) {
+                Libc.fallocate(h.fd, FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE, back, reservedTo - back);
+            }
             throw e;
         }
     }
 
     @FunctionalInterface
     private interface Change {
-        void run() throws ErrnoException;
+        /** The change; it raises {@code keep[0]} to the end of a block it rewrote whole in place. */
+        void run(long[] keep) throws ErrnoException;
     }
 
     /**
@@ -205,20 +220,26 @@ final class FileContents {
             if (from == HEADER) from = 0;
             else reserve(h, 0, HEADER);
         }
-        reserve(h, from, HEADER + last * CIPHER_BLOCK + (lastEnd - last * PLAIN_BLOCK) + ContentCipher.BLOCK_OVERHEAD);
-        changing(h, cipherSize, () -> writeBlocks(s, h, data, offset, cipherSize, size, pad));
+        long to = HEADER + last * CIPHER_BLOCK + (lastEnd - last * PLAIN_BLOCK) + ContentCipher.BLOCK_OVERHEAD;
+        reserve(h, from, to);
+        changing(h, cipherSize, to, keep -> writeBlocks(s, h, data, offset, cipherSize, size, pad, keep));
     }
 
     /** {@link #writeLocked} once the room for it is reserved. */
-    private void writeBlocks(ThreadBuffers s, OpenFile h, ByteBuffer data, long offset, long cipherSize, long size, boolean pad)
-            throws ErrnoException {
+    private void writeBlocks(ThreadBuffers s, OpenFile h, ByteBuffer data, long offset, long cipherSize, long size, boolean pad,
+            long[] keep) throws ErrnoException {
         int count = data.remaining();
         byte[] id = fileIdForWrite(s, h, cipherSize);
         long first = offset / PLAIN_BLOCK;
         long last = (offset + count - 1) / PLAIN_BLOCK;
         if (pad) {
             padLastBlock(s, h, id, size);
+            keep[0] = HEADER + (size / PLAIN_BLOCK + 1) * CIPHER_BLOCK;
         }
+        // The old partial last block, rewritten in place with the first of these blocks: one
+        // write with the rest (a process killed between two would leave it cut), and if that
+        // write stops after it, the size is put back no shorter than it.
+        boolean rewritesLast = size % PLAIN_BLOCK != 0 && first == size / PLAIN_BLOCK;
         ByteBuffer cipher = s.cipherBuffer.clear();
         ByteBuffer block = s.plain.clear();
         for (long b = first; b <= last; b++) {
@@ -241,9 +262,19 @@ final class FileContents {
                 plainBlock = block.position(0).limit(newLen);
             }
             content.encryptBlock(plainBlock, b, id, cipher);
+            if (b == first && rewritesLast) keep[0] = Math.max(keep[0], HEADER + first * CIPHER_BLOCK + cipher.position());
         }
         cipher.flip();
-        pwriteFully(h.fd, s.cipher, cipher.limit(), HEADER + first * CIPHER_BLOCK);
+        long at = HEADER + first * CIPHER_BLOCK;
+        long done = 0;
+        while (done < cipher.limit()) {
+            long n = Libc.pwrite(h.fd, s.cipher.asSlice(done), cipher.limit() - done, at + done);
+            if (n < 0) {
+                if (at + done < keep[0]) keep[0] = cipherSize; // the old last block not rewritten whole: it is lost either way
+                throw new ErrnoException((int) -n);
+            }
+            done += n;
+        }
     }
 
     /** Reads and decrypts block {@code b} into {@code out} (from its position), using the cipher buffer's tail. */
@@ -312,9 +343,12 @@ final class FileContents {
             long from = HEADER + lastStart / PLAIN_BLOCK * CIPHER_BLOCK;
             reserve(h, from, from + (size - lastStart) + ContentCipher.BLOCK_OVERHEAD);
         }
-        changing(h, cipherSize, () -> {
+        changing(h, cipherSize, ContentCipher.cipherSize(size), keep -> {
             byte[] id = fileIdForWrite(s, h, cipherSize);
-            if (old % PLAIN_BLOCK != 0) padLastBlock(s, h, id, old);
+            if (old % PLAIN_BLOCK != 0) {
+                padLastBlock(s, h, id, old);
+                keep[0] = HEADER + (old / PLAIN_BLOCK + 1) * CIPHER_BLOCK;
+            }
             if (size % PLAIN_BLOCK == 0) {
                 check(Libc.ftruncate(h.fd, ContentCipher.cipherSize(size)));
             } else {

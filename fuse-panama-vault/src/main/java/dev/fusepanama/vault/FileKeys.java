@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import dev.fusepanama.ErrnoException;
+import dev.fusepanama.inode.table.NodeTable;
 import dev.fusepanama.libc.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -18,7 +19,9 @@ import java.util.HexFormat;
  * the table). A new file keyed by number alone then became that node, with its file id, and its
  * first write left the header out: the file read back as "format version 0". So a file is keyed by
  * its file handle ({@code name_to_handle_at(2)}), which carries the inode's generation and is never
- * given to another file; by its inode number only on a filesystem that has no handles.
+ * given to another file; by its inode number only on a filesystem that has no handles. The stat
+ * and the handle are two looks at a name: a name replaced between them (by another program) gives
+ * a key of one file with another's attributes until the next lookup.
  */
 final class FileKeys {
     private static final int EOPNOTSUPP = 95;
@@ -26,7 +29,7 @@ final class FileKeys {
     private static final MemorySegment EMPTY = Arena.global().allocate(1);
 
     /** A file's handle: its bytes (type and handle), with the inode number for log lines. */
-    private record Handle(long ino, byte[] bytes) {
+    private record Handle(long ino, byte[] bytes) implements NodeTable.LastingKey {
         @Override
         public boolean equals(Object o) {
             return o instanceof Handle h && h.ino == ino && Arrays.equals(h.bytes, bytes);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
 import dev.fusepanama.libc.Libc;
+import dev.fusepanama.testkit.Ext4;
 import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
@@ -15,6 +16,7 @@ import dev.fusepanama.testkit.Tmpfs;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -105,6 +107,34 @@ class VaultFullDiskTest {
         }
         try (TestMount m = mount(cipher)) {
             assertArrayEquals(small, Files.readAllBytes(m.path("small")), "also after a new mount");
+        }
+    }
+
+    /**
+     * A change that fails after the old partial last block was rewritten whole (padded) must not
+     * cut that block when it puts the size back: here ext4 refuses the ciphertext's size (over
+     * 16 TiB) for a plaintext size it would take, after the pad.
+     */
+    @Test
+    void aTruncateRefusedAfterThePadKeepsTheOldLastBlockReadable() throws Exception {
+        Path ext4 = Ext4.mount("vault-efbig", 32);
+        try {
+            Path cipher = Files.createDirectory(ext4.resolve("cipher"));
+            Vault.create(cipher, PASSWORD, 10);
+            byte[] small = VaultTree.data(100, 8);
+            long huge = (1L << 44) - (1L << 36); // a whole number of blocks; its ciphertext is past ext4's 16 TiB
+            try (TestMount m = mount(cipher)) {
+                Files.write(m.path("small"), small);
+                int rc = Os.truncate(VaultTree.path(m.root(), "small"), huge);
+                assertTrue(rc < 0, "refused: " + rc);
+            }
+            try (TestMount m = mount(cipher)) {
+                byte[] back = Files.readAllBytes(m.path("small"));
+                assertArrayEquals(small, Arrays.copyOf(back, small.length), "what it held reads back");
+                for (int i = small.length; i < back.length; i++) assertEquals(0, back[i], "zeros after it, at " + i);
+            }
+        } finally {
+            Ext4.unmount(ext4);
         }
     }
 
