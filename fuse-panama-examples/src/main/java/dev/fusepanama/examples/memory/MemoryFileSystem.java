@@ -718,15 +718,24 @@ public final class MemoryFileSystem implements InodeFileSystem {
     public void write(Request request, long ino, long fh, ByteBuffer data, long offset, WriteReply reply) throws ErrnoException {
         Handle h = fh == 0 ? null : handle(fh);
         RegularFile f = h == null ? file(ino, 0) : (RegularFile) h.node;
-        // O_APPEND at memfs's own end: the kernel's cached size may lag another handle's write.
-        boolean append = h != null && (h.flags & Posix.O_APPEND) != 0;
+        // A page of a shared writable mapping, written back by the kernel through the handle it was
+        // mapped by: at its own offset, also for an O_APPEND handle; whole or not at all, since the
+        // kernel takes a short count for success (msync and fsync report ENOSPC).
+        boolean page = request.fromPageCache();
+        // A write(2) with O_APPEND at memfs's own end: the kernel's cached size may lag another handle's write.
+        boolean append = !page && h != null && (h.flags & Posix.O_APPEND) != 0;
         int n;
         synchronized (f) {
-            // What fits is written (a short write, as on tmpfs); nothing fits: ENOSPC.
-            n = f.write(data, append ? f.size : offset, space);
-            if (n < 0) throw new ErrnoException(ENOSPC);
+            if (page) {
+                n = data.remaining();
+                if (!f.writeWhole(data, offset, space)) throw new ErrnoException(ENOSPC);
+            } else {
+                // What fits is written (a short write, as on tmpfs); nothing fits: ENOSPC.
+                n = f.write(data, append ? f.size : offset, space);
+                if (n < 0) throw new ErrnoException(ENOSPC);
+                killSuid(f, request);
+            }
             f.mtime = f.ctime = now();
-            killSuid(f, request);
         }
         reply.written(n);
     }

@@ -128,6 +128,38 @@ final class RegularFile extends Node {
         return done == 0 && n > 0 ? -1 : done;
     }
 
+    /**
+     * Writes all of {@code buf} at {@code offset}, or nothing: false if the pages it needs do not
+     * fit. For the kernel's write-back of a shared mapping's pages, whose writer was told nothing
+     * and which a short count would lose without a word.
+     */
+    boolean writeWhole(ByteBuffer buf, long offset, Space space) {
+        if (!buf.hasRemaining()) return true;
+        long first = offset / PAGE;
+        long last = (offset + buf.remaining() - 1) / PAGE;
+        long missing = 0;
+        for (long index = first; index <= last; index++) {
+            if (!pages.containsKey(index)) missing++;
+        }
+        if (missing > 0 && !space.allocatePages(missing)) {
+            return false;
+        }
+        List<Long> made = new ArrayList<>();
+        for (long index = first; index <= last; index++) {
+            if (pages.containsKey(index)) continue;
+            MemorySegment page = calloc(space);
+            if (page == null) { // the machine is out of memory: take back what this write made
+                for (long i : made) free(pages.remove(i), space);
+                space.freePages(missing);
+                return false;
+            }
+            pages.put(index, page);
+            made.add(index);
+        }
+        write(buf, offset, space); // every page is there: allocates nothing, writes all
+        return true;
+    }
+
     /** A zeroed page at {@code index}, counted in {@code space}; null if space or memory ran out. */
     private MemorySegment newPage(long index, Space space) {
         if (!space.allocatePages(1)) {

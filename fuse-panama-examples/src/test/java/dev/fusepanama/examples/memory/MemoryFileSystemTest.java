@@ -144,6 +144,30 @@ class MemoryFileSystemTest {
         }
     }
 
+    /**
+     * A shared writable mapping of a file opened O_RDWR | O_APPEND: the kernel writes the page back
+     * through that handle, and memfs writes it where it belongs, not at the end (O_APPEND is for
+     * write(2)).
+     */
+    @Test
+    void aMappedPageOfAnAppendHandleIsWrittenBackInPlace() throws Exception {
+        MemoryFileSystem fs = new MemoryFileSystem(1 << 24, 10);
+        try (TestMount m = TestMount.mount(fs, MemoryFileSystem.mountOptions().build())) {
+            Path file = m.path("mapped");
+            Files.write(file, "x".repeat(8192).getBytes(StandardCharsets.US_ASCII));
+            Process p = new ProcessBuilder("python3", "-c", "import mmap, os, sys\n"
+                    + "fd = os.open(sys.argv[1], os.O_RDWR | os.O_APPEND)\n"
+                    + "m = mmap.mmap(fd, 4096)\nm[0:5] = b'HELLO'\nm.flush()\nm.close()\nos.close(fd)\n", file.toString())
+                    .redirectErrorStream(true).start();
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            Os.dropCaches();
+            byte[] back = Files.readAllBytes(file);
+            assertEquals(8192, back.length, "nothing appended");
+            assertEquals("HELLOxxxxx", new String(back, 0, 10, StandardCharsets.US_ASCII), "the page where it was mapped");
+        }
+    }
+
     private static void awaitFree(TestMount m, long blocks) throws InterruptedException {
         // release is asynchronous: close(2) returns before the filesystem hears of it
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

@@ -1,6 +1,7 @@
 package dev.fusepanama.examples.memory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
@@ -26,6 +27,20 @@ class RegularFileTest {
         assertEquals(-1, f.write(ByteBuffer.wrap(new byte[10]), 3L * PAGE, space), "no page left: nothing written");
         assertEquals(3L * PAGE, f.size);
         assertEquals(5, f.write(ByteBuffer.wrap(new byte[] {7, 7, 7, 7, 7}), PAGE - 2, space), "within pages it has");
+        assertEquals(3, space.pagesUsed());
+    }
+
+    /** The kernel's write-back of a mapping's pages: every page or none, never a short count. */
+    @Test
+    void aWholeWriteTakesEveryPageOrNone() {
+        Space space = new Space(3L * PAGE, 10);
+        RegularFile f = new RegularFile(space, 0100644, 0, 0, 0);
+        assertTrue(f.writeWhole(ByteBuffer.wrap(new byte[2 * PAGE]), 0, space));
+        assertFalse(f.writeWhole(ByteBuffer.wrap(new byte[2 * PAGE]), PAGE + 1, space), "needs 2 new pages, 1 is left");
+        assertEquals(2, space.pagesUsed(), "none taken");
+        assertEquals(2L * PAGE, f.size, "nothing written");
+        assertTrue(f.writeWhole(ByteBuffer.wrap(new byte[] {7, 7}), PAGE - 1, space), "within pages it has");
+        assertTrue(f.writeWhole(ByteBuffer.wrap(new byte[10]), 2L * PAGE + 5, space), "the last page");
         assertEquals(3, space.pagesUsed());
     }
 
