@@ -96,7 +96,10 @@ public final class NioFileSystem implements InodeFileSystem {
         Path path;
         long pathStamp = -1;
         volatile Attributes last;
-        /** A channel open on it (the latest), whose size is the file's while open; null when none is. */
+        /**
+         * A channel open on it (the latest), whose size is the file's while open; null when none
+         * is. Used only under the node, as another handle's release may close it (see OpenFiles#openSize).
+         */
         volatile FileChannel channel;
         /** Every channel open on it, oldest first; guarded by the node, which opens and closes hold. */
         final ArrayDeque<FileChannel> channels = new ArrayDeque<>(1);

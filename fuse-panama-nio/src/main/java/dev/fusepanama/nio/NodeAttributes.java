@@ -135,12 +135,12 @@ final class NodeAttributes {
      */
     void fill(NioNode n, Attributes a, Stat st) {
         FileTime changed = n.changed;
-        FileChannel open = n.channel;
         long size = a.size();
-        if (open != null && !fs.defaultProvider) {
+        if (!fs.defaultProvider) {
             try {
-                size = open.size(); // a provider may show a file's new size only when it is closed (zipfs)
-            } catch (IOException closedMeanwhile) {
+                long open = fs.openFiles.openSize(n, NO_HANDLE); // a provider may show a file's new size only when it is closed (zipfs)
+                if (open >= 0) size = open;
+            } catch (IOException failed) {
                 // the provider's size stands
             }
         }
@@ -162,11 +162,10 @@ final class NodeAttributes {
 
     void getattr(Request request, long ino, long fh, AttrReply reply) throws IOException {
         NioNode n = fs.node(ino);
-        FileChannel c = fs.table.name(n) == null && n.last != null ? fs.openFiles.openChannel(n, fh) : null;
-        if (c != null) {
+        long size = fs.table.name(n) == null && n.last != null ? fs.openFiles.openSize(n, fh) : -1;
+        if (size >= 0) {
             // Removed while open: NIO has no fstat, so the last attributes, with the size the channel has now.
             Attributes a = n.last;
-            long size = call(c::size);
             fill(n, new Attributes(a.mode(), a.ino(), 0, a.uid(), a.gid(), a.rdev(), size, a.atime(), a.mtime(), a.ctime(), a.fileKey()), reply.attributes());
         } else {
             fill(n, attributes(n, fs.path(n)), reply.attributes());

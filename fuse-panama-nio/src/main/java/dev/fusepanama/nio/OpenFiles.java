@@ -99,12 +99,20 @@ final class OpenFiles {
     }
 
     /**
-     * A channel open on {@code n}: the handle's, else any (the kernel asks for an {@code fstat} by
-     * the inode alone), or null.
+     * The size of a channel open on {@code n}: the handle's, else the latest (the kernel asks for an
+     * {@code fstat} by the inode alone); -1 if none is. Under the node, as every close of a channel
+     * is: the latest may be another handle's, which its release (on another thread) would
+     * otherwise close during the call. A provider that wakes the threads in a call on a channel it
+     * closes (jimfs, cryptofs: Thread.interrupt) leaves this worker interrupted, and the worker's
+     * next call on any channel, for another request and another file, then closes that channel
+     * (ClosedByInterruptException): every later read, write and close(2) of that file is EBADF.
      */
-    FileChannel openChannel(NioNode n, long fh) {
-        OpenFile f = fh == NO_HANDLE ? null : files.get(fh);
-        return f != null && f.node() == n && f.channel != null ? f.channel : n.channel;
+    long openSize(NioNode n, long fh) throws IOException {
+        synchronized (n) {
+            OpenFile f = fh == NO_HANDLE ? null : files.get(fh);
+            FileChannel c = f != null && f.node() == n && f.channel != null ? f.channel : n.channel;
+            return c == null ? -1 : call(c::size);
+        }
     }
 
     private static Set<OpenOption> options(int flags) {
