@@ -39,8 +39,8 @@ public abstract class PosixAttributeChecks extends PosixNameChecks {
             log.value("atime kept, mtime now", st.atimeSec() == 1_000_000 && Math.abs(st.mtimeSec() - System.currentTimeMillis() / 1000) < 60);
             Os.utimens(f, 1_000_000, 0, 1_000_000, 0);
             int fd = Os.open(f, Posix.O_WRONLY, 0);
-            Os.pwrite(fd, "x".getBytes(), 0);
-            Os.close(fd);
+            log.rc("pwrite", Os.pwrite(fd, "x".getBytes(), 0));
+            log.rc("close", Os.close(fd));
             log.value("write moves mtime", Os.lstat(f).mtimeSec() > 1_000_000);
             log.stat("write clears nothing for root", f);
             if (supports(Feature.DIRECTORY_TIMES)) {

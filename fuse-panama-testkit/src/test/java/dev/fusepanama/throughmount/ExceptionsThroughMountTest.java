@@ -28,6 +28,7 @@ import java.nio.file.NotDirectoryException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -87,6 +88,40 @@ class ExceptionsThroughMountTest {
             Os.close(fd);
             assertEquals(Posix.S_IFREG, Os.lstat(Os.bytes(m.path("file"))).mode() & Posix.S_IFMT);
         }
+    }
+
+    /**
+     * A method that leaves its thread interrupted (as jimfs leaves the threads inside a channel
+     * it closes) does not reach the next request on that worker, where the first interruptible
+     * channel it used would close (ClosedByInterruptException: EBADF for another file from then on).
+     */
+    @Test
+    void aThreadLeftInterruptedIsNotInterruptedAtItsNextRequest() throws Exception {
+        AtomicInteger startedInterrupted = new AtomicInteger();
+        AtomicInteger checked = new AtomicInteger();
+        FuseFileSystem fs = new FuseFileSystem() {
+            @Override
+            public int getattr(String path, Stat stat, FileInfo fi) {
+                if (Thread.currentThread().isInterrupted()) startedInterrupted.incrementAndGet();
+                checked.incrementAndGet();
+                if (path.equals("/")) {
+                    stat.setMode(Posix.S_IFDIR | 0755).setNlink(2);
+                    return 0;
+                }
+                if (path.startsWith("/interrupt")) Thread.currentThread().interrupt();
+                return -Errno.ENOENT;
+            }
+        };
+        try (TestMount m = TestMount.mount(fs, MountOptions.builder().singleThreaded(true).build(),
+                PathOptions.builder().negativeTimeout(0).entryTimeout(0).attrTimeout(0).build())) {
+            for (int i = 0; i < 20; i++) {
+                int n = i;
+                assertEquals(Errno.ENOENT, assertThrows(Os.OsException.class, () -> Os.lstat(Os.bytes(m.path("interrupt" + n)))).errno);
+                assertEquals(Errno.ENOENT, assertThrows(Os.OsException.class, () -> Os.lstat(Os.bytes(m.path("next" + n)))).errno);
+            }
+        }
+        assertTrue(checked.get() >= 40, "requests seen: " + checked.get());
+        assertEquals(0, startedInterrupted.get(), "requests that started on a thread left interrupted");
     }
 
     /**

@@ -9,6 +9,7 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -39,6 +40,17 @@ import java.util.function.Function;
  * method; nothing else lists operations. {@link Table} holds one API's operations.
  */
 public record Operation(String cName, Method upcall, Method authorMethod, FunctionDescriptor descriptor) {
+    /** {@code Thread.interrupted()}, its answer dropped: clears the calling thread's interrupt status. */
+    private static final MethodHandle CLEAR_INTERRUPT;
+
+    static {
+        try {
+            CLEAR_INTERRUPT = MethodHandles.dropReturn(MethodHandles.lookup()
+                    .findStatic(Thread.class, "interrupted", MethodType.methodType(boolean.class)));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /**
      * One API's operations, in struct order.
@@ -126,7 +138,10 @@ public record Operation(String cName, Method upcall, Method authorMethod, Functi
      * derived from, whose package-private methods {@code lookup} can reach), valid as long as
      * {@code arena}: {@code onReturn}, if not null, filters the method's result (or runs after a
      * void one); {@code onThrow} turns whatever the method throws into the stub's result, so
-     * that nothing unwinds into native code.
+     * that nothing unwinds into native code. Each call starts with the worker thread's interrupt
+     * status cleared: a request's method that leaves it set (a provider such as jimfs interrupts
+     * the threads inside a channel it closes) would otherwise close the first interruptible
+     * channel that a later request on the same worker uses, for another file.
      */
     public MemorySegment stub(MethodHandles.Lookup lookup, Object upcalls, MethodHandle onReturn, MethodHandle onThrow,
             Arena arena) {
@@ -135,6 +150,7 @@ public record Operation(String cName, Method upcall, Method authorMethod, Functi
             if (onReturn != null) {
                 target = MethodHandles.filterReturnValue(target, onReturn);
             }
+            target = MethodHandles.foldArguments(target, CLEAR_INTERRUPT);
             return Native.LINKER.upcallStub(MethodHandles.catchException(target, Throwable.class, onThrow), descriptor, arena);
         } catch (IllegalAccessException e) {
             throw new AssertionError("no access to the upcall method of " + cName, e);
