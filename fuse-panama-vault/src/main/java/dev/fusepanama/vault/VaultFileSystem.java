@@ -7,6 +7,8 @@ import static dev.fusepanama.Errno.ENOTDIR;
 import static dev.fusepanama.Errno.EINVAL;
 import static dev.fusepanama.Errno.EACCES;
 import static dev.fusepanama.Errno.ERANGE;
+import static dev.fusepanama.Errno.EOPNOTSUPP;
+import static dev.fusepanama.Errno.ESTALE;
 import static dev.fusepanama.Posix.O_ACCMODE;
 import static dev.fusepanama.Posix.S_ISGID;
 import static dev.fusepanama.Posix.S_ISUID;
@@ -36,6 +38,7 @@ import static dev.fusepanama.vault.LibcCalls.ctime;
 import static dev.fusepanama.libc.Scratch.cString;
 import static dev.fusepanama.vault.LibcCalls.cString;
 
+import dev.fusepanama.Errno;
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.Stat;
 import dev.fusepanama.inode.AttrReply;
@@ -64,11 +67,8 @@ import dev.fusepanama.vault.crypto.ContentCipher;
 import dev.fusepanama.vault.crypto.MasterKey;
 import dev.fusepanama.vault.crypto.NameCipher;
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Set;
@@ -147,10 +147,6 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         scratches.add(s);
         return s;
     });
-    /** Set once mounted nosuid: {@code security.capability} then means nothing and is not looked up. */
-    private volatile boolean capabilitiesIgnored;
-    private static final byte[] SECURITY_CAPABILITY = "security.capability".getBytes(StandardCharsets.US_ASCII);
-    private static final long ST_NOSUID = 2;
 
     /**
      * The nodes the kernel knows. Keyed by the ciphertext inode number, so that hard links are
@@ -328,17 +324,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      */
     public void watch(InodeMount mount) throws IOException {
         this.mount = mount;
-        capabilitiesIgnored = mountedNosuid(mount.mountpoint());
+        xattrs.mountedAt(mount.mountpoint());
         changes.start(mount);
-    }
-
-    /** Whether the filesystem at {@code mountpoint} is mounted nosuid (statvfs's ST_NOSUID), where file capabilities do not apply. */
-    private static boolean mountedNosuid(Path mountpoint) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment buf = a.allocate(112, 8);
-            int rc = Libc.statvfs(a.allocateFrom(mountpoint.toString()), buf);
-            return rc == 0 && (buf.get(JAVA_LONG, 72) & ST_NOSUID) != 0;
-        }
     }
 
     // ---- names: lookup, create, remove, rename -----------------------------------------------
@@ -668,7 +655,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             check(Libc.fstat(fd, s.stat));
             // Another program replaced the file under this name, and the watcher has not told the
             // kernel yet: ESTALE makes the kernel look the name up again and open the new file.
-            if (s.statView.ino() != n.backingIno) throw new ErrnoException(dev.fusepanama.Errno.ESTALE);
+            if (s.statView.ino() != n.backingIno) throw new ErrnoException(ESTALE);
             // A file cut short answers EIO to a reader; a writer may open it, to truncate it.
             if (n.type() == S_IFREG && (flags & O_ACCMODE) == O_RDONLY && !ContentCipher.isValidCipherSize(s.statView.size())) {
                 attrs.reportCutShort(n, s.statView.size());
@@ -792,7 +779,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 } catch (ErrnoException e) {
                     // the data is written: the write succeeded; the bits stay as they were
                     LOG.warn("vault {}: clearing the set-ID bits of {} after a write failed: {}", cipherDir, store.plainPath(h.node),
-                            dev.fusepanama.Errno.name(e.errno()));
+                            Errno.name(e.errno()));
                 }
             }
         } finally {
@@ -848,9 +835,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
 
     @Override
     public void getxattr(Request request, long ino, Name name, long size, XattrReply reply) throws ErrnoException {
-        // The kernel asks for this before every write, to clear it; on a nosuid mount it grants
-        // nothing, so answer at once, as gocryptfs does without -suid (its issue 515).
-        if (capabilitiesIgnored && name.is(SECURITY_CAPABILITY)) throw new ErrnoException(dev.fusepanama.Errno.EOPNOTSUPP);
+        if (xattrs.capabilityIgnored(name)) throw new ErrnoException(EOPNOTSUPP);
         ThreadBuffers s = scratch();
         Node n = node(ino);
         byte[] plain = xattrs.get(s, n, name);

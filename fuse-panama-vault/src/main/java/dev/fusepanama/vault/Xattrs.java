@@ -9,6 +9,7 @@ import static dev.fusepanama.vault.LibcCalls.check;
 import static dev.fusepanama.libc.Scratch.cString;
 import static dev.fusepanama.vault.LibcCalls.cString;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.inode.Name;
@@ -19,9 +20,11 @@ import dev.fusepanama.vault.crypto.CorruptDataException;
 import dev.fusepanama.vault.crypto.InvalidNameException;
 import dev.fusepanama.vault.crypto.NameCipher;
 import java.io.ByteArrayOutputStream;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Arrays;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +42,8 @@ final class Xattrs {
     private static final byte[] ACL_DEFAULT = "system.posix_acl_default".getBytes(StandardCharsets.US_ASCII);
     /** The largest value (or list) the kernel passes: XATTR_SIZE_MAX, and its encryption's overhead. */
     private static final int XATTR_MAX = 65536 + ContentCipher.BLOCK_OVERHEAD;
+    private static final byte[] SECURITY_CAPABILITY = "security.capability".getBytes(StandardCharsets.US_ASCII);
+    private static final long ST_NOSUID = 2;
 
     private final String cipherDir;
     private final NameCipher names;
@@ -46,6 +51,8 @@ final class Xattrs {
     private final CipherDir store;
     private final OpenFiles openFiles;
     private final Node rootNode;
+    /** Set once mounted nosuid: {@code security.capability} then means nothing and is not looked up. */
+    private volatile boolean capabilitiesIgnored;
 
     Xattrs(String cipherDir, NameCipher names, ContentCipher content, CipherDir store, OpenFiles openFiles) {
         this.cipherDir = cipherDir;
@@ -54,6 +61,29 @@ final class Xattrs {
         this.store = store;
         this.openFiles = openFiles;
         this.rootNode = store.rootNode();
+    }
+
+    /** The vault is mounted at {@code mountpoint}: whether file capabilities apply there. */
+    void mountedAt(Path mountpoint) {
+        capabilitiesIgnored = mountedNosuid(mountpoint);
+    }
+
+    /** Whether the filesystem at {@code mountpoint} is mounted nosuid (statvfs's ST_NOSUID), where file capabilities do not apply. */
+    private static boolean mountedNosuid(Path mountpoint) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment buf = a.allocate(112, 8);
+            int rc = Libc.statvfs(a.allocateFrom(mountpoint.toString()), buf);
+            return rc == 0 && (buf.get(JAVA_LONG, 72) & ST_NOSUID) != 0;
+        }
+    }
+
+    /**
+     * Whether a getxattr of {@code name} is answered EOPNOTSUPP without looking: the kernel asks
+     * for {@code security.capability} before every write, to clear it; on a nosuid mount it
+     * grants nothing, so answer at once, as gocryptfs does without -suid (its issue 515).
+     */
+    boolean capabilityIgnored(Name name) {
+        return capabilitiesIgnored && name.is(SECURITY_CAPABILITY);
     }
 
     /** POSIX ACLs, which gocryptfs keeps unencrypted so that the kernel below can enforce them. */
