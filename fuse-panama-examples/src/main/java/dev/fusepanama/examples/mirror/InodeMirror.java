@@ -1,6 +1,6 @@
 package dev.fusepanama.examples.mirror;
 
-import static dev.fusepanama.examples.mirror.NodeTable.EMPTY;
+import static dev.fusepanama.examples.mirror.SourceNodes.EMPTY;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -69,7 +69,7 @@ import java.nio.file.Path;
  * (libfuse 3.17+, CAP_SYS_ADMIN); otherwise the mirror reads and writes them.
  *
  * <p>This class answers the kernel's questions about nodes (lookup, attributes, links' targets,
- * statfs) and hands the rest to one class each: {@link NodeTable} keeps the nodes and their
+ * statfs) and hands the rest to one class each: {@link SourceNodes} keeps the nodes and their
  * descriptors, {@link NameChanges} makes, links, removes and renames names, {@link OpenFiles}
  * serves open files and directories, {@link Xattrs} extended attributes.
  */
@@ -134,7 +134,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     }
 
     private final boolean passthrough;
-    private final NodeTable table;
+    private final SourceNodes table;
     private final Callers callers = new Callers();
     private final NameChanges names;
     private final OpenFiles open;
@@ -142,7 +142,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     private InodeMirror(Builder b) throws IOException {
         this.passthrough = b.passthrough;
-        this.table = new NodeTable(b.source, b.descriptors > 0 ? b.descriptors : DescriptorLimit.defaultKept(),
+        this.table = new SourceNodes(b.source, b.descriptors > 0 ? b.descriptors : DescriptorLimit.defaultKept(),
                 Timeouts.NONE.withAttributes(b.timeout).withEntries(b.timeout));
         this.names = new NameChanges(table, callers);
         this.open = new OpenFiles(table, callers, passthrough);

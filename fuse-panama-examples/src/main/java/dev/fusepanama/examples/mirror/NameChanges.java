@@ -1,9 +1,9 @@
 package dev.fusepanama.examples.mirror;
 
-import static dev.fusepanama.examples.mirror.NodeTable.EMPTY;
-import static dev.fusepanama.examples.mirror.NodeTable.PATH_FLAGS;
-import static dev.fusepanama.examples.mirror.NodeTable.nativeName;
-import static dev.fusepanama.examples.mirror.NodeTable.seen;
+import static dev.fusepanama.examples.mirror.SourceNodes.EMPTY;
+import static dev.fusepanama.examples.mirror.SourceNodes.PATH_FLAGS;
+import static dev.fusepanama.examples.mirror.SourceNodes.nativeName;
+import static dev.fusepanama.examples.mirror.SourceNodes.seen;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import dev.fusepanama.Errno;
@@ -25,15 +25,15 @@ import org.slf4j.LoggerFactory;
  * The mirror's changes of names: what makes a file under a name (mknod, mkdir, symlink), a new
  * name for a file (link), and what takes names away or moves them (unlink, rmdir, rename). Each is
  * one system call relative to the descriptor of the directory it changes; the nodes involved are
- * kept where they can be opened again after ({@link NodeTable}).
+ * kept where they can be opened again after ({@link SourceNodes}).
  */
 final class NameChanges {
     private static final Logger LOG = LoggerFactory.getLogger(InodeMirror.class);
 
-    private final NodeTable table;
+    private final SourceNodes table;
     private final Callers callers;
 
-    NameChanges(NodeTable table, Callers callers) {
+    NameChanges(SourceNodes table, Callers callers) {
         this.table = table;
         this.callers = callers;
     }

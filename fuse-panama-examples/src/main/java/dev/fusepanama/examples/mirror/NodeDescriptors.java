@@ -10,7 +10,7 @@ import java.lang.invoke.VarHandle;
  * clock: each use marks its node, and the hand passes over a marked node once, unmarking it).
  * A node of an open file or directory keeps its descriptor while open ({@link #pin}), and so does
  * a node that must ({@link #keep}); neither counts against the capacity. A node without a
- * descriptor is opened again when an operation needs it ({@link NodeTable#descriptor}).
+ * descriptor is opened again when an operation needs it ({@link SourceNodes#descriptor}).
  *
  * <p>An operation takes a use of a node's descriptor ({@link #acquire}, or {@link #install} after
  * opening one) and gives it back ({@link #release}); a descriptor in use is never closed, so its

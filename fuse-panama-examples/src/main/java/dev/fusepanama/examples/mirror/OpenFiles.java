@@ -1,7 +1,7 @@
 package dev.fusepanama.examples.mirror;
 
-import static dev.fusepanama.examples.mirror.NodeTable.DOT;
-import static dev.fusepanama.examples.mirror.NodeTable.nativeName;
+import static dev.fusepanama.examples.mirror.SourceNodes.DOT;
+import static dev.fusepanama.examples.mirror.SourceNodes.nativeName;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.fusepanama.AccessTimes;
@@ -34,7 +34,7 @@ final class OpenFiles {
     /** Flags of a client's open that the source's open must not get (see {@link #open}). */
     private static final int NOT_FORWARDED = Posix.O_CREAT | Posix.O_EXCL | Posix.O_NOCTTY | Posix.O_DIRECT | Posix.O_NOFOLLOW;
 
-    private final NodeTable table;
+    private final SourceNodes table;
     private final Callers callers;
     private final boolean passthrough;
     /** Directory streams by descriptor, with where each stands. */
@@ -42,7 +42,7 @@ final class OpenFiles {
     /** Descriptors of open files, closed at the end for releases that never came. */
     private final DescriptorSet files = new DescriptorSet();
 
-    OpenFiles(NodeTable table, Callers callers, boolean passthrough) {
+    OpenFiles(SourceNodes table, Callers callers, boolean passthrough) {
         this.table = table;
         this.callers = callers;
         this.passthrough = passthrough;

@@ -1,6 +1,6 @@
 package dev.fusepanama.examples.mirror;
 
-import static dev.fusepanama.examples.mirror.NodeTable.nativeName;
+import static dev.fusepanama.examples.mirror.SourceNodes.nativeName;
 
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.Name;
@@ -17,9 +17,9 @@ import java.nio.ByteBuffer;
  * itself, a symbolic link's too (the *xattrat calls take no O_PATH descriptor: EBADF).
  */
 final class Xattrs {
-    private final NodeTable table;
+    private final SourceNodes table;
 
-    Xattrs(NodeTable table) {
+    Xattrs(SourceNodes table) {
         this.table = table;
     }
 

@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * handle or by name. Every operation goes through it, so it also answers errors: one for want of
  * descriptors is logged here, where the descriptors are known.
  */
-final class NodeTable {
+final class SourceNodes {
     private static final Logger LOG = LoggerFactory.getLogger(InodeMirror.class);
     static final MemorySegment EMPTY = Arena.global().allocate(1);
     static final MemorySegment DOT = Arena.global().allocateFrom(".");
@@ -85,7 +85,7 @@ final class NodeTable {
      * Made on the application's thread: no {@link Scratch} here, whose first use on a thread
      * gives that thread a umask of 0 (the workers', see {@link Scratch}).
      */
-    NodeTable(Path source, int kept, Timeouts timeouts) throws IOException {
+    SourceNodes(Path source, int kept, Timeouts timeouts) throws IOException {
         this.timeouts = timeouts;
         this.descriptors = new NodeDescriptors(kept);
         byte[] path = source.toString().getBytes(StandardCharsets.UTF_8);
