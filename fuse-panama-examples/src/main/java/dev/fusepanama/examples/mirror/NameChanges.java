@@ -39,56 +39,38 @@ final class NameChanges {
     }
 
     void mknod(Request request, long parent, Name name, int mode, long rdev, EntryReply reply) throws IOException {
-        Scratch s = Scratch.worker();
-        SourceNode p = table.node(parent);
-        MemorySegment n = nativeName(name, s.path);
-        long dir = table.descriptor(p);
-        if (dir < 0) {
-            table.fail(reply, (int) -dir);
-            return;
-        }
-        try {
-            int caller = callers.enterCaller(request);
-            callers.takeUmask(request);
-            int rc = Libc.mknodat((int) dir, n, mode, rdev);
-            callers.dropUmask();
-            Callers.leaveCaller(caller);
-            made(s, p, (int) dir, name, n, rc, mode & Posix.S_IFMT, caller, reply);
-        } finally {
-            table.release(p, dir);
-        }
+        make(request, parent, name, mode & Posix.S_IFMT, true, (dir, n) -> Libc.mknodat(dir, n, mode, rdev), reply);
     }
 
     void mkdir(Request request, long parent, Name name, int mode, EntryReply reply) throws IOException {
-        Scratch s = Scratch.worker();
-        SourceNode p = table.node(parent);
-        MemorySegment n = nativeName(name, s.path);
-        long dir = table.descriptor(p);
-        if (dir < 0) {
-            table.fail(reply, (int) -dir);
-            return;
-        }
-        try {
-            int caller = callers.enterCaller(request);
-            callers.takeUmask(request);
-            int rc = Libc.mkdirat((int) dir, n, mode);
-            callers.dropUmask();
-            Callers.leaveCaller(caller);
-            made(s, p, (int) dir, name, n, rc, Posix.S_IFDIR, caller, reply);
-        } finally {
-            table.release(p, dir);
-        }
+        make(request, parent, name, Posix.S_IFDIR, true, (dir, n) -> Libc.mkdirat(dir, n, mode), reply);
     }
 
     void symlink(Request request, long parent, Name name, byte[] target, EntryReply reply) throws IOException {
-        Scratch s = Scratch.worker();
-        SourceNode p = table.node(parent);
         if (target.length >= Scratch.PATH_MAX) {
             reply.error(Errno.ENAMETOOLONG);
             return;
         }
-        MemorySegment.copy(target, 0, s.path2, JAVA_BYTE, 0, target.length);
-        s.path2.set(JAVA_BYTE, target.length, (byte) 0);
+        MemorySegment link = Scratch.worker().path2;
+        MemorySegment.copy(target, 0, link, JAVA_BYTE, 0, target.length);
+        link.set(JAVA_BYTE, target.length, (byte) 0);
+        make(request, parent, name, Posix.S_IFLNK, false, (dir, n) -> Libc.symlinkat(link, dir, n), reply);
+    }
+
+    /** The call that makes a name at a directory descriptor: 0 or -errno. */
+    @FunctionalInterface
+    private interface Make {
+        int at(int dir, MemorySegment name);
+    }
+
+    /**
+     * Makes {@code name} of {@code type} in {@code parent} with {@code call}, as the caller (and
+     * under the caller's umask where the call takes a mode), then answers its entry ({@link #made}).
+     */
+    private void make(Request request, long parent, Name name, int type, boolean umask, Make call, EntryReply reply)
+            throws IOException {
+        Scratch s = Scratch.worker();
+        SourceNode p = table.node(parent);
         MemorySegment n = nativeName(name, s.path);
         long dir = table.descriptor(p);
         if (dir < 0) {
@@ -97,9 +79,11 @@ final class NameChanges {
         }
         try {
             int caller = callers.enterCaller(request);
-            int rc = Libc.symlinkat(s.path2, (int) dir, n);
+            if (umask) callers.takeUmask(request);
+            int rc = call.at((int) dir, n);
+            if (umask) callers.dropUmask();
             Callers.leaveCaller(caller);
-            made(s, p, (int) dir, name, n, rc, Posix.S_IFLNK, caller, reply);
+            made(s, p, (int) dir, name, n, rc, type, caller, reply);
         } finally {
             table.release(p, dir);
         }
