@@ -1,5 +1,6 @@
 package dev.fusepanama;
 
+import dev.fusepanama.internal.view.NativeStat;
 import java.lang.foreign.MemorySegment;
 import java.time.Instant;
 
@@ -24,7 +25,7 @@ public interface Stat {
         if (segment.byteSize() < SIZE) {
             throw new IllegalArgumentException("a struct stat needs " + SIZE + " bytes, not " + segment.byteSize());
         }
-        return new dev.fusepanama.internal.view.NativeStat().at(segment.address());
+        return new NativeStat().at(segment.address());
     }
 
     /** Sets every field to zero. */

@@ -2,6 +2,7 @@ package dev.fusepanama.bench;
 
 import static dev.fusepanama.bench.Suite.Column.ratio;
 
+import dev.fusepanama.testkit.RequestTrace;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -406,7 +407,7 @@ final class MemfsSuite implements Suite {
                 for (Metric m : metrics(tarball.file(), scale)) {
                     m.runBefore(fs, scale);
                     Map<String, Long> counts;
-                    try (dev.fusepanama.testkit.RequestTrace trace = dev.fusepanama.testkit.RequestTrace.start(fs.mountpoint())) {
+                    try (RequestTrace trace = RequestTrace.start(fs.mountpoint())) {
                         m.run(fs, scale);
                         Thread.sleep(300); // the kernel sends RELEASE after close(2) returns
                         counts = trace.counts();

@@ -1,5 +1,6 @@
 package dev.fusepanama.bench;
 
+import dev.fusepanama.Fuse;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -17,7 +18,7 @@ interface Suite {
 
     /** The libfuse the suite's filesystems use, for the section's first line: this JVM's unless the suite says. */
     default String libfuse() throws Exception {
-        return dev.fusepanama.Fuse.libfuseVersion();
+        return Fuse.libfuseVersion();
     }
 
     /**

@@ -5,18 +5,17 @@ import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.internal.bind.Native;
-import dev.fusepanama.libc.structs.stat;
 import dev.fusepanama.internal.dispatch.ErrorMapper;
-import dev.fusepanama.internal.dispatch.Operation;
+import dev.fusepanama.internal.dispatch.InitListener;
 import dev.fusepanama.internal.dispatch.Upcalls;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
 import dev.fusepanama.internal.view.NativePollHandle;
+import dev.fusepanama.internal.view.NativeStat;
+import dev.fusepanama.libc.structs.stat;
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -71,7 +70,7 @@ public class UpcallBench {
     @Setup(Level.Trial)
     public void setUp() {
         arena = Arena.ofShared();
-        Upcalls upcalls = new Upcalls(new Minimal(), new ErrorMapper("/bench"), new dev.fusepanama.internal.dispatch.InitListener() {
+        Upcalls upcalls = new Upcalls(new Minimal(), new ErrorMapper("/bench"), new InitListener() {
             @Override
             public void configure(NativeConnectionInfo connection, NativeFuseConfig config) {}
 
@@ -116,7 +115,7 @@ public class UpcallBench {
         @Setup(Level.Trial)
         public void setUp() {
             arena = Arena.ofShared();
-            stat = new dev.fusepanama.internal.view.NativeStat().at(arena.allocate(dev.fusepanama.libc.structs.stat.LAYOUT).address());
+            stat = new NativeStat().at(arena.allocate(dev.fusepanama.libc.structs.stat.LAYOUT).address());
         }
 
         @TearDown(Level.Trial)

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.Timeouts;
 import org.junit.jupiter.api.Test;
 
 /** A counting wrapper must leave the operations the binding registers as they are. */
@@ -22,7 +23,7 @@ class AllocationStatsTest {
         InodeFileSystem getattrOnly = new InodeFileSystem() {
             @Override
             public void getattr(Request request, long ino, long fh, AttrReply reply) {
-                reply.send(dev.fusepanama.inode.Timeouts.NONE);
+                reply.send(Timeouts.NONE);
             }
         };
         var e = assertThrows(IllegalArgumentException.class, () -> new CountingInodeFileSystem(getattrOnly, new AllocationStats()));

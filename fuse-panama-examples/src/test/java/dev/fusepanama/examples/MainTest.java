@@ -13,6 +13,7 @@ import dev.fusepanama.MountOptions;
 import dev.fusepanama.testkit.ChildJvm;
 import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.TestMount;
+import dev.fusepanama.vault.Vault;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -43,7 +44,7 @@ class MainTest {
     void fusesOwnMountOptionsSetTheTypedSettings() {
         Main.Common c = new Main.Common();
         c.options = List.of("allow_other,fsname=demo", "max_read=65536", "umask=022");
-        dev.fusepanama.MountOptions o = c.apply(dev.fusepanama.MountOptions.builder()).build();
+        MountOptions o = c.apply(MountOptions.builder()).build();
         assertTrue(o.allowOther());
         assertEquals("demo", o.fsName());
         assertEquals(65536, o.maxRead());
@@ -121,10 +122,10 @@ class MainTest {
         String empty = Files.writeString(tmp.resolve("empty"), "").toString();
         String loop = Files.createSymbolicLink(tmp.resolve("loop"), Path.of("loop")).toString();
         Path vaultDir = tmp.resolve("vault");
-        dev.fusepanama.vault.Vault.create(vaultDir, "correct horse".toCharArray(), 10);
+        Vault.create(vaultDir, "correct horse".toCharArray(), 10);
         String vault = vaultDir.toString();
         Path costly = tmp.resolve("costly");
-        dev.fusepanama.vault.Vault.create(costly, "correct horse".toCharArray(), 10);
+        Vault.create(costly, "correct horse".toCharArray(), 10);
         Path conf = costly.resolve("gocryptfs.conf");
         String text = Files.readString(conf).replace("\"N\": 1024", "\"N\": 268435456");
         Files.delete(conf);

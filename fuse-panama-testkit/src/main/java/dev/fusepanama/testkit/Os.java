@@ -437,7 +437,7 @@ public final class Os {
         public final int errno;
 
         OsException(String call, int errno) {
-            super(call + ": " + dev.fusepanama.Errno.name(errno));
+            super(call + ": " + Errno.name(errno));
             this.errno = errno;
         }
     }

@@ -253,7 +253,7 @@ public abstract class PosixAttributeChecks extends PosixNameChecks {
                     Os.StatResult st = Os.lstat(p(b, "shared/" + n));
                     log.value(n, "uid " + st.uid() + " gid " + st.gid() + " mode " + Integer.toOctalString(st.mode()));
                 } catch (Os.OsException e) {
-                    log.value(n, dev.fusepanama.Errno.name(e.errno));
+                    log.value(n, Errno.name(e.errno));
                 }
             }
         });

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
+import dev.fusepanama.libc.Libc;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -113,8 +114,8 @@ public abstract class PosixNameChecks extends PosixFileChecks {
     @Test
     void theRootBelongsToWhoeverMounted() throws Exception {
         Os.StatResult st = Os.lstat(Os.bytes(fs));
-        assertEquals(dev.fusepanama.libc.Libc.geteuid(), st.uid(), "owner of the root");
-        assertEquals(dev.fusepanama.libc.Libc.getegid(), st.gid(), "group of the root");
+        assertEquals(Libc.geteuid(), st.uid(), "owner of the root");
+        assertEquals(Libc.getegid(), st.gid(), "group of the root");
     }
 
     @Test

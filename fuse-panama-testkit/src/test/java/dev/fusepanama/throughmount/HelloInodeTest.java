@@ -4,7 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
-import dev.fusepanama.inode.*;
+import dev.fusepanama.inode.AttrReply;
+import dev.fusepanama.inode.DataReply;
+import dev.fusepanama.inode.DirReply;
+import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.Inode;
+import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.Name;
+import dev.fusepanama.inode.OpenReply;
+import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.TestMount;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fusepanama.FuseMount;
 import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.Request;
@@ -161,7 +163,7 @@ class InodeNotificationsThroughMountTest {
             self.set(m.inodeHandle());
             assertFalse(Files.exists(m.path("trigger")));
             assertTrue(inside.get() instanceof IllegalStateException, "refused inside: " + inside.get());
-            assertFalse(dev.fusepanama.FuseMount.class.isInstance(m.handle()), "no path notification on an inode mount: it does not compile");
+            assertFalse(FuseMount.class.isInstance(m.handle()), "no path notification on an inode mount: it does not compile");
             ended = m.inodeHandle();
         }
         assertThrows(IllegalStateException.class, () -> ended.invalidateInode(1, -1, 0));
@@ -170,6 +172,6 @@ class InodeNotificationsThroughMountTest {
 
     /** The root's number, named for readability. */
     private static final class InodeFileSystemRoot {
-        static final long ROOT = dev.fusepanama.inode.InodeFileSystem.ROOT;
+        static final long ROOT = InodeFileSystem.ROOT;
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.fusepanama.Errno;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.Posix;
+import dev.fusepanama.Stat;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
@@ -15,10 +16,10 @@ import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.Inode;
 import dev.fusepanama.inode.InodeFileSystem;
-import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
@@ -66,7 +67,7 @@ class InodePassthroughThroughMountTest {
             this.dir = dir;
         }
 
-        private boolean fill(dev.fusepanama.Stat st, Path p) throws IOException {
+        private boolean fill(Stat st, Path p) throws IOException {
             if (!Files.isRegularFile(p)) return false;
             long ino = (Long) Files.getAttribute(p, "unix:ino");
             inodes.put(ino, p);

@@ -6,18 +6,31 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.ErrnoException;
-import dev.fusepanama.MountOptions;
 import dev.fusepanama.MountException;
+import dev.fusepanama.MountOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.inode.AttrReply;
+import dev.fusepanama.inode.BmapReply;
+import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
+import dev.fusepanama.inode.DirPlusReply;
+import dev.fusepanama.inode.DirReply;
+import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.Inode;
-import dev.fusepanama.inode.InodeFileSystem;
-import dev.fusepanama.inode.Timeouts;
+import dev.fusepanama.inode.IoctlReply;
+import dev.fusepanama.inode.LockReply;
+import dev.fusepanama.inode.LseekReply;
 import dev.fusepanama.inode.Name;
+import dev.fusepanama.inode.OpenReply;
+import dev.fusepanama.inode.PollReply;
+import dev.fusepanama.inode.ReadlinkReply;
 import dev.fusepanama.inode.Reply;
 import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.StatfsReply;
+import dev.fusepanama.inode.Timeouts;
+import dev.fusepanama.inode.WriteReply;
+import dev.fusepanama.inode.XattrReply;
 import dev.fusepanama.libc.Libc;
 import dev.fusepanama.testing.FlatInodeFileSystem;
 import dev.fusepanama.testkit.MountTest;
@@ -119,12 +132,12 @@ class InodeRepliesThroughMountTest {
     /** The public reply interfaces {@code reply} implements (and so can be cast to). */
     static java.util.List<String> kindsOf(Reply reply) {
         java.util.List<String> kinds = new java.util.ArrayList<>();
-        for (Class<?> kind : java.util.List.of(dev.fusepanama.inode.AttrReply.class, dev.fusepanama.inode.BmapReply.class,
-                dev.fusepanama.inode.CreateReply.class, DataReply.class, dev.fusepanama.inode.DirPlusReply.class,
-                dev.fusepanama.inode.DirReply.class, dev.fusepanama.inode.EmptyReply.class, EntryReply.class,
-                dev.fusepanama.inode.IoctlReply.class, dev.fusepanama.inode.LockReply.class, dev.fusepanama.inode.LseekReply.class,
-                dev.fusepanama.inode.OpenReply.class, dev.fusepanama.inode.PollReply.class, dev.fusepanama.inode.ReadlinkReply.class,
-                dev.fusepanama.inode.StatfsReply.class, dev.fusepanama.inode.WriteReply.class, dev.fusepanama.inode.XattrReply.class)) {
+        for (Class<?> kind : java.util.List.of(AttrReply.class, BmapReply.class,
+                CreateReply.class, DataReply.class, DirPlusReply.class,
+                DirReply.class, EmptyReply.class, EntryReply.class,
+                IoctlReply.class, LockReply.class, LseekReply.class,
+                OpenReply.class, PollReply.class, ReadlinkReply.class,
+                StatfsReply.class, WriteReply.class, XattrReply.class)) {
             if (kind.isInstance(reply)) kinds.add(kind.getSimpleName());
         }
         return kinds;

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.FileInfo;
-import dev.fusepanama.MountOptions;
 import dev.fusepanama.PathOptions;
 import dev.fusepanama.Stat;
 import dev.fusepanama.testing.ScratchFileSystem;

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fusepanama.ConnectionInfo;
+import dev.fusepanama.FuseConfig;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.testing.FlatInodeFileSystem;
 import dev.fusepanama.testing.ScratchFileSystem;
@@ -16,13 +18,13 @@ import dev.fusepanama.testkit.TestMount;
 import dev.fusepanama.testkit.UringSwitch;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -203,7 +205,7 @@ class IoUringThroughMountTest {
             for (int round = 0; round < 20; round++) {
                 ScratchFileSystem fs = new ScratchFileSystem() {
                     @Override
-                    public void init(dev.fusepanama.ConnectionInfo connection, dev.fusepanama.FuseConfig config) throws java.io.IOException {
+                    public void init(ConnectionInfo connection, FuseConfig config) throws java.io.IOException {
                         Files.writeString(IO_URING_DISABLED, "2");
                     }
                 };

@@ -9,14 +9,19 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.fusepanama.Errno;
+import dev.fusepanama.FileInfo;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.Posix;
+import dev.fusepanama.Statx;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
+import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.Inode;
+import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.StatxReply;
 import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.testing.FlatInodeFileSystem;
@@ -131,14 +136,14 @@ class LibfuseAdditionsThroughMountTest {
         final java.util.concurrent.atomic.AtomicInteger statxCalls = new java.util.concurrent.atomic.AtomicInteger();
 
         @Override
-        public void statx(Request request, long ino, long fh, int flags, int mask, dev.fusepanama.inode.StatxReply reply) {
+        public void statx(Request request, long ino, long fh, int flags, int mask, StatxReply reply) {
             statxCalls.incrementAndGet();
-            dev.fusepanama.Statx x = reply.attributes();
+            Statx x = reply.attributes();
             // The root is asked too (a stat of the mountpoint, as the mount itself makes on 3.18): a directory.
             boolean root = ino == ROOT;
             x.setIno(ino).setMode(root ? Posix.S_IFDIR | 0755 : Posix.S_IFREG | 0640).setNlink(root ? 2 : 1)
                     .setSize(root ? 0 : 3).setBtime(1_234_567_890L, 500)
-                    .setMask(dev.fusepanama.Statx.STATX_BASIC_STATS | dev.fusepanama.Statx.STATX_BTIME);
+                    .setMask(Statx.STATX_BASIC_STATS | Statx.STATX_BTIME);
             reply.send(Timeouts.NONE);
         }
     }
@@ -148,38 +153,38 @@ class LibfuseAdditionsThroughMountTest {
         Born fs = new Born();
         fs.put("f", "abc");
         try (TestMount m = TestMount.mount(fs)) {
-            Os.StatxResult x = Os.statx(Os.bytes(m.path("f")), dev.fusepanama.Statx.STATX_BTIME);
+            Os.StatxResult x = Os.statx(Os.bytes(m.path("f")), Statx.STATX_BTIME);
             if (TestMount.libfuseAtLeast(3, 18)) {
-                assertTrue((x.mask() & dev.fusepanama.Statx.STATX_BTIME) != 0, "mask " + Integer.toHexString(x.mask()));
+                assertTrue((x.mask() & Statx.STATX_BTIME) != 0, "mask " + Integer.toHexString(x.mask()));
                 assertEquals(1_234_567_890L, x.btimeSeconds());
                 assertEquals(500, x.btimeNanos());
                 assertEquals(Posix.S_IFREG | 0640, x.mode());
                 assertTrue(fs.statxCalls.get() > 0);
             } else {
-                assertEquals(0, x.mask() & dev.fusepanama.Statx.STATX_BTIME, "answered from getattr: no birth time");
+                assertEquals(0, x.mask() & Statx.STATX_BTIME, "answered from getattr: no birth time");
                 assertEquals(0, fs.statxCalls.get(), "not registered before 3.18");
             }
         }
         ForwardingThroughMountTest.OneFile paths = new ForwardingThroughMountTest.OneFile() {
             @Override
-            public int statx(String path, int flags, int mask, dev.fusepanama.Statx stx, dev.fusepanama.FileInfo fi) {
+            public int statx(String path, int flags, int mask, Statx stx, FileInfo fi) {
                 if (path.equals("/")) { // asked by a stat of the mountpoint, as the mount itself makes on 3.18
-                    stx.setMode(Posix.S_IFDIR | 0755).setNlink(2).setMask(dev.fusepanama.Statx.STATX_BASIC_STATS);
+                    stx.setMode(Posix.S_IFDIR | 0755).setNlink(2).setMask(Statx.STATX_BASIC_STATS);
                     return 0;
                 }
                 if (!path.equals("/f")) return -Errno.ENOENT;
                 stx.setMode(Posix.S_IFREG | 0600).setNlink(1).setSize(TEXT.length).setBtime(987_654_321L, 7)
-                        .setMask(dev.fusepanama.Statx.STATX_BASIC_STATS | dev.fusepanama.Statx.STATX_BTIME);
+                        .setMask(Statx.STATX_BASIC_STATS | Statx.STATX_BTIME);
                 return 0;
             }
         };
         try (TestMount m = TestMount.mount(paths)) {
-            Os.StatxResult x = Os.statx(Os.bytes(m.path("f")), dev.fusepanama.Statx.STATX_BTIME);
+            Os.StatxResult x = Os.statx(Os.bytes(m.path("f")), Statx.STATX_BTIME);
             if (TestMount.libfuseAtLeast(3, 18)) {
                 assertEquals(987_654_321L, x.btimeSeconds(), "the path API's statx");
                 assertEquals(7, x.btimeNanos());
             } else {
-                assertEquals(0, x.mask() & dev.fusepanama.Statx.STATX_BTIME);
+                assertEquals(0, x.mask() & Statx.STATX_BTIME);
             }
         }
     }
@@ -209,7 +214,7 @@ class LibfuseAdditionsThroughMountTest {
         CountDownLatch release = new CountDownLatch(1);
         FlatInodeFileSystem fs = new FlatInodeFileSystem() {
             @Override
-            public void lookup(Request request, long parent, dev.fusepanama.inode.Name name, dev.fusepanama.inode.EntryReply reply)
+            public void lookup(Request request, long parent, Name name, EntryReply reply)
                     throws java.io.IOException {
                 if (name.toString().equals("stuck")) {
                     try {

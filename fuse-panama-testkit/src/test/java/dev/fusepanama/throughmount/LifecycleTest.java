@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.ConnectionInfo;
+import dev.fusepanama.Errno;
 import dev.fusepanama.FileInfo;
 import dev.fusepanama.Fuse;
 import dev.fusepanama.FuseConfig;
@@ -17,8 +18,11 @@ import dev.fusepanama.MountOptions;
 import dev.fusepanama.PathOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.StatVfs;
+import dev.fusepanama.libc.Libc;
+import dev.fusepanama.testing.FlatInodeFileSystem;
 import dev.fusepanama.testing.ScratchFileSystem;
 import dev.fusepanama.testkit.ChildJvm;
+import dev.fusepanama.testkit.Emulation;
 import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
@@ -225,7 +229,7 @@ class LifecycleTest {
             assertFalse(t.handle().isMounted());
             assertFalse(inProcMounts(t.root()));
             Os.OsException e = assertThrows(Os.OsException.class, () -> Os.pread(fd, 100, 0));
-            assertEquals(dev.fusepanama.Errno.ENOTCONN, e.errno);
+            assertEquals(Errno.ENOTCONN, e.errno);
         } finally {
             Os.close(fd);
         }
@@ -382,7 +386,7 @@ class LifecycleTest {
     @ParameterizedTest(name = "{0} API")
     @ValueSource(strings = {"path", "inode"})
     void aMountClosedWithEveryDescriptorInUseUnmountsAndTheJvmLives(String api) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeFalse(dev.fusepanama.testkit.Emulation.active(),
+        org.junit.jupiter.api.Assumptions.assumeFalse(Emulation.active(),
                 "qemu-user's own descriptors share the limit this test uses up; what it checks is glibc's, the same on every architecture");
         Path dir = Files.createDirectory(tmp.resolve("limit-" + api));
         List<String> command = new ArrayList<>(List.of("prlimit", "--nofile=1024:1024", "--"));
@@ -402,17 +406,17 @@ class LifecycleTest {
         public static void main(String[] args) throws Exception {
             Path dir = Path.of(args[1]);
             AutoCloseable mount = args[0].equals("path") ? Fuse.mount(new ScratchFileSystem(), dir)
-                    : Fuse.mount(new dev.fusepanama.testing.FlatInodeFileSystem(), dir);
+                    : Fuse.mount(new FlatInodeFileSystem(), dir);
             Files.list(dir).close(); // served: libfuse's workers are running
             loadEveryClassOfTheClassPathsDirectories();
             List<Integer> held = new ArrayList<>();
             try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
                 java.lang.foreign.MemorySegment devNull = arena.allocateFrom("/dev/null");
                 while (true) {
-                    int fd = dev.fusepanama.libc.Libc.openat(dev.fusepanama.libc.Libc.AT_FDCWD, devNull,
+                    int fd = Libc.openat(Libc.AT_FDCWD, devNull,
                             Posix.O_RDONLY | Posix.O_CLOEXEC, 0);
                     if (fd < 0) {
-                        System.out.println("descriptors exhausted: " + dev.fusepanama.Errno.name(-fd) + " after " + held.size());
+                        System.out.println("descriptors exhausted: " + Errno.name(-fd) + " after " + held.size());
                         break;
                     }
                     held.add(fd);
@@ -420,7 +424,7 @@ class LifecycleTest {
                 mount.close();
                 System.out.println("closed at the limit");
             } finally {
-                for (int fd : held) dev.fusepanama.libc.Libc.close(fd);
+                for (int fd : held) Libc.close(fd);
             }
         }
 
@@ -443,7 +447,7 @@ class LifecycleTest {
                     }
                 }
             }
-            dev.fusepanama.Errno.name(dev.fusepanama.Errno.EMFILE);
+            Errno.name(Errno.EMFILE);
         }
     }
 

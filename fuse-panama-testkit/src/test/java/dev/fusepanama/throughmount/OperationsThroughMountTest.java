@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.fusepanama.Errno;
 import dev.fusepanama.FileInfo;
 import dev.fusepanama.FuseFileSystem;
-import dev.fusepanama.MountOptions;
 import dev.fusepanama.PathOptions;
 import dev.fusepanama.PollHandle;
 import dev.fusepanama.Posix;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.DirFiller;
 import dev.fusepanama.Errno;
 import dev.fusepanama.FileInfo;
@@ -16,10 +17,10 @@ import dev.fusepanama.Posix;
 import dev.fusepanama.ReadReply;
 import dev.fusepanama.Stat;
 import dev.fusepanama.WriteBuffer;
+import dev.fusepanama.testing.ScratchFileSystem;
 import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
-import java.util.List;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.MappedByteBuffer;
@@ -30,6 +31,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -365,13 +367,13 @@ class PassthroughThroughMountTest {
 
     @Test
     void passthroughRefusesOptionsThatDecideEveryFilesCache() {
-        var scratch = new dev.fusepanama.testing.ScratchFileSystem();
+        var scratch = new ScratchFileSystem();
         for (PathOptions pageCache : List.of(PathOptions.builder().kernelCache(true).build(), PathOptions.builder().directIo(true).build())) {
             MountException e = assertThrows(MountException.class, () -> TestMount.mount(scratch, options(), pageCache).close());
             assertTrue(e.getMessage().contains("passthrough cannot be combined"), e.getMessage());
         }
         assertThrows(IllegalArgumentException.class,
-                () -> MountOptions.builder().passthrough(true).want(dev.fusepanama.ConnectionInfo.CAP_WRITEBACK_CACHE).build());
+                () -> MountOptions.builder().passthrough(true).want(ConnectionInfo.CAP_WRITEBACK_CACHE).build());
         assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().option("io_uring"));
     }
 }

@@ -18,7 +18,9 @@ import static dev.fusepanama.vault.LibcCalls.cString;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.fusepanama.Errno;
 import dev.fusepanama.ErrnoException;
+import dev.fusepanama.FileNames;
 import dev.fusepanama.Posix;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.table.NodeTable;
@@ -109,7 +111,7 @@ final class CipherDir {
                 int rc;
                 int tries = 0;
                 // EAGAIN: a rename elsewhere raced with the resolution.
-                while ((rc = Libc.openat2(from, s.path, how)) == -dev.fusepanama.Errno.EAGAIN && ++tries < 8) {
+                while ((rc = Libc.openat2(from, s.path, how)) == -Errno.EAGAIN && ++tries < 8) {
                     Thread.onSpinWait();
                 }
                 check(rc);
@@ -134,7 +136,7 @@ final class CipherDir {
             List<String> names = new ArrayList<>();
             // A loop, which no rename can make, would end here too.
             for (Node n = dir; n != rootNode && names.size() <= MAX_DEPTH; ) {
-                dev.fusepanama.inode.table.Node.Link l = table.name(n);
+                dev.fusepanama.inode.table.Node.Link l = table.name(n); // full name: the vault's own Node is another
                 if (l == null) return null; // removed
                 names.add(l.name());
                 n = (Node) l.parent();
@@ -156,7 +158,7 @@ final class CipherDir {
         StringBuilder b = new StringBuilder();
         for (Node x = n; x != rootNode && b.length() < Scratch.PATH_MAX; ) {
             Node.Named at = x.named;
-            b.insert(0, at == null ? "(removed)" : dev.fusepanama.FileNames.fromBytes(at.plain())).insert(0, '/');
+            b.insert(0, at == null ? "(removed)" : FileNames.fromBytes(at.plain())).insert(0, '/');
             if (at == null) break;
             x = at.parent();
         }
@@ -170,7 +172,7 @@ final class CipherDir {
         int fd = Libc.openat(dfd, cString(s.path2, DIRIV), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
         if (fd < 0) {
             LOG.error("vault {}: directory {} has no readable gocryptfs.diriv ({}): its names cannot be decrypted",
-                    cipherDir, plainPath(dir), dev.fusepanama.Errno.name(-fd));
+                    cipherDir, plainPath(dir), Errno.name(-fd));
             throw new ErrnoException(EIO);
         }
         try {
@@ -207,7 +209,7 @@ final class CipherDir {
         byte[] encrypted = names.encrypt(plain, dirIv(s, dir, dfd));
         int fd = Libc.openat(dfd, cString(s.path2, NameCipher.longNameFileFor(stored)),
                 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
-        if (fd == -dev.fusepanama.Errno.EEXIST) return false; // the same name's, from a file already there
+        if (fd == -Errno.EEXIST) return false; // the same name's, from a file already there
         check(fd);
         try {
             MemorySegment.copy(encrypted, 0, s.cipher, JAVA_BYTE, 0, encrypted.length);
@@ -248,7 +250,7 @@ final class CipherDir {
 
     /** {@code n}'s first name with its directory opened (give it back with {@link #closeDir}), or null if it has none left. */
     Place place(ThreadBuffers s, Node n) throws ErrnoException {
-        dev.fusepanama.inode.table.Node.Link l = table.name(n);
+        dev.fusepanama.inode.table.Node.Link l = table.name(n); // full name: the vault's own Node is another
         if (l == null) return null;
         Node dir = (Node) l.parent();
         return new Place(dir, l.name(), openDir(s, dir));
@@ -362,7 +364,7 @@ final class CipherDir {
     byte[] readLongName(ThreadBuffers s, Node dir, int fd, byte[] stored) throws ErrnoException {
         int nfd = Libc.openat(fd, cString(s.path2, NameCipher.longNameFileFor(stored)), O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
         if (nfd < 0) {
-            undecryptable(dir, stored, "its .name file is missing (" + dev.fusepanama.Errno.name(-nfd) + ")");
+            undecryptable(dir, stored, "its .name file is missing (" + Errno.name(-nfd) + ")");
             return null;
         }
         try {

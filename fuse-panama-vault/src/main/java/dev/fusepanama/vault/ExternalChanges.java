@@ -181,7 +181,7 @@ final class ExternalChanges {
             n.seenCtime = Long.MIN_VALUE;
             try {
                 m.invalidateInode(n.nodeId(), 0, 0);
-                dev.fusepanama.inode.table.Node.Link l = table.name(n);
+                dev.fusepanama.inode.table.Node.Link l = table.name(n); // full name: the vault's own Node is another
                 byte[] plain = l == null ? null : n.plain(l.parent(), l.name());
                 if (plain != null) m.invalidateEntry(l.parent().nodeId(), plain);
             } catch (IOException | IllegalStateException e) {

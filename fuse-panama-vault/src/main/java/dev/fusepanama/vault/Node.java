@@ -9,7 +9,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * that inode number (the st_ino the mount shows), the plaintext of a name, and what was read of
  * the file once (its id, IV, target).
  */
-final class Node extends dev.fusepanama.inode.table.Node {
+final class Node extends dev.fusepanama.inode.table.Node { // full name: the vault's own Node is another
     /** A name of the node: its directory, its stored name (the table's key) and its plaintext. */
     record Named(Node parent, String stored, byte[] plain) {}
 
@@ -48,7 +48,7 @@ final class Node extends dev.fusepanama.inode.table.Node {
     }
 
     /** The plaintext of its name {@code stored} in {@code parent}, if that is the name it was last given; else null. */
-    byte[] plain(dev.fusepanama.inode.table.Node parent, String stored) {
+    byte[] plain(dev.fusepanama.inode.table.Node parent, String stored) { // full name: the vault's own Node is another
         Named n = named;
         return n != null && n.parent() == parent && n.stored().equals(stored) ? n.plain() : null;
     }

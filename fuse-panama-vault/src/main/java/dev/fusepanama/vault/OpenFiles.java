@@ -2,6 +2,7 @@ package dev.fusepanama.vault;
 
 import static dev.fusepanama.inode.InodeFileSystem.NO_HANDLE;
 
+import dev.fusepanama.Errno;
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.inode.table.NodeTable;
 import java.util.List;
@@ -60,7 +61,7 @@ final class OpenFiles {
     /** The open handle {@code fh}: EBADF if there is none. */
     OpenFile handle(long fh) throws ErrnoException {
         OpenFile h = open.get(fh);
-        if (h == null) throw new ErrnoException(dev.fusepanama.Errno.EBADF);
+        if (h == null) throw new ErrnoException(Errno.EBADF);
         return h;
     }
 

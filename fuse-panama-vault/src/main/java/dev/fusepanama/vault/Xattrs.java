@@ -11,6 +11,7 @@ import static dev.fusepanama.vault.LibcCalls.cString;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.fusepanama.Errno;
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.libc.Libc;
@@ -127,7 +128,7 @@ final class Xattrs {
         byte[] plain = name.bytes();
         if (isAcl(plain)) return plain;
         if (!hasPrefix(plain, "user.") && !hasPrefix(plain, "trusted.") && !hasPrefix(plain, "security.")) {
-            throw new ErrnoException(dev.fusepanama.Errno.EOPNOTSUPP);
+            throw new ErrnoException(Errno.EOPNOTSUPP);
         }
         try {
             return names.encryptXattrName(plain);

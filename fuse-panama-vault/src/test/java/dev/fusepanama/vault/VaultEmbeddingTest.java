@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fusepanama.Errno;
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.Posix;
 import dev.fusepanama.inode.InodeMount;
+import dev.fusepanama.libc.Libc;
 import dev.fusepanama.testkit.MountTest;
+import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -91,13 +95,13 @@ class VaultEmbeddingTest {
         Vault.create(cipher, PASSWORD, 10);
         java.util.concurrent.CompletableFuture<Integer> after = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             // A filesystem context of this thread's own, so that its umask is the test's alone.
-            assertEquals(0, dev.fusepanama.libc.Libc.threadUmask(022));
+            assertEquals(0, Libc.threadUmask(022));
             try (Mounted m = mount(cipher)) {
                 Files.writeString(m.root().resolve("f"), "x");
                 Files.createDirectory(m.root().resolve("d"));
                 assertEquals("rw-r--r--", java.nio.file.attribute.PosixFilePermissions.toString(
                         Files.getPosixFilePermissions(m.root().resolve("f"))), "the caller's umask, applied once");
-                return dev.fusepanama.libc.Libc.umask(022);
+                return Libc.umask(022);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -175,8 +179,8 @@ class VaultEmbeddingTest {
         int fd = -1;
         try {
             Files.writeString(at.resolve("secret"), "plaintext");
-            fd = dev.fusepanama.testkit.Os.open(at.resolve("secret"), dev.fusepanama.Posix.O_RDONLY);
-            assertEquals("plaintext", new String(dev.fusepanama.testkit.Os.pread(fd, 100, 0), StandardCharsets.UTF_8));
+            fd = Os.open(at.resolve("secret"), Posix.O_RDONLY);
+            assertEquals("plaintext", new String(Os.pread(fd, 100, 0), StandardCharsets.UTF_8));
             long start = System.nanoTime();
             assertTrue(fs.lockNow(java.time.Duration.ofSeconds(10)), "the session ended");
             assertTrue(System.nanoTime() - start < 5_000_000_000L, "without waiting for the open file");
@@ -184,10 +188,10 @@ class VaultEmbeddingTest {
             assertFalse(m.isMounted());
             assertFalse(Files.readString(Path.of("/proc/self/mounts")).contains(" " + at + " "));
             int held = fd;
-            assertThrows(dev.fusepanama.testkit.Os.OsException.class, () -> dev.fusepanama.testkit.Os.pread(held, 100, 0),
+            assertThrows(Os.OsException.class, () -> Os.pread(held, 100, 0),
                     "the open file gives errors, not the plaintext");
         } finally {
-            if (fd >= 0) dev.fusepanama.testkit.Os.close(fd);
+            if (fd >= 0) Os.close(fd);
             if (m.isMounted()) m.close();
             Files.deleteIfExists(at);
         }
@@ -252,8 +256,8 @@ class VaultEmbeddingTest {
             Files.writeString(f, "x");
             try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
                 java.lang.foreign.MemorySegment buf = a.allocate(64);
-                assertEquals(-dev.fusepanama.Errno.EOPNOTSUPP, dev.fusepanama.libc.Libc.lgetxattr(a.allocateFrom(f.toString()), a.allocateFrom("security.capability"), buf, 64));
-                assertEquals(-dev.fusepanama.Errno.ENODATA, dev.fusepanama.libc.Libc.lgetxattr(a.allocateFrom(f.toString()), a.allocateFrom("user.absent"), buf, 64));
+                assertEquals(-Errno.EOPNOTSUPP, Libc.lgetxattr(a.allocateFrom(f.toString()), a.allocateFrom("security.capability"), buf, 64));
+                assertEquals(-Errno.ENODATA, Libc.lgetxattr(a.allocateFrom(f.toString()), a.allocateFrom("user.absent"), buf, 64));
             }
         }
     }

@@ -16,6 +16,7 @@ import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.Inode;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
@@ -104,7 +105,7 @@ class VaultNodesTest {
 
         long ino() {
             Object[] a = got.containsKey("entry") ? got.get("entry") : got.get("created");
-            return ((dev.fusepanama.inode.Inode) a[0]).nodeId();
+            return ((Inode) a[0]).nodeId();
         }
     }
 
@@ -346,7 +347,7 @@ class VaultNodesTest {
         fs.readdirplus(req, d, dh, 4096, 0, plus.as(DirPlusReply.class));
         assertEquals(5, plus.added.size());
         List<Long> ids = new ArrayList<>();
-        for (Object[] e : plus.added.subList(2, 5)) ids.add(((dev.fusepanama.inode.Inode) e[1]).nodeId());
+        for (Object[] e : plus.added.subList(2, 5)) ids.add(((Inode) e[1]).nodeId());
         for (long id : ids) getattr(id, NO);
         Fake plain = new Fake();
         fs.readdir(req, d, dh, 4096, 0, plain.as(DirReply.class));

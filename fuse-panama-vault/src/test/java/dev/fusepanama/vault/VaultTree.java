@@ -3,6 +3,7 @@ package dev.fusepanama.vault;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
 import dev.fusepanama.testkit.Os;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +50,7 @@ final class VaultTree {
 
     static void writeFile(byte[] path, byte[] data) {
         int fd = Os.open(path, Posix.O_WRONLY | Posix.O_CREAT | Posix.O_TRUNC, 0644);
-        assertTrue(fd >= 0, () -> "open " + new String(path, StandardCharsets.UTF_8) + ": " + dev.fusepanama.Errno.name(-fd));
+        assertTrue(fd >= 0, () -> "open " + new String(path, StandardCharsets.UTF_8) + ": " + Errno.name(-fd));
         try {
             if (data.length > 0) assertEquals(data.length, Os.write(fd, data));
         } finally {
@@ -58,7 +59,7 @@ final class VaultTree {
     }
 
     static void check(int rc, String what) {
-        assertTrue(rc >= 0, () -> what + ": " + dev.fusepanama.Errno.name(-rc));
+        assertTrue(rc >= 0, () -> what + ": " + Errno.name(-rc));
     }
 
     /** Writes the tree into the empty directory {@code root}. */

@@ -1,6 +1,7 @@
 package dev.fusepanama.inode.table;
 
 import dev.fusepanama.Posix;
+import dev.fusepanama.inode.Inode;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -19,7 +20,7 @@ import java.util.List;
  * <p>The bookkeeping costs a node about 40 bytes: counters are plain fields updated through
  * VarHandles, and the first name is kept inline (a list only for a file's further hard links).
  */
-public abstract class Node implements dev.fusepanama.inode.Inode {
+public abstract class Node implements Inode {
     private static final VarHandle LOOKUPS;
     private static final VarHandle HOLDS;
 

@@ -1,5 +1,6 @@
 package dev.fusepanama.inode.table;
 
+import dev.fusepanama.Posix;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.EntryReply;
@@ -553,7 +554,7 @@ public final class NodeTable<N extends Node> {
     @SuppressWarnings("unchecked")
     public N remember(N dir, String name, Object key, int type, long links, Supplier<N> make) {
         if (owning) throw new IllegalStateException("an owning table names nodes by add");
-        int t = type & dev.fusepanama.Posix.S_IFMT;
+        int t = type & Posix.S_IFMT;
         return locked(() -> {
             Node known = dir.children.get(name);
             if (known != null && known.type() == t && (key == null ? known.key == null : key.equals(known.key))) {

@@ -1,7 +1,7 @@
 package dev.fusepanama.internal.dispatch;
 
+import dev.fusepanama.internal.bind.Cancellation;
 import dev.fusepanama.internal.bind.LibFuse;
-import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.codec.NameCodec;
 import dev.fusepanama.internal.view.BufferView;
 import dev.fusepanama.internal.view.FillerHandles;
@@ -13,6 +13,7 @@ import dev.fusepanama.internal.view.NativePollHandle;
 import dev.fusepanama.internal.view.NativeReadReply;
 import dev.fusepanama.internal.view.NativeStat;
 import dev.fusepanama.internal.view.NativeStatVfs;
+import dev.fusepanama.internal.view.NativeStatx;
 import dev.fusepanama.internal.view.NativeTimespec;
 import dev.fusepanama.internal.view.NativeWriteBuffer;
 import dev.fusepanama.internal.view.NativeXattrNames;
@@ -35,12 +36,12 @@ final class ThreadState {
 
     /** Cancellation off before anything else on the thread: see {@link Workers#adopt}. */
     private static final ThreadLocal<ThreadState> STATE = ThreadLocal.withInitial(() -> {
-        dev.fusepanama.internal.bind.Cancellation.disableForLife();
+        Cancellation.disableForLife();
         return new ThreadState();
     });
 
     final NativeStat stat = new NativeStat();
-    final dev.fusepanama.internal.view.NativeStatx statx = new dev.fusepanama.internal.view.NativeStatx();
+    final NativeStatx statx = new NativeStatx();
     final NativeStatVfs statvfs = new NativeStatVfs();
     final NativeFileInfo fileInfo;
     final NativeFileInfo fileInfoOut;

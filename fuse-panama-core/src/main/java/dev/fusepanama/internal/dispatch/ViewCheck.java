@@ -1,5 +1,6 @@
 package dev.fusepanama.internal.dispatch;
 
+import dev.fusepanama.inode.Reply;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.reflect.InvocationHandler;
@@ -87,7 +88,7 @@ public final class ViewCheck {
             if (arg instanceof ByteBuffer b && b.isDirect()) {
                 return buffer(b);
             }
-            if (arg == null || arg instanceof dev.fusepanama.inode.Reply || Proxy.isProxyClass(arg.getClass())) {
+            if (arg == null || arg instanceof Reply || Proxy.isProxyClass(arg.getClass())) {
                 return arg; // a reply is the request's, not the call's: it may be deferred
             }
             for (Class<?> view : views) {

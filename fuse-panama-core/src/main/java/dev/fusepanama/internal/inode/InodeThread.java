@@ -1,7 +1,8 @@
 package dev.fusepanama.internal.inode;
 
+import dev.fusepanama.internal.bind.Cancellation;
 import dev.fusepanama.internal.bind.LibFuse;
-import dev.fusepanama.internal.bind.Native;
+import dev.fusepanama.internal.dispatch.Workers;
 import dev.fusepanama.internal.view.BufferView;
 import dev.fusepanama.internal.view.NativeFlock;
 import dev.fusepanama.internal.view.NativePollHandle;
@@ -24,7 +25,7 @@ final class InodeThread {
      * application thread that only asks {@link #serving}.
      */
     private static final ThreadLocal<InodeThread> STATE = ThreadLocal.withInitial(() -> {
-        dev.fusepanama.internal.bind.Cancellation.disableForLife();
+        Cancellation.disableForLife();
         return new InodeThread();
     });
 
@@ -67,7 +68,7 @@ final class InodeThread {
     /** Where this thread builds answers (see {@link NativeReply#area}). */
     long area() {
         if (area == MemorySegment.NULL) { // this thread's first request: it is a libfuse worker
-            dev.fusepanama.internal.dispatch.Workers.adopt(Thread.currentThread());
+            Workers.adopt(Thread.currentThread());
             area = Arena.ofAuto().allocate(NativeReply.AREA_SIZE, 16);
         }
         return area.address();

@@ -4,9 +4,9 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.inode.OpenReply;
+import dev.fusepanama.internal.bind.Cancellation;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseLowLevel;
-import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.fuse_file_info;
 import dev.fusepanama.internal.bind.fuse_forget_data;
 import dev.fusepanama.internal.bind.fuse_lowlevel_ops;
@@ -421,7 +421,7 @@ public final class InodeUpcalls {
     /** The kernel's answer to {@link InodeMount#retrieve}: complete its future with a copy of the data. */
     void retrieve_reply(long req, long cookie, long ino, long offset, long bufv) throws Throwable {
         // Over io_uring this arrives on a queue thread like any request (Workers.adopt).
-        dev.fusepanama.internal.bind.Cancellation.disableForLife();
+        Cancellation.disableForLife();
         try {
             CompletableFuture<byte[]> result = replies.retrieved(cookie);
             if (result != null) {

@@ -28,14 +28,15 @@ import dev.fusepanama.inode.XattrReply;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseLowLevel;
 import dev.fusepanama.internal.bind.Native;
-import dev.fusepanama.libc.structs.flock;
 import dev.fusepanama.internal.bind.fuse_dirent;
 import dev.fusepanama.internal.bind.fuse_entry_param;
 import dev.fusepanama.internal.bind.fuse_file_info;
-import dev.fusepanama.libc.structs.stat;
 import dev.fusepanama.internal.passthrough.BackingFiles;
 import dev.fusepanama.internal.view.NativeStatVfs;
+import dev.fusepanama.internal.view.NativeStatx;
 import dev.fusepanama.internal.view.StatFields;
+import dev.fusepanama.libc.structs.flock;
+import dev.fusepanama.libc.structs.stat;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
@@ -672,12 +673,12 @@ final class TypedReplies {
         }
 
         /** The view handed out, re-pointed when the reply moves (deferred). */
-        private dev.fusepanama.internal.view.NativeStatx view;
+        private NativeStatx view;
 
         @Override
-        public dev.fusepanama.Statx attributes() {
+        public dev.fusepanama.Statx attributes() { // full name: this reply class is Statx too
             if (view == null) {
-                view = new dev.fusepanama.internal.view.NativeStatx();
+                view = new NativeStatx();
             }
             return view.at(area + NAME);
         }

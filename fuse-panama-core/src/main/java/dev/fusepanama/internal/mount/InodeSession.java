@@ -3,13 +3,20 @@ package dev.fusepanama.internal.mount;
 import dev.fusepanama.AccessTimes;
 import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
+import dev.fusepanama.Flock;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountException.Reason;
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.Stat;
+import dev.fusepanama.Statx;
+import dev.fusepanama.WriteBuffer;
 import dev.fusepanama.inode.ForwardingInodeFileSystem;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.inode.KernelCaching;
+import dev.fusepanama.inode.Name;
+import dev.fusepanama.inode.OpenReply;
+import dev.fusepanama.inode.Request;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseLowLevel;
 import dev.fusepanama.internal.bind.fuse_buf;
@@ -17,8 +24,8 @@ import dev.fusepanama.internal.bind.fuse_bufvec;
 import dev.fusepanama.internal.bind.fuse_lowlevel_ops;
 import dev.fusepanama.internal.dispatch.ErrorMapper;
 import dev.fusepanama.internal.dispatch.InitListener;
-import dev.fusepanama.internal.dispatch.ViewCheck;
 import dev.fusepanama.internal.dispatch.Operation;
+import dev.fusepanama.internal.dispatch.ViewCheck;
 import dev.fusepanama.internal.inode.InodeUpcalls;
 import dev.fusepanama.internal.inode.Replies;
 import dev.fusepanama.internal.inode.RequestScope;
@@ -44,9 +51,9 @@ public final class InodeSession extends MountSession implements InodeMount, Init
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(InodeSession.class);
     private final InodeFileSystem fs;
     /** What an inode filesystem's methods receive that points into libfuse's memory ({@link ViewCheck}); replies are the request's. */
-    private static final Set<Class<?>> VIEWS = Set.of(dev.fusepanama.inode.Request.class, dev.fusepanama.inode.Name.class,
-            dev.fusepanama.Stat.class, dev.fusepanama.Flock.class, dev.fusepanama.WriteBuffer.class,
-            dev.fusepanama.ConnectionInfo.class, dev.fusepanama.Statx.class);
+    private static final Set<Class<?>> VIEWS = Set.of(Request.class, Name.class,
+            Stat.class, Flock.class, WriteBuffer.class,
+            ConnectionInfo.class, Statx.class);
     private final Set<Operation> operations;
     private final LibFuseLowLevel ll;
     private final Replies replies;
@@ -118,7 +125,7 @@ public final class InodeSession extends MountSession implements InodeMount, Init
             replies.opendir = Replies.Opendir.KEEP_LISTING;
         }
         if (caching.keepListings()) {
-            replies.dirOpenFlags = dev.fusepanama.inode.OpenReply.CACHE_DIR | dev.fusepanama.inode.OpenReply.KEEP_CACHE;
+            replies.dirOpenFlags = OpenReply.CACHE_DIR | OpenReply.KEEP_CACHE;
             got.add("listings kept");
         }
         if (caching.negativeTimeout() > 0) {

@@ -1,13 +1,26 @@
 package dev.fusepanama.internal.mount;
 
+import dev.fusepanama.ConnectionInfo;
+import dev.fusepanama.DirFiller;
 import dev.fusepanama.Errno;
+import dev.fusepanama.FileInfo;
+import dev.fusepanama.Flock;
 import dev.fusepanama.ForwardingFileSystem;
+import dev.fusepanama.FuseConfig;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.FuseMount;
+import dev.fusepanama.LinkTarget;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountException.Reason;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.PathOptions;
+import dev.fusepanama.ReadReply;
+import dev.fusepanama.Stat;
+import dev.fusepanama.StatVfs;
+import dev.fusepanama.Statx;
+import dev.fusepanama.Timespec;
+import dev.fusepanama.WriteBuffer;
+import dev.fusepanama.XattrNames;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseVersion;
 import dev.fusepanama.internal.bind.Native;
@@ -21,7 +34,6 @@ import dev.fusepanama.internal.dispatch.ViewCheck;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
@@ -34,11 +46,11 @@ public final class PathSession extends MountSession implements FuseMount, InitLi
     private final FuseFileSystem fs;
     private final PathOptions pathOptions;
     /** What a path filesystem's methods receive that points into libfuse's memory ({@link ViewCheck}). */
-    private static final Set<Class<?>> VIEWS = Set.of(dev.fusepanama.Stat.class, dev.fusepanama.FileInfo.class,
-            dev.fusepanama.DirFiller.class, dev.fusepanama.LinkTarget.class, dev.fusepanama.XattrNames.class,
-            dev.fusepanama.StatVfs.class, dev.fusepanama.Timespec.class, dev.fusepanama.Flock.class,
-            dev.fusepanama.WriteBuffer.class, dev.fusepanama.ReadReply.class, dev.fusepanama.ConnectionInfo.class,
-            dev.fusepanama.FuseConfig.class, dev.fusepanama.Statx.class);
+    private static final Set<Class<?>> VIEWS = Set.of(Stat.class, FileInfo.class,
+            DirFiller.class, LinkTarget.class, XattrNames.class,
+            StatVfs.class, Timespec.class, Flock.class,
+            WriteBuffer.class, ReadReply.class, ConnectionInfo.class,
+            FuseConfig.class, Statx.class);
     private final Set<Operation> operations;
 
     private PathSession(LibFuse lib, Path mountpoint, MountOptions options, PathOptions pathOptions, FuseFileSystem fs,

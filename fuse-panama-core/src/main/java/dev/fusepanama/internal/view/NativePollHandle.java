@@ -1,5 +1,6 @@
 package dev.fusepanama.internal.view;
 
+import dev.fusepanama.Errno;
 import dev.fusepanama.PollHandle;
 import dev.fusepanama.internal.bind.LibFuse;
 
@@ -86,8 +87,8 @@ public final class NativePollHandle implements PollHandle {
         if (guard.enterLive()) { // else the session has ended: nobody waits any more
             try {
                 int rc = (int) lib.notifyPoll.invokeExact(h);
-                if (rc != 0 && rc != -dev.fusepanama.Errno.ENOENT) {
-                    org.slf4j.LoggerFactory.getLogger(NativePollHandle.class).debug("fuse_notify_poll: {}", dev.fusepanama.Errno.name(rc));
+                if (rc != 0 && rc != -Errno.ENOENT) {
+                    org.slf4j.LoggerFactory.getLogger(NativePollHandle.class).debug("fuse_notify_poll: {}", Errno.name(rc));
                 }
             } catch (Throwable t) {
                 throw new IllegalStateException(t);

@@ -11,7 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.fusepanama.Posix;
 import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.Inode;
 import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.Timeouts;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,14 +61,14 @@ class NodeTableTest {
         return n;
     }
 
-    private static final dev.fusepanama.inode.Timeouts ONE = dev.fusepanama.inode.Timeouts.NONE.withAttributes(1).withEntries(1);
+    private static final Timeouts ONE = Timeouts.NONE.withAttributes(1).withEntries(1);
 
     /** An entry reply that records what was sent and says whether the kernel took it. */
     static EntryReply entryReply(boolean taken, List<Long> sent) {
         return (EntryReply) Proxy.newProxyInstance(EntryReply.class.getClassLoader(), new Class<?>[] {EntryReply.class},
                 (proxy, method, args) -> {
                     if (method.getName().equals("entry")) {
-                        sent.add(((dev.fusepanama.inode.Inode) args[0]).nodeId());
+                        sent.add(((Inode) args[0]).nodeId());
                         return taken;
                     }
                     throw new UnsupportedOperationException(method.getName());

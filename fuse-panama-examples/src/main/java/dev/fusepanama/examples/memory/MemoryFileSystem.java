@@ -22,7 +22,9 @@ import static dev.fusepanama.Posix.S_ISUID;
 
 import dev.fusepanama.AccessTimes;
 import dev.fusepanama.ConnectionInfo;
+import dev.fusepanama.Errno;
 import dev.fusepanama.ErrnoException;
+import dev.fusepanama.FileNames;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
@@ -574,7 +576,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
             synchronized (dir) {
                 if ((dir.mode & S_ISGID) != 0) f.gid = dir.gid;
             }
-            table.adopt(f, (flags & dev.fusepanama.Posix.O_EXCL) == 0);
+            table.adopt(f, (flags & Posix.O_EXCL) == 0);
             Handle h = openHandle(f, flags);
             fill(f, reply.attributes());
             long fh = handleNumber(h);
@@ -694,7 +696,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
     /** The open regular file {@code fh}: one map lookup per read or write, no namespace lock. */
     private Handle handle(long fh) throws ErrnoException {
         Handle h = open.get(fh);
-        if (h == null) throw new ErrnoException(dev.fusepanama.Errno.EBADF);
+        if (h == null) throw new ErrnoException(Errno.EBADF);
         if (!(h.node instanceof RegularFile)) throw new ErrnoException(EISDIR);
         return h;
     }
@@ -867,7 +869,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
         synchronized (n) {
             if (n.hasXattrs()) {
                 for (String key : n.xattrs().keySet()) {
-                    names.writeBytes(dev.fusepanama.FileNames.toBytes(key));
+                    names.writeBytes(FileNames.toBytes(key));
                     names.write(0);
                 }
             }

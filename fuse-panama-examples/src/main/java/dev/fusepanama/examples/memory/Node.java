@@ -9,7 +9,7 @@ import java.util.TreeMap;
  * node table's ({@link dev.fusepanama.inode.table.Node}); the rest is guarded by the node's
  * monitor, and times are nanoseconds since the epoch. About 130 bytes plus the type's own state.
  */
-abstract class Node extends dev.fusepanama.inode.table.Node {
+abstract class Node extends dev.fusepanama.inode.table.Node { // full name: memfs's own Node is another
     /** Where the inode is counted, and its data: given back when the table drops the node. */
     final Space space;
     int mode;

@@ -8,6 +8,7 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.Fuse;
 import dev.fusepanama.Mount;
 import dev.fusepanama.Posix;
+import dev.fusepanama.examples.Main;
 import dev.fusepanama.testkit.ChildJvm;
 import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
@@ -17,9 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -198,7 +197,7 @@ class MemoryFileSystemTest {
     @Test
     void theCommandServesUntilSigtermThenUnmountsAndExitsZero() throws Exception {
         Path dir = tmp.resolve("mnt");
-        Process p = new ProcessBuilder(ChildJvm.command(dev.fusepanama.examples.Main.class, "memfs", dir.toString(),
+        Process p = new ProcessBuilder(ChildJvm.command(Main.class, "memfs", dir.toString(),
                 "--max-size", "64M"))
                 .redirectErrorStream(true).redirectOutput(tmp.resolve("out.log").toFile()).start();
         java.util.function.Supplier<String> out = () -> {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
 import dev.fusepanama.libc.Libc;
 import dev.fusepanama.testkit.Emulation;
@@ -201,7 +202,7 @@ class InodeMirrorTest {
                 }
                 Assumptions.assumeTrue(next != null, "the source's filesystem did not give the number again");
                 assertEquals("the next file, longer", Files.readString(m.path(next.getFileName().toString())));
-                assertEquals(-dev.fusepanama.Errno.ESTALE, errnoOf(() -> Os.fstat(client)), "the old file is gone");
+                assertEquals(-Errno.ESTALE, errnoOf(() -> Os.fstat(client)), "the old file is gone");
             } finally {
                 Os.close(client);
             }
@@ -245,7 +246,7 @@ class InodeMirrorTest {
         }
         try (TestMount m = mount(fs)) {
             for (int i = 0; i < 10; i++) {
-                assertEquals(-dev.fusepanama.Errno.ENOTEMPTY, Os.rmdir(Os.bytes(m.path("full" + i))));
+                assertEquals(-Errno.ENOTEMPTY, Os.rmdir(Os.bytes(m.path("full" + i))));
             }
             turnTheDescriptorsOver(m, source);
             assertTrue(fs.descriptorsHeld() <= 1 + 4, "the root's and at most four: " + fs.descriptorsHeld());
@@ -582,7 +583,7 @@ class InodeMirrorTest {
             assertArrayEquals("v1".getBytes(), Os.getxattr(Os.bytes(m.path("link")), "user.a", 10).data(), "through the link");
             assertEquals(List.of("user.a"), Os.listxattr(f, 100).names());
             assertEquals(0, Os.removexattr(f, "user.a"));
-            assertEquals(-dev.fusepanama.Errno.ENODATA, Os.getxattr(f, "user.a", 10).rc());
+            assertEquals(-Errno.ENODATA, Os.getxattr(f, "user.a", 10).rc());
             assertEquals(0, Os.setxattr(Os.bytes(m.root()), "user.top", "t".getBytes(), 0), "the top directory");
             assertArrayEquals("t".getBytes(), Os.getxattr(source.toString().getBytes(), "user.top", 10).data());
         }
@@ -627,11 +628,11 @@ class InodeMirrorTest {
             java.lang.foreign.MemorySegment v = a.allocate(16);
             assertEquals(0, Libc.lsetxattr(link, name, a.allocateFrom("v"), 1, 0));
             assertEquals(1, Libc.lgetxattr(a.allocateFrom(source.resolve("link").toString()), name, v, 16), "on the link in the source");
-            assertEquals(-dev.fusepanama.Errno.ENODATA, Libc.lgetxattr(a.allocateFrom(source.resolve("target").toString()), name, v, 16),
+            assertEquals(-Errno.ENODATA, Libc.lgetxattr(a.allocateFrom(source.resolve("target").toString()), name, v, 16),
                     "not on its target");
             assertEquals(1, Libc.lgetxattr(link, name, v, 16));
             assertEquals(0, Libc.lremovexattr(link, name));
-            assertEquals(-dev.fusepanama.Errno.ENODATA, Libc.lgetxattr(link, name, v, 16));
+            assertEquals(-Errno.ENODATA, Libc.lgetxattr(link, name, v, 16));
         }
     }
 
@@ -648,7 +649,7 @@ class InodeMirrorTest {
         try (TestMount m = mount(fs)) {
             Files.writeString(inner.resolve("f"), "inside the inner mount");
             assertTrue(Os.listBytes(m.root()).stream().anyMatch(n -> Arrays.equals(n, "inner".getBytes())), "listed");
-            assertEquals(-dev.fusepanama.Errno.EOPNOTSUPP, errnoOf(() -> Os.lstat(Os.bytes(m.path("inner")))));
+            assertEquals(-Errno.EOPNOTSUPP, errnoOf(() -> Os.lstat(Os.bytes(m.path("inner")))));
             assertEquals(0, fs.nodes(), "no node for it");
         } finally {
             run(List.of(), "umount", inner.toString());

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
 import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
@@ -460,7 +461,7 @@ class GocryptfsCompatibilityTest {
 
     private static int check(long rc, String call, byte[] path) {
         if (rc < 0) {
-            fail(call + " " + new String(path, ISO_8859_1) + ": " + dev.fusepanama.Errno.name((int) -rc));
+            fail(call + " " + new String(path, ISO_8859_1) + ": " + Errno.name((int) -rc));
         }
         return (int) rc;
     }
