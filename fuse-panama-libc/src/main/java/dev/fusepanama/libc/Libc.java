@@ -162,6 +162,8 @@ public final class Libc {
     private static final MethodHandle INOTIFY_INIT1 = bind("inotify_init1", i(JAVA_INT), CAPTURE);
     private static final MethodHandle INOTIFY_ADD_WATCH = bind("inotify_add_watch", i(JAVA_INT, ADDRESS, JAVA_INT), CAPTURE);
     private static final MethodHandle INOTIFY_RM_WATCH = bind("inotify_rm_watch", i(JAVA_INT, JAVA_INT), CAPTURE);
+    private static final MethodHandle FANOTIFY_INIT = bind("fanotify_init", i(JAVA_INT, JAVA_INT), CAPTURE);
+    private static final MethodHandle FANOTIFY_MARK = bind("fanotify_mark", i(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, ADDRESS), CAPTURE);
     private static final MethodHandle EVENTFD = bind("eventfd", i(JAVA_INT, JAVA_INT), CAPTURE);
     private static final MethodHandle UNSHARE = bind("unshare", i(JAVA_INT), CAPTURE);
     private static final MethodHandle UMOUNT2 = bind("umount2", i(ADDRESS, JAVA_INT), CAPTURE);
@@ -539,6 +541,7 @@ public final class Libc {
     /** inotify(7) flags and event bits (linux/inotify.h). */
     public static final int IN_NONBLOCK = 04000;
     public static final int IN_CLOEXEC = 02000000;
+    public static final int IN_MODIFY = 0x2;
     public static final int IN_ATTRIB = 0x4;
     public static final int IN_CLOSE_WRITE = 0x8;
     public static final int IN_MOVED_FROM = 0x40;
@@ -551,6 +554,59 @@ public final class Libc {
     public static final int IN_EXCL_UNLINK = 0x04000000;
     /** {@code struct inotify_event}: wd, mask, cookie, len (4 x 32 bits), then {@code len} bytes of NUL-padded name. */
     public static final long INOTIFY_EVENT_SIZE = 16;
+    /** fanotify(7): fanotify_init flags (linux/fanotify.h). */
+    public static final int FAN_CLASS_NOTIF = 0;
+    public static final int FAN_CLOEXEC = 0x1;
+    public static final int FAN_NONBLOCK = 0x2;
+    public static final int FAN_REPORT_FID = 0x200;
+    public static final int FAN_REPORT_DIR_FID = 0x400;
+    public static final int FAN_REPORT_NAME = 0x800;
+    /** fanotify_mark flags. */
+    public static final int FAN_MARK_ADD = 0x1;
+    public static final int FAN_MARK_REMOVE = 0x2;
+    public static final int FAN_MARK_DONT_FOLLOW = 0x4;
+    public static final int FAN_MARK_ONLYDIR = 0x8;
+    public static final int FAN_MARK_INODE = 0;
+    public static final int FAN_MARK_FILESYSTEM = 0x100;
+    /** fanotify event bits. */
+    public static final long FAN_MODIFY = 0x2;
+    public static final long FAN_ATTRIB = 0x4;
+    public static final long FAN_CLOSE_WRITE = 0x8;
+    public static final long FAN_MOVED_FROM = 0x40;
+    public static final long FAN_MOVED_TO = 0x80;
+    public static final long FAN_CREATE = 0x100;
+    public static final long FAN_DELETE = 0x200;
+    public static final long FAN_DELETE_SELF = 0x400;
+    public static final long FAN_MOVE_SELF = 0x800;
+    public static final long FAN_Q_OVERFLOW = 0x4000;
+    public static final long FAN_EVENT_ON_CHILD = 0x08000000;
+    public static final long FAN_ONDIR = 0x40000000;
+    /** {@code struct fanotify_event_metadata}: event_len (u32), vers (u8), reserved (u8), metadata_len (u16), mask (u64), fd (s32), pid (s32). */
+    public static final long FANOTIFY_METADATA_SIZE = 24;
+    public static final int FANOTIFY_METADATA_VERSION = 3;
+    /** Info records after the metadata: {@code struct fanotify_event_info_header} (info_type u8, pad u8, len u16). */
+    public static final int FAN_EVENT_INFO_TYPE_FID = 1;
+    public static final int FAN_EVENT_INFO_TYPE_DFID_NAME = 2;
+    public static final int FAN_EVENT_INFO_TYPE_DFID = 3;
+    /**
+     * Where the {@code struct file_handle} begins in {@code struct fanotify_event_info_fid}: after
+     * the 4-byte header and the 8-byte {@code fsid}; a DFID_NAME record's NUL-terminated name
+     * follows the handle.
+     */
+    public static final long FANOTIFY_INFO_FID_HANDLE = 12;
+
+    /** {@code fanotify_init(2)}: a descriptor, or a negative errno (EPERM unprivileged before Linux 5.13, EINVAL for flags the kernel lacks). */
+    public static int fanotifyInit(int flags, int eventFlags) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) FANOTIFY_INIT.invokeExact(errno, flags, eventFlags), errno); } catch (Throwable t) { throw broken(t); }
+    }
+
+    /** {@code fanotify_mark(2)}; {@code path} may be {@link MemorySegment#NULL} to mark {@code dirFd} itself. */
+    public static int fanotifyMark(int fd, int flags, long mask, int dirFd, MemorySegment path) {
+        MemorySegment errno = THREAD_ERRNO.get();
+        try { return r((int) FANOTIFY_MARK.invokeExact(errno, fd, flags, mask, dirFd, path), errno); } catch (Throwable t) { throw broken(t); }
+    }
+
     /** eventfd(2) flags. */
     public static final int EFD_CLOEXEC = 02000000;
     public static final int EFD_NONBLOCK = 04000;

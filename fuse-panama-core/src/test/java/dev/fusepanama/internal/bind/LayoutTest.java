@@ -170,6 +170,24 @@ class LayoutTest {
     }
 
     @Test
+    void changeNotificationConstantsMatchTheHeaders() throws Exception {
+        Map<String, Long> java = new TreeMap<>();
+        for (Field f : Libc.class.getFields()) {
+            String n = f.getName();
+            if (Modifier.isStatic(f.getModifiers()) && (n.startsWith("IN_") || n.startsWith("FAN_") || n.startsWith("EFD_"))) {
+                java.put(n, ((Number) f.get(null)).longValue());
+            }
+        }
+        assertTrue(java.keySet().containsAll(List.of("IN_CREATE", "FAN_REPORT_FID", "FAN_MARK_FILESYSTEM", "FAN_EVENT_INFO_TYPE_DFID_NAME")),
+                java.toString());
+        java.put("FANOTIFY_METADATA_VERSION", (long) Libc.FANOTIFY_METADATA_VERSION);
+        java.put("sizeof(struct inotify_event)", Libc.INOTIFY_EVENT_SIZE);
+        java.put("sizeof(struct fanotify_event_metadata)", Libc.FANOTIFY_METADATA_SIZE);
+        java.put("offsetof(struct fanotify_event_info_fid, handle)", Libc.FANOTIFY_INFO_FID_HANDLE);
+        assertConstants("notify", List.of("stddef.h", "sys/inotify.h", "sys/fanotify.h", "sys/eventfd.h"), java);
+    }
+
+    @Test
     void systemCallNumbersMatchTheHeaders() throws Exception {
         Map<String, Long> java = new TreeMap<>();
         for (Field f : Libc.class.getDeclaredFields()) {
