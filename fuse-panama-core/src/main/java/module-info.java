@@ -11,4 +11,5 @@ module dev.fusepanama {
     exports dev.fusepanama;
     exports dev.fusepanama.inode;
     exports dev.fusepanama.inode.table;
+    exports dev.fusepanama.watch;
 }
