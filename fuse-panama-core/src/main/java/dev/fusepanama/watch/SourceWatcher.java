@@ -114,6 +114,12 @@ public final class SourceWatcher<N> implements AutoCloseable {
 
         /** Events were lost (the kernel's queue overflowed): anything watched may have changed. */
         void lost();
+
+        /**
+         * The watcher stopped on an error (said in the log) and reports nothing more: what the
+         * listener let the kernel cache because it was watched is no longer safe to keep.
+         */
+        default void stopped() {}
     }
 
     /** How a watcher is made: {@link SourceWatcher#builder}. */
@@ -439,6 +445,13 @@ public final class SourceWatcher<N> implements AutoCloseable {
             }
         } catch (RuntimeException | Error unexpected) {
             LOG.error("{}: watcher stopped; changes made by others are no longer seen", name, unexpected);
+        }
+        if (!closing) {
+            try {
+                listener.stopped();
+            } catch (RuntimeException ex) {
+                LOG.warn("{}: handling the watcher's stop failed", name, ex);
+            }
         }
     }
 

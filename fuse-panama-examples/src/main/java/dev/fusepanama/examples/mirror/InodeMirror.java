@@ -15,6 +15,7 @@ import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.inode.LseekReply;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
@@ -26,6 +27,7 @@ import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
 import dev.fusepanama.libc.Libc;
 import dev.fusepanama.libc.Scratch;
+import dev.fusepanama.watch.SourceWatcher;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -84,6 +86,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         private double timeout;
         private boolean passthrough;
         private int descriptors;
+        private SourceWatcher.Mechanism watchAtMost = SourceWatcher.Mechanism.FANOTIFY_FILESYSTEM;
 
         private Builder(Path source) {
             this.source = source;
@@ -118,6 +121,12 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             return this;
         }
 
+        /** The best way {@link InodeMirror#watch} may watch the source (tests run each). */
+        Builder watchAtMost(SourceWatcher.Mechanism most) {
+            watchAtMost = most;
+            return this;
+        }
+
         /** @throws IOException if the source cannot be opened as a directory */
         public InodeMirror build() throws IOException {
             return new InodeMirror(this);
@@ -133,6 +142,8 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         return builder(source).passthrough(true).build();
     }
 
+    private final Path source;
+    private final SourceWatcher.Mechanism watchAtMost;
     private final boolean passthrough;
     private final SourceNodes table;
     private final Callers callers = new Callers();
@@ -141,6 +152,8 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     private final Xattrs xattrs;
 
     private InodeMirror(Builder b) throws IOException {
+        this.source = b.source;
+        this.watchAtMost = b.watchAtMost;
         this.passthrough = b.passthrough;
         this.table = new SourceNodes(b.source, b.descriptors > 0 ? b.descriptors : DescriptorLimit.defaultKept(),
                 Timeouts.NONE.withAttributes(b.timeout).withEntries(b.timeout));
@@ -186,9 +199,31 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         table.forget(ino, lookups);
     }
 
+    /**
+     * Starts telling the kernel, through {@code mount}'s notifications, of the changes other
+     * programs make in the source ({@link SourceChanges}), and from then on lets it cache what
+     * the watch covers: names and attributes for a day, file data across opens, directory
+     * listings. Call it once the mirror is mounted; the mount's end stops it.
+     *
+     * @throws IOException if the source cannot be watched at all (no inotify instance left)
+     */
+    public void watch(InodeMount mount) throws IOException {
+        synchronized (this) {
+            if (table.changes != null) throw new IllegalStateException("already watching");
+            table.changes = SourceChanges.start(table, mount, source, watchAtMost);
+        }
+    }
+
+    /** How the source is watched, or null where it is not (tests). */
+    SourceWatcher.Mechanism watching() {
+        SourceChanges c = table.changes;
+        return c == null ? null : c.mechanism();
+    }
+
     /** The mount has ended: every descriptor still open is closed, the source's last. */
     @Override
     public void destroy() {
+        stopWatching();
         open.closeAll();
         table.forgetAll();
         close();
@@ -197,7 +232,16 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     /** Closes the source's descriptors; for a mirror that was never mounted, or at any time after. */
     @Override
     public void close() {
+        stopWatching();
         table.close();
+    }
+
+    private synchronized void stopWatching() {
+        SourceChanges c = table.changes;
+        if (c != null) {
+            table.changes = null;
+            c.close();
+        }
     }
 
     /** How many source inodes the kernel holds entries of (tests). */
@@ -236,7 +280,9 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         if (rc < 0) {
             table.fail(reply, -rc);
         } else {
-            reply.send(table.timeouts);
+            SourceNode n = table.nodeOrNull(ino);
+            SourceNode.Link l = n == null ? null : n.link;
+            reply.send(table.timeouts(l == null ? null : l.parent(), n, reply.attributes()));
         }
     }
 

@@ -128,7 +128,7 @@ final class NameChanges {
         long id = table.nodeOf(s, fd, true, parent, name, reply.attributes());
         if (id < 0) {
             table.fail(reply, (int) -id);
-        } else if (!reply.entry(Inode.of(id), table.timeouts)) {
+        } else if (!reply.entry(Inode.of(id), table.timeouts(parent, id, reply.attributes()))) {
             table.forget(id, 1);
         }
     }
@@ -162,7 +162,7 @@ final class NameChanges {
         }
         table.lookedUp(n);
         seen(n, p, newName);
-        if (!reply.entry(n, table.timeouts)) {
+        if (!reply.entry(n, table.timeouts(p, n, reply.attributes()))) {
             table.forget(n.id, 1);
         }
     }

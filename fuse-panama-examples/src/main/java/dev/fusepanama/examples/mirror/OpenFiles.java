@@ -100,7 +100,7 @@ final class OpenFiles {
         if (passthrough) {
             reply.passthrough(fd);
         }
-        if (!reply.open(fd, 0)) {
+        if (!reply.open(fd, table.keepsData(n, fd) ? OpenReply.KEEP_CACHE : 0)) {
             files.remove(fd);
             Libc.close(fd);
             table.descriptors.unpin(n);
@@ -164,7 +164,8 @@ final class OpenFiles {
         if (passthrough) {
             reply.passthrough(fd);
         }
-        if (!reply.created(Inode.of(id), table.timeouts, fd, 0)) {
+        if (!reply.created(Inode.of(id), table.timeouts(p, node, reply.attributes()), fd,
+                table.keepsData(node, fd) ? OpenReply.KEEP_CACHE : 0)) {
             files.remove(fd);
             Libc.close(fd);
             table.descriptors.unpin(node);
@@ -293,7 +294,7 @@ final class OpenFiles {
             return;
         }
         dirs.add(fd);
-        if (!reply.open(fd, 0)) {
+        if (!reply.open(fd, table.keepsData(n, fd) ? OpenReply.CACHE_DIR | OpenReply.KEEP_CACHE : 0)) {
             dirs.close(fd);
             table.descriptors.unpin(n);
         }

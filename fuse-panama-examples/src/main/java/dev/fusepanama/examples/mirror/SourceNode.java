@@ -1,5 +1,6 @@
 package dev.fusepanama.examples.mirror;
 
+import dev.fusepanama.Posix;
 import dev.fusepanama.inode.Inode;
 
 /**
@@ -24,6 +25,9 @@ final class SourceNode implements Inode {
     /** Whether the handle may reopen it through the source's mount: it was found on that mount, not on one bound inside it. */
     final boolean onSourceMount;
     final boolean symlink;
+    final boolean directory;
+    /** Whether the source watcher covers it (for a directory: the names in it); see {@link SourceChanges}. */
+    volatile boolean watched;
     /** Where to open it again by name; null for the root. */
     volatile Link link;
     /** Entries the kernel holds; guarded by the mirror's table. */
@@ -47,13 +51,14 @@ final class SourceNode implements Inode {
     SourceNode previous;
     SourceNode next;
 
-    SourceNode(long id, long dev, long ino, byte[] handle, boolean onSourceMount, boolean symlink, Link link) {
+    SourceNode(long id, long dev, long ino, byte[] handle, boolean onSourceMount, int mode, Link link) {
         this.id = id;
         this.dev = dev;
         this.ino = ino;
         this.handle = handle;
         this.onSourceMount = onSourceMount;
-        this.symlink = symlink;
+        this.symlink = (mode & Posix.S_IFMT) == Posix.S_IFLNK;
+        this.directory = (mode & Posix.S_IFMT) == Posix.S_IFDIR;
         this.link = link;
     }
 

@@ -62,8 +62,10 @@ final class SourceNodes {
         final MemorySegment name = arena.allocate(Scratch.PATH_MAX);
     }
 
-    /** What the kernel may cache of the entries and attributes answered. */
+    /** What the kernel may cache of the entries and attributes answered, where no watch covers them. */
     final Timeouts timeouts;
+    /** Other programs' changes in the source, once the mirror watches it ({@link InodeMirror#watch}). */
+    volatile SourceChanges changes;
     final NodeDescriptors descriptors;
     private final SourceNode rootNode;
     private volatile boolean mountInsideWarned;
@@ -122,7 +124,7 @@ final class SourceNodes {
             }
             handleMount = mount;
             byHandle = mount >= 0;
-            rootNode = new SourceNode(ROOT, st.segment().get(JAVA_LONG, 0), st.ino(), rootHandle, true, false, null);
+            rootNode = new SourceNode(ROOT, st.segment().get(JAVA_LONG, 0), st.ino(), rootHandle, true, st.mode(), null);
             descriptors.offer(rootNode, fd, true);
         }
         byId.put(ROOT, rootNode);
@@ -346,7 +348,7 @@ final class SourceNodes {
             found = n != null && (n.users >= 0 || Arrays.equals(n.handle, handle));
             if (!found) {
                 n = new SourceNode(nextId.getAndIncrement(), key.dev(), key.ino(), handle, onSourceMount,
-                        (attributes.mode() & Posix.S_IFMT) == Posix.S_IFLNK, new SourceNode.Link(parent, name.bytes()));
+                        attributes.mode(), new SourceNode.Link(parent, name.bytes()));
                 byKey.put(key, n);
                 byId.put(n.id, n);
             }
@@ -354,6 +356,14 @@ final class SourceNodes {
         }
         if (found) {
             seen(n, parent, name);
+        } else {
+            SourceChanges c = changes;
+            if (c != null) {
+                // Watched before the kernel learns of it, and read again: a change between the
+                // first read and the watch would otherwise be cached for as long as the watch covers.
+                c.watch(n, pathFd);
+                Libc.fstatat(pathFd, EMPTY, attributes.segment(), Libc.AT_EMPTY_PATH | Libc.AT_SYMLINK_NOFOLLOW);
+            }
         }
         descriptors.offer(n, pathFd, handle == null);
         return n.id;
@@ -383,7 +393,7 @@ final class SourceNodes {
         long id = fd < 0 ? fd : nodeOf(s, fd, true, parent, name, reply.attributes());
         if (id < 0) {
             fail(reply, (int) -id);
-        } else if (!reply.entry(Inode.of(id), timeouts)) {
+        } else if (!reply.entry(Inode.of(id), timeouts(parent, id, reply.attributes()))) {
             forget(id, 1);
         }
     }
@@ -405,8 +415,40 @@ final class SourceNodes {
             }
         }
         if (drop != null) {
+            SourceChanges c = changes;
+            if (c != null) {
+                c.forget(drop);
+            }
             descriptors.forget(drop);
         }
+    }
+
+    /** Every node the kernel holds, the root's included. */
+    List<SourceNode> all() {
+        synchronized (byKey) {
+            return new ArrayList<>(byId.values());
+        }
+    }
+
+    /**
+     * What the kernel may cache of an entry of {@code n} (null: not known here) in {@code parent}
+     * (null: not known), whose attributes {@code st} holds.
+     */
+    Timeouts timeouts(SourceNode parent, SourceNode n, Stat st) {
+        SourceChanges c = changes;
+        return c == null ? timeouts : c.timeouts(parent, n, st, timeouts);
+    }
+
+    /** The same, for the node of id {@code id}. */
+    Timeouts timeouts(SourceNode parent, long id, Stat st) {
+        SourceChanges c = changes;
+        return c == null ? timeouts : c.timeouts(parent, byId.get(id), st, timeouts);
+    }
+
+    /** Whether the kernel may keep the data of {@code n}, open as {@code fd}, across opens (a directory: its listing). */
+    boolean keepsData(SourceNode n, int fd) {
+        SourceChanges c = changes;
+        return c != null && c.keepsData(n, fd);
     }
 
     /** The mount has ended: every node but the root is dropped and its descriptor closed. */

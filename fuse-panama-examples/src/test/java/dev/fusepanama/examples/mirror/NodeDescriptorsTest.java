@@ -30,7 +30,7 @@ class NodeDescriptorsTest {
     }
 
     private SourceNode node() {
-        SourceNode n = new SourceNode(nodes.size() + 2, 1, nodes.size() + 2, new byte[] {8, 0, 0, 0, 1, 0, 0, 0}, true, false, null);
+        SourceNode n = new SourceNode(nodes.size() + 2, 1, nodes.size() + 2, new byte[] {8, 0, 0, 0, 1, 0, 0, 0}, true, Posix.S_IFREG | 0644, null);
         nodes.add(n);
         return n;
     }
