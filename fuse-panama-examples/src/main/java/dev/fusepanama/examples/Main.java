@@ -11,6 +11,7 @@ import dev.fusepanama.PathOptions;
 import dev.fusepanama.examples.memory.MemoryFileSystem;
 import dev.fusepanama.examples.mirror.InodeMirror;
 import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.nio.NioFileSystem;
 import java.io.File;
 import java.io.IOException;
@@ -263,8 +264,14 @@ public final class Main {
         void mountpoint(Path p) { mountpoint = p; }
 
         @Option(names = "--cache", paramLabel = "SECONDS", converter = Arguments.Seconds.class,
-                description = "Seconds the kernel may trust names and attributes. Default 0: the source may change underneath.")
+                description = "Seconds the kernel may trust names and attributes the source watch does not cover (all of them "
+                        + "with --no-watch). Default 0: the source may change underneath.")
         double cacheSeconds;
+
+        @Option(names = "--no-watch", description = "Do not watch the source for other programs' changes; the kernel then "
+                + "caches nothing beyond --cache. By default the mirror watches it (fanotify, or inotify) and lets the kernel "
+                + "keep what the watch covers, telling it of each change within 200 ms.")
+        boolean noWatch;
 
         @Option(names = "--no-passthrough", description = "Serve file data through the mirror even where the kernel could "
                 + "read and write the source files itself (kernel passthrough: libfuse 3.17+, root).")
@@ -293,7 +300,21 @@ public final class Main {
                 throw new Arguments.Refusal(spec.commandLine(), String.valueOf(e.getMessage()));
             }
             try (InodeMirror fs = mirror) {
-                return serve("mirror", fs, apply(fs.mountOptions()), this);
+                checkInodeApi("mirror");
+                MountOptions options = apply(fs.mountOptions()).build();
+                return serve("mirror", at -> {
+                    InodeMount m = Fuse.mount(fs, at, options);
+                    if (!noWatch) {
+                        try {
+                            fs.watch(m);
+                        } catch (IOException e) {
+                            m.close();
+                            throw new IOException("cannot watch the source " + realSource + " (--no-watch mounts without): "
+                                    + e.getMessage(), e);
+                        }
+                    }
+                    return m;
+                }, this);
             }
         }
 

@@ -100,11 +100,15 @@ final class OpenFiles {
         if (passthrough) {
             reply.passthrough(fd);
         }
-        if (!reply.open(fd, table.keepsData(n, fd) ? OpenReply.KEEP_CACHE : 0)) {
+        if (!reply.open(fd, table.keepsData(n, fd, readable(flags), request.accessTimes()) ? OpenReply.KEEP_CACHE : 0)) {
             files.remove(fd);
             Libc.close(fd);
             table.descriptors.unpin(n);
         }
+    }
+
+    private static boolean readable(int flags) {
+        return (flags & Posix.O_ACCMODE) != Posix.O_WRONLY;
     }
 
     /**
@@ -165,7 +169,7 @@ final class OpenFiles {
             reply.passthrough(fd);
         }
         if (!reply.created(Inode.of(id), table.timeouts(p, node, reply.attributes()), fd,
-                table.keepsData(node, fd) ? OpenReply.KEEP_CACHE : 0)) {
+                table.keepsData(node, fd, readable(flags), request.accessTimes()) ? OpenReply.KEEP_CACHE : 0)) {
             files.remove(fd);
             Libc.close(fd);
             table.descriptors.unpin(node);
@@ -294,7 +298,7 @@ final class OpenFiles {
             return;
         }
         dirs.add(fd);
-        if (!reply.open(fd, table.keepsData(n, fd) ? OpenReply.CACHE_DIR | OpenReply.KEEP_CACHE : 0)) {
+        if (!reply.open(fd, table.keepsData(n, fd, true, request.accessTimes()) ? OpenReply.CACHE_DIR | OpenReply.KEEP_CACHE : 0)) {
             dirs.close(fd);
             table.descriptors.unpin(n);
         }

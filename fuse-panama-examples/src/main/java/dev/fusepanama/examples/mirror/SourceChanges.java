@@ -1,5 +1,6 @@
 package dev.fusepanama.examples.mirror;
 
+import dev.fusepanama.AccessTimes;
 import dev.fusepanama.Stat;
 import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.inode.Timeouts;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -101,19 +103,44 @@ final class SourceChanges implements SourceWatcher.Listener<SourceNode> {
     }
 
     /**
-     * Whether the kernel may keep the data of {@code n}, open as {@code fd}, across opens, or a
-     * directory's listing: where its changes are seen whatever name they are made through.
+     * Whether the kernel may keep the data of {@code n}, open as {@code fd} ({@code readable}
+     * or not), across opens, or a directory's listing: where its changes are seen whatever name
+     * they are made through. A read the page cache answers never reaches the source, so where a
+     * read would set the access time under {@code times} (the mount's rule: the first read after
+     * a change under relatime), a file opened for reading has its source read once here, one
+     * byte, which sets it as the kernel's rule says: the access time moves at the open, not at
+     * the first read. Under strictatime, where every read moves it, and for a directory, whose
+     * listing's access time this does not set, nothing is kept then.
      */
-    boolean keepsData(SourceNode n, int fd) {
+    boolean keepsData(SourceNode n, int fd, boolean readable, AccessTimes times) {
         if (!working) return false;
-        if (everyPath) return true;
-        if (n.directory) return n.watched;
-        SourceNode.Link link = n.link;
-        if (link == null || !link.parent().watched) return false;
+        if (!everyPath) {
+            SourceNode.Link link = n.link;
+            if (n.directory ? !n.watched : link == null || !link.parent().watched) return false;
+        }
         try (Arena a = Arena.ofConfined()) {
             Stat st = Stat.over(a.allocate(Stat.SIZE, 8));
-            return Libc.fstat(fd, st.segment()) == 0 && st.nlink() == 1;
+            if (Libc.fstat(fd, st.segment()) != 0) return false;
+            if (!everyPath && !n.directory && st.nlink() != 1) return false;
+            Instant now = Instant.now();
+            boolean moves = times.needsUpdate(n.directory, nanos(st.atimeSeconds(), st.atimeNanos()),
+                    nanos(st.mtimeSeconds(), st.mtimeNanos()), nanos(st.ctimeSeconds(), st.ctimeNanos()),
+                    nanos(now.getEpochSecond(), now.getNano()));
+            if (!moves) return true;
+            if (n.directory || times.everyRead()) return false;
+            if (!readable) return true;
+            if (Libc.pread(fd, a.allocate(1), 1, 0) < 0) return false;
+            try {
+                mount.invalidateInode(n.id, -1, 0); // the access time it holds is the old one
+            } catch (IOException | IllegalStateException e) {
+                return false;
+            }
+            return true;
         }
+    }
+
+    private static long nanos(long seconds, long nanos) {
+        return seconds * 1_000_000_000L + nanos;
     }
 
     @Override

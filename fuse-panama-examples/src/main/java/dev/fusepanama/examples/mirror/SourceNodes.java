@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.fusepanama.AccessTimes;
 import dev.fusepanama.Errno;
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.Posix;
@@ -445,10 +446,10 @@ final class SourceNodes {
         return c == null ? timeouts : c.timeouts(parent, byId.get(id), st, timeouts);
     }
 
-    /** Whether the kernel may keep the data of {@code n}, open as {@code fd}, across opens (a directory: its listing). */
-    boolean keepsData(SourceNode n, int fd) {
+    /** Whether the kernel may keep the data of {@code n}, open as {@code fd}, across opens (a directory: its listing); see {@link SourceChanges#keepsData}. */
+    boolean keepsData(SourceNode n, int fd, boolean readable, AccessTimes times) {
         SourceChanges c = changes;
-        return c != null && c.keepsData(n, fd);
+        return c != null && c.keepsData(n, fd, readable, times);
     }
 
     /** The mount has ended: every node but the root is dropped and its descriptor closed. */

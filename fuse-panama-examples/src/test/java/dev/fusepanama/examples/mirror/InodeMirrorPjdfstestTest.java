@@ -9,7 +9,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
- * pjdfstest inside the inode mirror of a fresh tmpfs, mounted as root with passthrough; no known
+ * pjdfstest inside the inode mirror of a fresh tmpfs, watched, mounted as root with passthrough; no known
  * failures (the path mirror's, fstat of an unlinked open file, is what the inode API answers).
  */
 @MountTest
@@ -29,6 +29,8 @@ class InodeMirrorPjdfstestTest extends PjdfstestSuite {
     @Override
     protected TestMount mountFilesystem() throws Exception {
         InodeMirror fs = InodeMirror.of(source);
-        return TestMount.mount(fs, fs.mountOptions().allowOther(true).build());
+        TestMount m = TestMount.mount(fs, fs.mountOptions().allowOther(true).build());
+        fs.watch(m.inodeHandle()); // as the command line mounts it: the kernel caches what the watch covers
+        return m;
     }
 }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
- * The POSIX suite against the inode mirror of a fresh directory on a tmpfs, mounted with
+ * The POSIX suite against the inode mirror of a fresh directory on a tmpfs, watched, mounted with
  * passthrough as root: every result must equal the kernel's own tmpfs, which is also what the
  * mirror's source is. Unlike the path mirror it answers fstat of a removed file.
  */
@@ -42,6 +42,8 @@ class InodeMirrorPosixTest extends PosixSuite {
         Path source = Files.createTempDirectory(sources, "source-");
         Files.setPosixFilePermissions(source, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         InodeMirror fs = InodeMirror.of(source);
-        return TestMount.mount(fs, fs.mountOptions().allowOther(true).build());
+        TestMount m = TestMount.mount(fs, fs.mountOptions().allowOther(true).build());
+        fs.watch(m.inodeHandle()); // as the command line mounts it: the kernel caches what the watch covers
+        return m;
     }
 }

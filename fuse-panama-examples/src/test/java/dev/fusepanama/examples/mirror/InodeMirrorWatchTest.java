@@ -10,7 +10,9 @@ import dev.fusepanama.watch.SourceWatcher.Mechanism;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -88,6 +90,41 @@ class InodeMirrorWatchTest {
             assertEquals("mine\n", Files.readString(source.resolve("mine")));
             assertEquals("mine\n", Files.readString(m.path("mine")));
         }
+    }
+
+    /**
+     * Under relatime a read sets an access time older than the modification or than a day, also
+     * where the kernel keeps the file's page cache and the read never reaches the mirror; the
+     * next read leaves it.
+     */
+    @ParameterizedTest
+    @EnumSource(Mechanism.class)
+    void aReadThePageCacheAnswersStillSetsAStaleAccessTime(Mechanism mechanism) throws Exception {
+        Path source = Files.createDirectory(tmp.resolve("source"));
+        Files.writeString(source.resolve("f"), "x".repeat(8192));
+        InodeMirror fs = InodeMirror.builder(source).watchAtMost(mechanism).build();
+        try (TestMount m = TestMount.mount(fs, fs.mountOptions().build())) {
+            fs.watch(m.inodeHandle());
+            Path f = m.path("f");
+            Files.readString(f);
+            Files.readString(f); // now in the page cache, kept across opens
+            Files.setAttribute(f, "lastAccessTime", FileTime.from(Instant.parse("2000-01-01T00:00:00Z")));
+            long before = System.currentTimeMillis() * 1_000_000L;
+            Files.readString(f);
+            Os.StatResult read = Os.lstat(Os.bytes(f));
+            long atime = nanos(read.atimeSec(), read.atimeNsec());
+            assertTrue(atime >= before - 1_000_000_000L, "the read set the access time of 2000: " + read);
+            Os.StatResult inSource = Os.lstat(Os.bytes(source.resolve("f")));
+            assertEquals(atime, nanos(inSource.atimeSec(), inSource.atimeNsec()), "as the source has it");
+            Thread.sleep(20);
+            Files.readString(f);
+            Os.StatResult again = Os.lstat(Os.bytes(f));
+            assertEquals(atime, nanos(again.atimeSec(), again.atimeNsec()), "relatime: the next read leaves it");
+        }
+    }
+
+    private static long nanos(long seconds, long nanos) {
+        return seconds * 1_000_000_000L + nanos;
     }
 
     private static List<String> list(Path dir) throws IOException {
