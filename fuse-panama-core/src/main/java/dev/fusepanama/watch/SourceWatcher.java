@@ -370,6 +370,23 @@ public final class SourceWatcher<N> implements AutoCloseable {
         return true;
     }
 
+    /**
+     * As {@link #watch(Object, int, byte[], boolean)}, for {@code node} at {@code path} (its last
+     * link not followed), opened here for the while.
+     */
+    public boolean watch(N node, Path path, boolean directory) {
+        int fd;
+        try (Arena a = Arena.ofConfined()) {
+            fd = Libc.openat(Libc.AT_FDCWD, a.allocateFrom(path.toString()), Posix.O_PATH | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, 0);
+        }
+        if (fd < 0) return false;
+        try {
+            return watch(node, fd, null, directory);
+        } finally {
+            Libc.close(fd);
+        }
+    }
+
     /** Stops watching {@code node} (the kernel forgot it). */
     public void forget(N node) {
         if (mechanism == Mechanism.INOTIFY) {

@@ -2,7 +2,10 @@ package dev.fusepanama.nio;
 
 import dev.fusepanama.nio.NioFileSystem.NioNode;
 import java.io.IOException;
+import dev.fusepanama.watch.SourceWatcher;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchEvent;
@@ -15,26 +18,30 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The provider's {@link WatchService} over the directories the kernel knows, for one session of a
- * {@link NioFileSystem} ({@link NioFileSystem#watchChanges}): one daemon thread takes its events
- * and tells the filesystem which name changed, which tells the kernel. A directory is watched
- * from when the kernel learns it until it forgets it ({@link NioNode#forgotten}), or until the
- * provider cancels the watch (the directory was removed).
+ * Changes behind the mount for one session of a {@link NioFileSystem} ({@link NioFileSystem#watchChanges}),
+ * told to the filesystem by name, which tells the kernel. Over the JDK's default filesystem it is
+ * core's {@link SourceWatcher} (fanotify, which drops the adapter's own changes, else inotify);
+ * over any other provider, the provider's {@link WatchService}, one daemon thread taking its
+ * events. A directory is watched from when the kernel learns it until it forgets it
+ * ({@link NioNode#forgotten}), or until the watch ends (the directory was removed).
  */
 final class NioWatcher {
     private static final Logger LOG = LoggerFactory.getLogger(NioWatcher.class);
 
     private final NioFileSystem fs;
+    /** The provider's service, or null where the source watcher watches. */
     private final WatchService service;
+    private final SourceWatcher<NioNode> source;
     /** The directory each key watches, and each directory's key. */
     private final Map<WatchKey, NioNode> dirs = new ConcurrentHashMap<>();
     private final Map<NioNode, WatchKey> keys = new ConcurrentHashMap<>();
     /** Whether a directory could not be watched yet: the first time is a warning, the rest go to debug. */
     private final AtomicBoolean failedBefore = new AtomicBoolean();
 
-    private NioWatcher(NioFileSystem fs, WatchService service) {
+    private NioWatcher(NioFileSystem fs, WatchService service, SourceWatcher<NioNode> source) {
         this.fs = fs;
         this.service = service;
+        this.source = source;
     }
 
     /**
@@ -43,13 +50,41 @@ final class NioWatcher {
      * @throws UnsupportedOperationException if the provider has none
      */
     static NioWatcher start(NioFileSystem fs, Path root) throws IOException {
-        NioWatcher w = new NioWatcher(fs, root.getFileSystem().newWatchService());
+        if (root.getFileSystem() == FileSystems.getDefault()) {
+            SourceWatcher<NioNode> source = SourceWatcher.<NioNode>builder(root.toAbsolutePath(), new SourceWatcher.Listener<>() {
+                @Override
+                public boolean changed(SourceWatcher.Change<NioNode> c) {
+                    if (c.directory() != null && c.name() != null) {
+                        String name = new String(c.name(), StandardCharsets.UTF_8);
+                        tell(name + " in directory " + c.directory(), () -> fs.changed(c.directory(), name));
+                    }
+                    return true;
+                }
+
+                @Override
+                public void lost() {
+                    tell("any file (events were lost)", fs::changedAll);
+                }
+
+                @Override
+                public void stopped() {
+                    lost();
+                }
+            }).name("fuse-panama-nio " + root).start();
+            LOG.info("{}: changes behind the mount are watched ({})", root, source.describe());
+            return new NioWatcher(fs, null, source);
+        }
+        NioWatcher w = new NioWatcher(fs, root.getFileSystem().newWatchService(), null);
         Thread.ofPlatform().daemon().name("fuse-panama-nio watcher of " + root).start(w::run);
         return w;
     }
 
     /** Ends the watch: the thread ends once the service is closed. */
     void stop() {
+        if (source != null) {
+            source.close();
+            return;
+        }
         try {
             service.close();
         } catch (IOException e) {
@@ -61,6 +96,10 @@ final class NioWatcher {
     void watch(NioNode dir, Path p) {
         synchronized (dir) { // against its forgotten() meanwhile (see unwatch)
             if (dir.watcher == this || dir.isDropped()) return;
+            if (source != null) {
+                if (source.watch(dir, p, true)) dir.watcher = this;
+                return;
+            }
             WatchKey k;
             try {
                 k = p.register(service, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_DELETE,
@@ -90,6 +129,10 @@ final class NioWatcher {
     void unwatch(NioNode dir) {
         synchronized (dir) {
             dir.watcher = null;
+            if (source != null) {
+                source.forget(dir);
+                return;
+            }
             WatchKey k = keys.remove(dir);
             if (k != null && dirs.remove(k, dir)) k.cancel();
         }

@@ -11,7 +11,10 @@ import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.inode.table.NodeTable;
 import dev.fusepanama.libc.Libc;
 import dev.fusepanama.vault.crypto.NameCipher;
+import dev.fusepanama.watch.SourceWatcher;
 import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Changes other programs make in the cipher directory (a sync client adding, replacing or
- * removing files), found by the {@link CipherDirWatcher} (inotify) on the directories the kernel
+ * removing files), found by a {@link SourceWatcher} (fanotify or inotify) on the directories the kernel
  * knows, and told to the kernel through the mount's notifications, so that it drops what it
  * cached of them while caching stays on. The vault's own changes are told apart by the
  * ciphertext file's ctime, and by the names it is creating ({@link #announce}).
@@ -30,7 +33,9 @@ import org.slf4j.LoggerFactory;
 final class ExternalChanges {
     /** One logger for the whole vault, the one an application configures. */
     private static final Logger LOG = LoggerFactory.getLogger(VaultFileSystem.class);
-    private volatile CipherDirWatcher watcher;
+    private volatile SourceWatcher<Node> watcher;
+    /** How long the events of one name are gathered (a burst of the vault's own changes costs one look, after it). */
+    static final long GATHER_MILLIS = 50;
     /**
      * Names the vault is creating, by stored name, with when it began: their creation events
      * are the vault's own until the node table has them (a little later, or never if it failed).
@@ -60,18 +65,26 @@ final class ExternalChanges {
     /** Starts watching the directories the kernel knows and telling {@code mount} about others' changes in them. */
     void start(InodeMount mount) throws IOException {
         this.mount = mount;
-        CipherDirWatcher w = new CipherDirWatcher(new CipherDirWatcher.Listener() {
+        SourceWatcher<Node> w = SourceWatcher.<Node>builder(Path.of(cipherDir), new SourceWatcher.Listener<>() {
             @Override
-            public boolean changed(Node dir, byte[] stored) {
-                return externalChange(dir, stored);
+            public boolean changed(SourceWatcher.Change<Node> change) {
+                // A cipher directory's own attributes (its name ".") are nothing the kernel shows of the vault.
+                return change.directory() == null || change.name() == null || externalChange(change.directory(), change.name());
             }
 
             @Override
             public void lost() {
                 everythingChanged();
             }
-        }, cipherDir);
+
+            @Override
+            public void stopped() {
+                everythingChanged();
+            }
+        }).name("vault " + cipherDir).gather(Duration.ofMillis(GATHER_MILLIS)).writes(SourceWatcher.Writes.AT_CLOSE).start();
         this.watcher = w;
+        LOG.info("vault {}: other programs' changes in the cipher directory are watched ({}); a file rewritten in place is seen at "
+                + "its writer's close", cipherDir, w.describe());
         for (Node n : table.nodes()) {
             if (n.isDirectory()) watch(w, n);
         }
@@ -79,13 +92,13 @@ final class ExternalChanges {
 
     /** A directory new to the kernel: watched from now on, once watching has started. */
     void watch(Node dir) {
-        CipherDirWatcher w = watcher;
+        SourceWatcher<Node> w = watcher;
         if (w != null) watch(w, dir);
     }
 
     /** The table dropped {@code n}: a directory the kernel no longer knows is not watched any more. */
     void forgotten(Node n) {
-        CipherDirWatcher w = watcher;
+        SourceWatcher<Node> w = watcher;
         if (w != null && n.isDirectory()) w.forget(n);
     }
 
@@ -96,11 +109,11 @@ final class ExternalChanges {
 
     /** Stops watching. */
     void close() {
-        CipherDirWatcher w = watcher;
+        SourceWatcher<Node> w = watcher;
         if (w != null) w.close();
     }
 
-    private void watch(CipherDirWatcher w, Node dir) {
+    private void watch(SourceWatcher<Node> w, Node dir) {
         ThreadBuffers s = scratch.get();
         int dfd;
         try {
@@ -109,7 +122,7 @@ final class ExternalChanges {
             return; // removed meanwhile: nothing to watch
         }
         try {
-            w.watch(dir, dfd);
+            w.watch(dir, dfd, null, true);
         } finally {
             store.closeDir(s, dfd);
         }
