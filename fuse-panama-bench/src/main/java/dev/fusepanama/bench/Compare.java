@@ -15,7 +15,7 @@ import java.util.Map;
  * processes' CPU per operation, peak RSS, idle libfuse workers and the JIT compiler's share.
  * Every mount it makes is gone when it ends, also on failure.
  *
- * <p>Usage: {@code Compare [--suite tree|mirror|memfs|inode|passthrough|uring|cryptomator|vault] [--rounds N] [--scale F] [--quick | --smoke]
+ * <p>Usage: {@code Compare [--suite tree|mirror|everyday|memfs|inode|passthrough|uring|cryptomator|vault] [--rounds N] [--scale F] [--quick | --smoke]
  * [--write RESULTS.md] [--command TEXT]}. {@code --write} replaces the suite's section of the file
  * (not in a smoke run); {@code --command} is the command line recorded there.
  */
@@ -34,7 +34,7 @@ public final class Compare {
     static final double QUIET_JIT_SHARE = 0.01;
 
     /** The suites, by the name {@code --suite} takes; the first is the default. */
-    static final List<String> SUITES = List.of("tree", "mirror", "memfs", "inode", "passthrough", "uring", "cryptomator", "vault");
+    static final List<String> SUITES = List.of("tree", "mirror", "everyday", "memfs", "inode", "passthrough", "uring", "cryptomator", "vault");
 
     record Options(String suite, int rounds, double scale, int maxWarmupPasses, boolean smoke, Path write, String command) {}
 
@@ -99,6 +99,7 @@ public final class Compare {
             Suite suite = switch (o.suite()) {
                 case "tree" -> TreeSuite.open(cleanup);
                 case "mirror" -> MirrorSuite.open(cleanup);
+                case "everyday" -> EverydaySuite.open(cleanup, o.scale());
                 case "memfs" -> MemfsSuite.open(cleanup, o.scale());
                 case "inode" -> InodeSuite.open(cleanup);
                 case "passthrough" -> PassthroughSuite.open(cleanup);

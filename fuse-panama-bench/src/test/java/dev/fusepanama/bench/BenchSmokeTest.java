@@ -65,6 +65,17 @@ class BenchSmokeTest {
     }
 
     @Test
+    void theEverydaySuiteRunsEveryFilesystemAndTheFreshnessTable() throws Exception {
+        assumeTrue(root(), "the everyday suite mounts a tmpfs: root only");
+        buildNative();
+        buildLibfuse318();
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "everyday", "--smoke"}));
+        System.out.println(section);
+        assertTrue(section.contains("| write inside a cached file |"), section);
+        assertNothingLeftMounted();
+    }
+
+    @Test
     void theMemfsSuiteRunsOnTmpfsAndBothMemfs() throws Exception {
         assumeTrue(root(), "the memfs suite mounts a tmpfs: root only");
         buildNative();
