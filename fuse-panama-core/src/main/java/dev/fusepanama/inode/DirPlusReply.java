@@ -26,6 +26,17 @@ public interface DirPlusReply extends Reply {
     boolean add(byte[] name, Inode inode, Timeouts timeouts, long nextOffset);
 
     /**
+     * Adds an entry without its inode: the name is listed, and the kernel looks it up itself
+     * when it needs it, as after a plain readdir. For an entry that cannot be looked up now (it
+     * was removed meanwhile, or what is there is not to be shown); no lookup is counted.
+     * {@link #attributes()} are not used.
+     *
+     * @param type the entry's file type, the {@code S_IFMT} bits of a mode ({@code Posix.S_IFREG}, ...; 0 if unknown)
+     * @return true if the batch is full: the entry was not added, send the batch
+     */
+    boolean addName(byte[] name, int type, long nextOffset);
+
+    /**
      * Sends the batch.
      *
      * @return false if the caller no longer waits (its system call was interrupted) or the mount

@@ -820,5 +820,20 @@ final class TypedReplies {
             }
             return full;
         }
+
+        @Override
+        public boolean addName(byte[] name, int type, long nextOffset) {
+            long at = name(name);
+            clearEntry(area); // node id 0: the kernel lists the name and links no inode to it
+            setMode(type & Posix.S_IFMT);
+            boolean full;
+            try {
+                full = full((long) ADD_DIRENTRY_PLUS.invokeExact(req, dir + used, (long) (limit - used), at, area + ENTRY, nextOffset));
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
+            clearEntry(area);
+            return full;
+        }
     }
 }

@@ -2,10 +2,18 @@ package dev.fusepanama.examples.mirror;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
+import dev.fusepanama.FileNames;
+import dev.fusepanama.Stat;
+import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
+import dev.fusepanama.inode.Inode;
+import dev.fusepanama.inode.Name;
 import dev.fusepanama.libc.Dirents;
 import dev.fusepanama.libc.Libc;
 import dev.fusepanama.libc.Scratch;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -42,6 +50,108 @@ final class DirStreams {
     void closeAll() {
         for (Integer fd : open.keySet()) {
             close(fd);
+        }
+    }
+
+    /**
+     * Answers a readdirplus of handle {@code fh}, a listing of {@code dir}, from {@code offset}:
+     * as many entries as the reply takes, each looked up as a lookup would ({@link SourceNodes#nodeOf}),
+     * so that {@code ls -l} and {@code find} need no lookup per entry. An entry that cannot be
+     * looked up (removed meanwhile, a filesystem mounted there) is listed without its node, which
+     * the kernel then looks up itself. The lookups of a batch the kernel did not take are forgotten.
+     */
+    void readPlus(long fh, long offset, SourceNode dir, SourceNodes table, DirPlusReply reply) {
+        DirStream d = open.get((int) fh);
+        if (d == null) {
+            reply.error(Errno.EBADF);
+            return;
+        }
+        Scratch s = Scratch.worker();
+        List<Long> counted = new ArrayList<>();
+        synchronized (d) {
+            if (d.position != offset) {
+                long rc = Libc.lseek(d.fd, offset, Posix.SEEK_SET);
+                if (rc < 0) {
+                    reply.error((int) -rc);
+                    return;
+                }
+                d.position = offset;
+            }
+            Dirents dirents = s.dirents();
+            batch:
+            while (true) {
+                long n = dirents.read(d.fd);
+                if (n < 0) {
+                    if (counted.isEmpty()) {
+                        reply.error((int) -n);
+                        return;
+                    }
+                    break; // what was listed so far; the next call meets the error again
+                }
+                if (n == 0) break;
+                while (dirents.next()) {
+                    byte[] name = dirents.name();
+                    boolean full;
+                    long id = 0;
+                    if (dirents.isDotOrDotDot()) {
+                        full = reply.addName(name, Posix.S_IFDIR, dirents.offset());
+                    } else {
+                        Stat st = reply.attributes();
+                        int fd = Libc.openat(d.fd, Scratch.cString(s.path, name), SourceNodes.PATH_FLAGS, 0);
+                        id = fd < 0 ? 0 : Math.max(0, table.nodeOf(s, fd, true, dir, new BytesName(name), st));
+                        full = id == 0 ? reply.addName(name, dirents.type() << 12, dirents.offset())
+                                : reply.add(name, Inode.of(id), table.timeouts(dir, id, st), dirents.offset());
+                    }
+                    if (full) {
+                        if (id != 0) table.forget(id, 1);
+                        d.position = -1;
+                        break batch;
+                    }
+                    if (id != 0) counted.add(id);
+                    d.position = dirents.offset();
+                }
+            }
+        }
+        if (!reply.send()) {
+            for (long id : counted) table.forget(id, 1);
+        }
+    }
+
+    /** A name of an entry read from the source, as the inode API's names are. */
+    private record BytesName(byte[] bytes) implements Name {
+        @Override
+        public int length() {
+            return bytes.length;
+        }
+
+        @Override
+        public byte byteAt(int index) {
+            return bytes[index];
+        }
+
+        @Override
+        public boolean is(byte[] other) {
+            return Arrays.equals(bytes, other);
+        }
+
+        @Override
+        public byte[] bytes() {
+            return bytes.clone();
+        }
+
+        @Override
+        public String toString() {
+            return FileNames.fromBytes(bytes);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof BytesName b && Arrays.equals(bytes, b.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(bytes);
         }
     }
 

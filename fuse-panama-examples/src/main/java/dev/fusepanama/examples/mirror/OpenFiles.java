@@ -10,6 +10,7 @@ import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
+import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.Inode;
@@ -307,6 +308,10 @@ final class OpenFiles {
     /** From the source's own offsets ({@link DirStreams}). */
     void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
         dirs.read(fh, offset, reply);
+    }
+
+    void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws IOException {
+        dirs.readPlus(fh, offset, table.node(ino), table, reply);
     }
 
     void releasedir(Request request, long ino, long fh, EmptyReply reply) {

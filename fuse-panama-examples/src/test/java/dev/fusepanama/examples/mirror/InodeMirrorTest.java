@@ -637,6 +637,32 @@ class InodeMirrorTest {
     }
 
     /**
+     * A listing answers readdirplus: each entry comes with its node, counted once as a lookup, so
+     * that {@code ls -l} needs no lookup per entry; when the kernel drops its caches it forgets
+     * each, and none is left.
+     */
+    @Test
+    void aListingGivesTheKernelEveryNodeAndItsForgettingLeavesNone() throws Exception {
+        InodeMirror fs = mirror();
+        for (int i = 0; i < 300; i++) Files.writeString(source.resolve("f" + i), "x");
+        try (TestMount m = mount(fs)) {
+            assertEquals(302, Os.listBytes(m.root()).size(), "300 files, . and ..");
+            // The kernel asks for the first batch with its nodes (READDIRPLUS_AUTO), the rest once lookups follow.
+            int listed = fs.nodes();
+            assertTrue(listed > 100 && listed <= 300, "nodes for the entries of the first batch, without a lookup: " + listed);
+            for (int i = 0; i < 300; i++) assertEquals(1, Os.lstat(Os.bytes(m.path("f" + i))).size());
+            assertEquals(300, fs.nodes(), "one node per file, whether listed or looked up");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (fs.nodes() > 0 && System.nanoTime() < deadline) {
+                Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "2");
+                Thread.sleep(50);
+            }
+            assertEquals(0, fs.nodes(), "every node forgotten once the kernel dropped its entries");
+            assertEquals("x", Files.readString(m.path("f7")), "and looked up again");
+        }
+    }
+
+    /**
      * A filesystem mounted inside the source is hidden, as passthrough_hp hides it: its inode
      * numbers could equal the source's, and {@code cp -a} or {@code tar} would take two files for
      * hard links of one. Its name is listed; looking it up answers EOPNOTSUPP.
