@@ -57,6 +57,11 @@ final class CountingInodeFileSystem extends ForwardingInodeFileSystem {
             return counted(plus.add(name, inode, timeouts, nextOffset));
         }
 
+        @Override
+        public boolean addName(byte[] name, int type, long nextOffset) {
+            return counted(plus.addName(name, type, nextOffset));
+        }
+
         @Override public Stat attributes() { return plus.attributes(); }
         @Override public boolean send() { return plain != null ? plain.send() : plus.send(); }
         @Override public void error(int errno) { target().error(errno); }
