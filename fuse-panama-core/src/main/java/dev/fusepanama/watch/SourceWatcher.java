@@ -17,10 +17,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -131,6 +133,7 @@ public final class SourceWatcher<N> implements AutoCloseable {
         private boolean ignoreOwnChanges = true;
         private Mechanism most = Mechanism.FANOTIFY_FILESYSTEM;
         private String name;
+        private int maxDirectories = Integer.MAX_VALUE;
 
         private Builder(Path source, Listener<N> listener) {
             this.source = source;
@@ -166,6 +169,16 @@ public final class SourceWatcher<N> implements AutoCloseable {
          */
         public Builder<N> atMost(Mechanism m) {
             most = Objects.requireNonNull(m);
+            return this;
+        }
+
+        /**
+         * At most this many directories watched at once (by default as many as the kernel's limit
+         * allows): a {@link SourceWatcher#watch} beyond it is refused as one beyond the kernel's.
+         */
+        public Builder<N> maxDirectories(int max) {
+            if (max < 1) throw new IllegalArgumentException("maxDirectories must be 1 or more: " + max);
+            maxDirectories = max;
             return this;
         }
 
@@ -207,6 +220,9 @@ public final class SourceWatcher<N> implements AutoCloseable {
     private final long fanotifyMask;
     private final int fd;
     private final int wakeup;
+    private final int maxDirectories;
+    /** Directories watched now; guarded by this. */
+    private int directories;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment buffer;
     private final MemorySegment pollFds;
@@ -216,6 +232,8 @@ public final class SourceWatcher<N> implements AutoCloseable {
     /** fanotify: the directory or file of each handle, and each one's handle. */
     private final Map<Handle, N> byHandle = new ConcurrentHashMap<>();
     private final Map<N, Handle> handles = new ConcurrentHashMap<>();
+    /** The handles of watched directories (counted against maxDirectories); guarded by this. */
+    private final Set<Handle> directoryHandles = new HashSet<>();
     private final Thread thread;
     private volatile boolean closing;
     private volatile boolean limitReported;
@@ -250,6 +268,7 @@ public final class SourceWatcher<N> implements AutoCloseable {
         this.gatherNanos = b.gather.toNanos();
         this.ownPid = (int) ProcessHandle.current().pid();
         this.ignoreOwn = b.ignoreOwnChanges;
+        this.maxDirectories = b.maxDirectories;
         this.inotifyMask = INOTIFY_MASK_BASE | (b.writes == Writes.EACH ? Libc.IN_MODIFY : 0);
         this.fanotifyMask = FANOTIFY_MASK_BASE | (b.writes == Writes.EACH ? Libc.FAN_MODIFY : 0);
         int[] chosen = choose(b);
@@ -344,6 +363,7 @@ public final class SourceWatcher<N> implements AutoCloseable {
             if (!directory) return true;
             synchronized (this) {
                 if (watches.containsKey(node)) return true;
+                if (directories >= maxDirectories) return refused(-Errno.ENOSPC, "the watcher's maxDirectories");
                 int wd;
                 try (Arena a = Arena.ofConfined()) {
                     wd = Libc.inotifyAddWatch(this.fd, a.allocateFrom("/proc/self/fd/" + fd), inotifyMask);
@@ -351,23 +371,32 @@ public final class SourceWatcher<N> implements AutoCloseable {
                 if (wd < 0) return refused(wd, "fs.inotify.max_user_watches");
                 byWatch.put(wd, node);
                 watches.put(node, wd);
+                directories++;
                 return true;
             }
         }
         byte[] h = handle != null ? handle : handleOf(fd);
         if (h == null) return false;
         Handle key = new Handle(h);
-        if (mechanism == Mechanism.FANOTIFY_INODES && directory) {
-            int rc;
-            try (Arena a = Arena.ofConfined()) {
-                rc = Libc.fanotifyMark(this.fd, Libc.FAN_MARK_ADD | Libc.FAN_MARK_ONLYDIR, fanotifyMask | Libc.FAN_EVENT_ON_CHILD,
-                        Libc.AT_FDCWD, a.allocateFrom("/proc/self/fd/" + fd));
+        synchronized (this) {
+            if (handles.containsKey(node)) return true;
+            if (directory) {
+                if (directories >= maxDirectories) return refused(-Errno.ENOSPC, "the watcher's maxDirectories");
+                if (mechanism == Mechanism.FANOTIFY_INODES) {
+                    int rc;
+                    try (Arena a = Arena.ofConfined()) {
+                        rc = Libc.fanotifyMark(this.fd, Libc.FAN_MARK_ADD | Libc.FAN_MARK_ONLYDIR,
+                                fanotifyMask | Libc.FAN_EVENT_ON_CHILD, Libc.AT_FDCWD, a.allocateFrom("/proc/self/fd/" + fd));
+                    }
+                    if (rc < 0) return refused(rc, "fs.fanotify.max_user_marks");
+                }
+                directories++;
             }
-            if (rc < 0) return refused(rc, "fs.fanotify.max_user_marks");
+            if (directory) directoryHandles.add(key);
+            byHandle.put(key, node);
+            handles.put(node, key);
+            return true;
         }
-        byHandle.put(key, node);
-        handles.put(node, key);
-        return true;
     }
 
     /**
@@ -392,12 +421,18 @@ public final class SourceWatcher<N> implements AutoCloseable {
         if (mechanism == Mechanism.INOTIFY) {
             synchronized (this) {
                 Integer wd = watches.remove(node);
+                if (wd != null) directories--;
                 if (wd != null && byWatch.remove(wd, node) && !closing) Libc.inotifyRmWatch(fd, wd);
             }
             return;
         }
-        Handle h = handles.remove(node);
-        if (h != null) byHandle.remove(h, node);
+        synchronized (this) {
+            Handle h = handles.remove(node);
+            if (h != null) {
+                byHandle.remove(h, node);
+                if (directoryHandles.remove(h)) directories--;
+            }
+        }
         // An inode mark goes with the inode; one left on a directory the kernel forgot reports
         // events nobody maps, which are dropped, until the directory is evicted.
     }
@@ -508,7 +543,11 @@ public final class SourceWatcher<N> implements AutoCloseable {
                 }
                 N dir = byWatch.get(wd);
                 if ((mask & Libc.IN_IGNORED) != 0) {
-                    if (dir != null && byWatch.remove(wd, dir)) watches.remove(dir, wd);
+                    if (dir != null) {
+                        synchronized (this) {
+                            if (byWatch.remove(wd, dir) && watches.remove(dir, wd)) directories--;
+                        }
+                    }
                     continue;
                 }
                 if (dir == null || len == 0) continue;

@@ -17,6 +17,7 @@ import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
+import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.LseekReply;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
@@ -88,6 +89,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         private boolean passthrough;
         private int descriptors;
         private SourceWatcher.Mechanism watchAtMost = SourceWatcher.Mechanism.FANOTIFY_FILESYSTEM;
+        private int watchLimit = Integer.MAX_VALUE;
 
         private Builder(Path source) {
             this.source = source;
@@ -128,6 +130,12 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
             return this;
         }
 
+        /** At most this many directories watched at once, as if the kernel's limit were met there (tests). */
+        Builder watchLimit(int directories) {
+            watchLimit = directories;
+            return this;
+        }
+
         /** @throws IOException if the source cannot be opened as a directory */
         public InodeMirror build() throws IOException {
             return new InodeMirror(this);
@@ -145,6 +153,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
 
     private final Path source;
     private final SourceWatcher.Mechanism watchAtMost;
+    private final int watchLimit;
     private final boolean passthrough;
     private final SourceNodes table;
     private final Callers callers = new Callers();
@@ -155,6 +164,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     private InodeMirror(Builder b) throws IOException {
         this.source = b.source;
         this.watchAtMost = b.watchAtMost;
+        this.watchLimit = b.watchLimit;
         this.passthrough = b.passthrough;
         this.table = new SourceNodes(b.source, b.descriptors > 0 ? b.descriptors : DescriptorLimit.defaultKept(),
                 Timeouts.NONE.withAttributes(b.timeout).withEntries(b.timeout));
@@ -164,10 +174,27 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     }
 
     /**
+     * Without kernel passthrough, the mirror clears set-ID bits itself, as a local filesystem
+     * does (writes reach the source as the mirror's process, which may keep them, so its own
+     * kernel would not): where libfuse (3.17.1+) and the kernel take it, the kernel then stops
+     * asking for {@code security.capability} before every write, a round trip each. Not with
+     * passthrough: the kernel writes passed-through files itself, the mirror never sees those
+     * writes, and under {@code HANDLE_KILLPRIV_V2} the kernel leaves the bits to the filesystem
+     * (fs/fuse/dir.c, fuse_setattr), so they would stay.
+     */
+    private static final KernelCaching CLEARS_SET_ID = KernelCaching.builder().handleKillprivV2(true).build();
+
+    @Override
+    public KernelCaching kernelCaching() {
+        return passthrough ? KernelCaching.builder().build() : CLEARS_SET_ID;
+    }
+
+    /**
      * The options to mount with: the kernel checks permissions ({@code default_permissions}, since
-     * the mirror may run as root), set-ID bits are cleared by the kernel's rule (no
-     * {@code handle_killpriv}: writes reach the source as the mirror's process, which may keep
-     * them), and {@code flock} locks are the source's. Requests are read into memory, not
+     * the mirror may run as root), set-ID bits are cleared by the mirror where the kernel leaves
+     * them to it ({@link #kernelCaching}) and by the kernel's rule otherwise (never the older
+     * {@code handle_killpriv}, which libfuse 3.14 asks for without telling the kernel), and
+     * {@code flock} locks are the source's. Requests are read into memory, not
      * spliced ({@code SPLICE_READ}, which libfuse turns on for a filesystem with write_buf): it
      * would read every request through a pipe, which cost the create cycle twice the CPU of
      * passthrough_hp without splice ({@code --suite mirror}).
@@ -179,7 +206,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
                 .defaultPermissions(true)
                 .want(ConnectionInfo.CAP_FLOCK_LOCKS | ConnectionInfo.CAP_POSIX_ACL | ConnectionInfo.CAP_DONT_MASK)
                 .unwant(ConnectionInfo.CAP_SPLICE_READ)
-                .unwant(ConnectionInfo.CAP_HANDLE_KILLPRIV | ConnectionInfo.CAP_HANDLE_KILLPRIV_V2)
+                .unwant(ConnectionInfo.CAP_HANDLE_KILLPRIV)
                 .passthrough(passthrough);
     }
 
@@ -211,7 +238,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     public void watch(InodeMount mount) throws IOException {
         synchronized (this) {
             if (table.changes != null) throw new IllegalStateException("already watching");
-            table.changes = SourceChanges.start(table, mount, source, watchAtMost);
+            table.changes = SourceChanges.start(table, mount, source, watchAtMost, watchLimit);
         }
     }
 
@@ -298,7 +325,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         }
         int rc;
         try {
-            rc = setattr(s, n, (int) d, attributes, toSet, fh);
+            rc = setattr(request, s, n, (int) d, attributes, toSet, fh);
         } finally {
             table.release(n, d);
         }
@@ -309,7 +336,7 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         getattr(request, ino, fh, reply);
     }
 
-    private static int setattr(Scratch s, SourceNode n, int nodeFd, Stat attributes, int toSet, long fh) {
+    private static int setattr(Request request, Scratch s, SourceNode n, int nodeFd, Stat attributes, int toSet, long fh) {
         int fd = (int) fh;
         boolean open = fh != NO_HANDLE;
         int rc = 0;
@@ -326,6 +353,9 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         if (rc == 0 && (toSet & SET_SIZE) != 0) {
             rc = open ? Libc.ftruncate(fd, attributes.size())
                     : Libc.truncate(s.procPath(nodeFd), attributes.size());
+            if (rc == 0 && (toSet & SET_MODE) == 0) {
+                OpenFiles.dropSetId(request, open ? fd : nodeFd, open ? null : s.procPath(nodeFd));
+            }
         }
         if (rc == 0 && (toSet & (SET_ATIME | SET_MTIME)) != 0) {
             MemorySegment times = s.small;

@@ -18,9 +18,11 @@ import dev.fusepanama.inode.LseekReply;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.Request;
+import dev.fusepanama.inode.SetId;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.libc.Libc;
 import dev.fusepanama.libc.Scratch;
+import dev.fusepanama.libc.structs.stat;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -98,6 +100,9 @@ final class OpenFiles {
             return;
         }
         files.add(fd);
+        if ((flags & Posix.O_TRUNC) != 0) {
+            dataChanged(request, ino, fd);
+        }
         if (passthrough) {
             reply.passthrough(fd);
         }
@@ -153,6 +158,9 @@ final class OpenFiles {
             } else if (!mayOpen(s, fd, request, flags)) {
                 rc = -Errno.EACCES;
             }
+        }
+        if (rc >= 0 && !made && (flags & Posix.O_TRUNC) != 0) {
+            dropSetId(request, fd);
         }
         long id = rc < 0 ? rc : table.nodeOf(s, fd, false, p, name, reply.attributes());
         table.release(p, dir);
@@ -221,8 +229,38 @@ final class OpenFiles {
         if (n < 0) {
             table.fail(reply, (int) -n);
         } else {
+            dataChanged(request, ino, (int) fh);
             reply.written(n);
         }
+    }
+
+    /**
+     * After {@code caller} changed the data of the file open as {@code fd} (a write, truncate,
+     * allocation or copy into it): its set-ID bits cleared as a local filesystem clears them
+     * ({@link SetId#afterDataChange}), which the kernel leaves to the mirror under
+     * {@code HANDLE_KILLPRIV_V2} ({@link InodeMirror#kernelCaching}). The source's own kernel
+     * would not, since the mirror's process may keep them. One {@code fstat}; a {@code fchmod}
+     * only for a file that has such a bit.
+     */
+    static boolean dropSetId(Request caller, int fd) {
+        return dropSetId(caller, fd, null);
+    }
+
+    /** The same for a node's {@code O_PATH} descriptor {@code fd}, whose mode changes through its {@code procPath}. */
+    static boolean dropSetId(Request caller, int fd, MemorySegment procPath) {
+        MemorySegment st = Scratch.worker().stat();
+        if (Libc.fstatat(fd, SourceNodes.EMPTY, st, Libc.AT_EMPTY_PATH) != 0) return false;
+        int mode = stat.st_mode(st.address());
+        if ((mode & Posix.S_IFMT) != Posix.S_IFREG || (mode & (Posix.S_ISUID | Posix.S_ISGID)) == 0) return false;
+        mode &= 07777;
+        int kept = SetId.afterDataChange(mode, stat.st_gid(st.address()), caller);
+        if (kept == mode) return false;
+        return (procPath == null ? Libc.fchmod(fd, kept) : Libc.fchmodat(Libc.AT_FDCWD, procPath, kept, 0)) == 0;
+    }
+
+    /** Clears set-ID bits after a data change of node {@code ino} open as {@code fd}, and tells the kernel, whose cached mode has them. */
+    private void dataChanged(Request caller, long ino, int fd) {
+        if (dropSetId(caller, fd)) table.ownAttributesChanged(ino);
     }
 
     void release(Request request, long ino, long fh, int flags, EmptyReply reply) {
@@ -246,7 +284,9 @@ final class OpenFiles {
     }
 
     void fallocate(Request request, long ino, long fh, int mode, long offset, long length, EmptyReply reply) {
-        table.answer(Libc.fallocate((int) fh, mode, offset, length), reply);
+        int rc = Libc.fallocate((int) fh, mode, offset, length);
+        if (rc == 0) dataChanged(request, ino, (int) fh);
+        table.answer(rc, reply);
     }
 
     void copyFileRange(Request request, long inoIn, long fhIn, long offsetIn, long inoOut, long fhOut,
@@ -259,6 +299,7 @@ final class OpenFiles {
         if (n < 0) {
             table.fail(reply, (int) -n);
         } else {
+            dataChanged(request, inoOut, (int) fhOut);
             reply.written(n);
         }
     }

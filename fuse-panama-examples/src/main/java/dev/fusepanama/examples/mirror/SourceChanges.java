@@ -48,10 +48,10 @@ final class SourceChanges implements SourceWatcher.Listener<SourceNode> {
     private final Timeouts attributes;
     private volatile boolean working = true;
 
-    private SourceChanges(SourceNodes table, InodeMount mount, Path source, SourceWatcher.Mechanism most) throws IOException {
+    private SourceChanges(SourceNodes table, InodeMount mount, Path source, SourceWatcher.Mechanism most, int limit) throws IOException {
         this.table = table;
         this.mount = mount;
-        this.watcher = SourceWatcher.builder(source, this).name("mirror of " + source).atMost(most).start();
+        this.watcher = SourceWatcher.builder(source, this).name("mirror of " + source).atMost(most).maxDirectories(limit).start();
         this.everyPath = watcher.seesEveryPath();
         Timeouts base = table.timeouts;
         double entry = Math.max(base.entries(), COVERED_SECONDS);
@@ -65,8 +65,9 @@ final class SourceChanges implements SourceWatcher.Listener<SourceNode> {
      * Starts watching {@code table}'s source and telling {@code mount}; the nodes the kernel
      * already holds are watched first (their replies so far carried the short timeouts).
      */
-    static SourceChanges start(SourceNodes table, InodeMount mount, Path source, SourceWatcher.Mechanism most) throws IOException {
-        SourceChanges c = new SourceChanges(table, mount, source, most);
+    static SourceChanges start(SourceNodes table, InodeMount mount, Path source, SourceWatcher.Mechanism most, int limit)
+            throws IOException {
+        SourceChanges c = new SourceChanges(table, mount, source, most, limit);
         for (SourceNode n : table.all()) {
             long d = table.descriptor(n);
             if (d < 0) continue; // gone: the kernel learns so from its parent's change or its next use
@@ -77,7 +78,9 @@ final class SourceChanges implements SourceWatcher.Listener<SourceNode> {
             }
         }
         LOG.info("mirror of {}: changes made in the source by other programs reach the kernel within {} ms ({}); "
-                + "what that covers the kernel keeps for up to {} s", source, PROMISED_MILLIS, c.watcher.describe(), (long) COVERED_SECONDS);
+                + "what that covers the kernel keeps for up to {} s, the rest{} for {} s", source, PROMISED_MILLIS, c.watcher.describe(),
+                (long) COVERED_SECONDS, c.everyPath ? " (nothing)" : " (directories beyond the limit, files of several links)",
+                table.timeouts.entries());
         return c;
     }
 
@@ -96,9 +99,8 @@ final class SourceChanges implements SourceWatcher.Listener<SourceNode> {
      */
     Timeouts timeouts(SourceNode parent, SourceNode n, Stat st, Timeouts otherwise) {
         if (!working) return otherwise;
-        if (everyPath) return both;
         boolean entry = parent != null && parent.watched;
-        boolean attrs = n != null && (n.directory ? n.watched : st.nlink() == 1 && entry);
+        boolean attrs = n != null && (n.directory || everyPath ? n.watched : st.nlink() == 1 && entry);
         return entry ? (attrs ? both : entries) : attrs ? attributes : otherwise;
     }
 
@@ -114,10 +116,8 @@ final class SourceChanges implements SourceWatcher.Listener<SourceNode> {
      */
     boolean keepsData(SourceNode n, int fd, boolean readable, AccessTimes times) {
         if (!working) return false;
-        if (!everyPath) {
-            SourceNode.Link link = n.link;
-            if (n.directory ? !n.watched : link == null || !link.parent().watched) return false;
-        }
+        SourceNode.Link link = n.link;
+        if (n.directory || everyPath ? !n.watched : link == null || !link.parent().watched) return false;
         try (Arena a = Arena.ofConfined()) {
             Stat st = Stat.over(a.allocate(Stat.SIZE, 8));
             if (Libc.fstat(fd, st.segment()) != 0) return false;
@@ -177,6 +177,15 @@ final class SourceChanges implements SourceWatcher.Listener<SourceNode> {
             return Libc.fstatat((int) d, n, st.segment(), Libc.AT_SYMLINK_NOFOLLOW) == 0 ? table.find(st) : null;
         } finally {
             table.release(dir, d);
+        }
+    }
+
+    /** See {@link SourceNodes#ownAttributesChanged}. */
+    void ownAttributesChanged(long id) {
+        try {
+            mount.invalidateInode(id, -1, 0);
+        } catch (IOException | IllegalStateException e) {
+            LOG.debug("telling the kernel of node {}'s new mode: {}", id, e.toString());
         }
     }
 

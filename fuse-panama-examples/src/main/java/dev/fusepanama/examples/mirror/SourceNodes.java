@@ -424,6 +424,16 @@ final class SourceNodes {
         }
     }
 
+    /**
+     * The mirror itself changed the attributes of node {@code id} behind the kernel's request (it
+     * cleared set-ID bits after a write): the kernel is told, since the watch drops the mirror's
+     * own changes.
+     */
+    void ownAttributesChanged(long id) {
+        SourceChanges c = changes;
+        if (c != null) c.ownAttributesChanged(id);
+    }
+
     /** Every node the kernel holds, the root's included. */
     List<SourceNode> all() {
         synchronized (byKey) {

@@ -28,9 +28,15 @@ class InodeMirrorPosixTest extends PosixSuite {
         Tmpfs.unmount(sources);
     }
 
+    /** Where each test's source directory is made: a tmpfs of this class's. */
+    static Path sources() {
+        return sources;
+    }
+
     /**
-     * Writes reach the source as the mirror's process, so set-ID bits are cleared by the kernel's
-     * FUSE rule, which keeps set-group-ID on a file that is not group-executable.
+     * Mounted with passthrough, set-ID bits are cleared by the kernel's FUSE rule, which keeps
+     * set-group-ID on a file that is not group-executable ({@link InodeMirrorNoPassthroughPosixTest}
+     * runs the mirror that clears them itself).
      */
     @Override
     protected java.util.Set<Feature> unsupported() {

@@ -93,6 +93,34 @@ class InodeMirrorWatchTest {
     }
 
     /**
+     * A directory the watch cannot take (its limit met) is not cached beyond the mirror's
+     * configured timeouts, so a change in it shows at once though no event reports it, while the
+     * watched ones stay cached and exact.
+     */
+    @ParameterizedTest
+    @EnumSource(Mechanism.class)
+    void aDirectoryBeyondTheWatchLimitIsNeverStale(Mechanism mechanism) throws Exception {
+        Path source = Files.createDirectory(tmp.resolve("source"));
+        Files.createDirectory(source.resolve("watched"));
+        Files.createDirectory(source.resolve("beyond"));
+        Files.writeString(source.resolve("watched/f"), "one\n");
+        Files.writeString(source.resolve("beyond/f"), "one\n");
+        InodeMirror fs = InodeMirror.builder(source).watchAtMost(mechanism).watchLimit(2).build();
+        try (TestMount m = TestMount.mount(fs, fs.mountOptions().build())) {
+            fs.watch(m.inodeHandle()); // the root, then the first directory learnt
+            for (String d : List.of("watched", "beyond")) {
+                Os.lstat(Os.bytes(m.path(d)));
+                assertEquals("one\n", Files.readString(m.path(d + "/f")));
+            }
+            sh("printf 'two\\n' > " + source.resolve("beyond/f") + " && echo new > " + source.resolve("beyond/g"));
+            assertEquals("two\n", Files.readString(m.path("beyond/f")), "at once: nothing of it was cached");
+            assertTrue(Files.exists(m.path("beyond/g")));
+            sh("printf 'two\\n' > " + source.resolve("watched/f"));
+            eventually("a change in the watched directory", () -> Files.readString(m.path("watched/f")).equals("two\n"));
+        }
+    }
+
+    /**
      * Under relatime a read sets an access time older than the modification or than a day, also
      * where the kernel keeps the file's page cache and the read never reaches the mirror; the
      * next read leaves it.
