@@ -19,7 +19,7 @@
 # without root, the run is skipped and says so. As root on Debian/Ubuntu it installs the packages
 # fstests needs, creates its users (fsgqa, fsgqa2, 123456-fsgqa), and installs mount(8) helpers
 # /sbin/mount.fuse.fusepanama-* (scripts/fstests/mount-helper) for the run only.
-# FUSE_PANAMA_FSTESTS_TIMEOUT (seconds, default 1200) bounds each filesystem's run.
+# FUSE_PANAMA_FSTESTS_TIMEOUT (seconds, default 1500) bounds each filesystem's run.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 repo=$(pwd)
