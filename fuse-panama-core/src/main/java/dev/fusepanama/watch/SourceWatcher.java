@@ -138,7 +138,7 @@ public final class SourceWatcher<N> implements AutoCloseable {
         private Builder(Path source, Listener<N> listener) {
             this.source = source;
             this.listener = listener;
-            this.name = source.toString();
+            this.name = "source-watcher " + source;
         }
 
         /** How long the events of one name are gathered before it is reported (20 ms by default). */
@@ -182,7 +182,7 @@ public final class SourceWatcher<N> implements AutoCloseable {
             return this;
         }
 
-        /** Names the thread and the log lines; the source's path by default. */
+        /** Names the thread and the log lines; "source-watcher" and the source's path by default. */
         public Builder<N> name(String n) {
             name = Objects.requireNonNull(n);
             return this;
@@ -285,7 +285,7 @@ public final class SourceWatcher<N> implements AutoCloseable {
         pollFds.set(JAVA_SHORT, 4, (short) Posix.POLLIN);
         pollFds.set(JAVA_INT, 8, wakeup);
         pollFds.set(JAVA_SHORT, 12, (short) Posix.POLLIN);
-        this.thread = Thread.ofPlatform().daemon().name("source-watcher " + name).unstarted(this::run);
+        this.thread = Thread.ofPlatform().daemon().name(name).unstarted(this::run);
         thread.start();
     }
 

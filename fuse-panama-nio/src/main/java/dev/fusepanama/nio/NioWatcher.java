@@ -70,7 +70,9 @@ final class NioWatcher {
                 public void stopped() {
                     lost();
                 }
-            }).name("fuse-panama-nio " + root).start();
+            }).name("fuse-panama-nio watcher of " + root)
+                    // The application shares the adapter's process and may change the files itself, behind the mount.
+                    .ignoreOwnChanges(false).start();
             LOG.info("{}: changes behind the mount are watched ({})", root, source.describe());
             return new NioWatcher(fs, null, source);
         }

@@ -81,7 +81,10 @@ final class ExternalChanges {
             public void stopped() {
                 everythingChanged();
             }
-        }).name("vault " + cipherDir).gather(Duration.ofMillis(GATHER_MILLIS)).writes(SourceWatcher.Writes.AT_CLOSE).start();
+        }).name("vault " + cipherDir).gather(Duration.ofMillis(GATHER_MILLIS)).writes(SourceWatcher.Writes.AT_CLOSE)
+                // The application embedding the vault may write the cipher directory itself; the
+                // vault's own changes are told apart by their ctime instead.
+                .ignoreOwnChanges(false).start();
         this.watcher = w;
         LOG.info("vault {}: other programs' changes in the cipher directory are watched ({}); a file rewritten in place is seen at "
                 + "its writer's close", cipherDir, w.describe());
