@@ -300,8 +300,8 @@ public final class Main {
                 throw new Arguments.Refusal(spec.commandLine(), String.valueOf(e.getMessage()));
             }
             try (InodeMirror fs = mirror) {
-                checkInodeApi("mirror");
                 MountOptions options = apply(fs.mountOptions()).build();
+                checkInodeApi("mirror"); // after apply, which finds the path API's settings
                 return serve("mirror", at -> {
                     InodeMount m = Fuse.mount(fs, at, options);
                     if (!noWatch) {

@@ -230,8 +230,8 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
     /**
      * Starts telling the kernel, through {@code mount}'s notifications, of the changes other
      * programs make in the source ({@link SourceChanges}), and from then on lets it cache what
-     * the watch covers: names and attributes for a day, file data across opens, directory
-     * listings. Call it once the mirror is mounted; the mount's end stops it. Under fanotify the
+     * the watch covers: names and attributes for a day, file data across opens. Call it once the
+     * mirror is mounted; the mount's end stops it. Under fanotify the
      * changes of this process are taken for the mirror's own, which the kernel knows of: an
      * application that embeds the mirror and changes the source itself, not through the mount,
      * has that seen only where inotify watches.

@@ -340,7 +340,11 @@ final class OpenFiles {
             return;
         }
         dirs.add(fd);
-        if (!reply.open(fd, table.keepsData(n, fd, true, request.accessTimes()) ? OpenReply.CACHE_DIR | OpenReply.KEEP_CACHE : 0)) {
+        // Listings are not kept in the kernel (CACHE_DIR), though the watch would keep them
+        // exact: through Linux 6.18 a cached listing can end early while names in the directory
+        // change (fs/fuse/readdir.c, fuse_readdir_cached; MemoryFileSystem's class comment), which
+        // ListingRace caught on memfs.
+        if (!reply.open(fd, 0)) {
             dirs.close(fd);
             table.descriptors.unpin(n);
         }

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Changes other programs make in the source, learnt from a {@link SourceWatcher} and told to the
  * kernel, so that it may keep what it cached of everything else: names and attributes for a day,
- * file data across opens, directory listings. What the watcher cannot see is not cached beyond
+ * file data across opens. What the watcher cannot see is not cached beyond
  * the mirror's {@link InodeMirror.Builder#cacheSeconds}: with fanotify on the whole filesystem
  * (root) that is nothing; with marks per directory, a name in a directory that could not be
  * watched (the mark limit) and the attributes and data of a file with more than one link, which
@@ -105,29 +105,28 @@ final class SourceChanges implements SourceWatcher.Listener<SourceNode> {
     }
 
     /**
-     * Whether the kernel may keep the data of {@code n}, open as {@code fd} ({@code readable}
-     * or not), across opens, or a directory's listing: where its changes are seen whatever name
-     * they are made through. A read the page cache answers never reaches the source, so where a
-     * read would set the access time under {@code times} (the mount's rule: the first read after
-     * a change under relatime), a file opened for reading has its source read once here, one
-     * byte, which sets it as the kernel's rule says: the access time moves at the open, not at
-     * the first read. Under strictatime, where every read moves it, and for a directory, whose
-     * listing's access time this does not set, nothing is kept then.
+     * Whether the kernel may keep the data of file {@code n}, open as {@code fd} ({@code readable}
+     * or not), across opens: where its changes are seen whatever name they are made through. A
+     * read the page cache answers never reaches the source, so where a read would set the access
+     * time under {@code times} (the mount's rule: the first read after a change under relatime),
+     * a file opened for reading has its source read once here, one byte, which sets it as the
+     * kernel's rule says: the access time moves at the open, not at the first read. Under
+     * strictatime, where every read moves it, nothing is kept then.
      */
     boolean keepsData(SourceNode n, int fd, boolean readable, AccessTimes times) {
         if (!working) return false;
         SourceNode.Link link = n.link;
-        if (n.directory || everyPath ? !n.watched : link == null || !link.parent().watched) return false;
+        if (everyPath ? !n.watched : link == null || !link.parent().watched) return false;
         try (Arena a = Arena.ofConfined()) {
             Stat st = Stat.over(a.allocate(Stat.SIZE, 8));
             if (Libc.fstat(fd, st.segment()) != 0) return false;
-            if (!everyPath && !n.directory && st.nlink() != 1) return false;
+            if (!everyPath && st.nlink() != 1) return false;
             Instant now = Instant.now();
-            boolean moves = times.needsUpdate(n.directory, nanos(st.atimeSeconds(), st.atimeNanos()),
+            boolean moves = times.needsUpdate(false, nanos(st.atimeSeconds(), st.atimeNanos()),
                     nanos(st.mtimeSeconds(), st.mtimeNanos()), nanos(st.ctimeSeconds(), st.ctimeNanos()),
                     nanos(now.getEpochSecond(), now.getNano()));
             if (!moves) return true;
-            if (n.directory || times.everyRead()) return false;
+            if (times.everyRead()) return false;
             if (!readable) return true;
             if (Libc.pread(fd, a.allocate(1), 1, 0) < 0) return false;
             try {
@@ -152,7 +151,9 @@ final class SourceChanges implements SourceWatcher.Listener<SourceNode> {
             if (dir != null && c.name() != null) {
                 if ((what & SourceWatcher.NAME) != 0) {
                     mount.invalidateEntry(dir.id, c.name());
-                    mount.invalidateInode(dir.id, 0, 0); // its cached listing
+                    // The directory's attributes (times, link count): the entry's invalidation
+                    // drops them only where the kernel had the name.
+                    mount.invalidateInode(dir.id, -1, 0);
                 }
                 if (node == null && (what & (SourceWatcher.DATA | SourceWatcher.ATTRIBUTES)) != 0) {
                     node = byName(dir, c.name());

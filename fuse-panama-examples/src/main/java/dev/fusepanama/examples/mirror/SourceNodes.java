@@ -456,7 +456,7 @@ final class SourceNodes {
         return c == null ? timeouts : c.timeouts(parent, byId.get(id), st, timeouts);
     }
 
-    /** Whether the kernel may keep the data of {@code n}, open as {@code fd}, across opens (a directory: its listing); see {@link SourceChanges#keepsData}. */
+    /** Whether the kernel may keep the data of file {@code n}, open as {@code fd}, across opens; see {@link SourceChanges#keepsData}. */
     boolean keepsData(SourceNode n, int fd, boolean readable, AccessTimes times) {
         SourceChanges c = changes;
         return c != null && c.keepsData(n, fd, readable, times);
