@@ -58,8 +58,8 @@ final class CountingInodeFileSystem extends ForwardingInodeFileSystem {
         }
 
         @Override
-        public boolean addName(byte[] name, int type, long nextOffset) {
-            return counted(plus.addName(name, type, nextOffset));
+        public boolean addName(byte[] name, long ino, int type, long nextOffset) {
+            return counted(plus.addName(name, ino, type, nextOffset));
         }
 
         @Override public Stat attributes() { return plus.attributes(); }

@@ -31,10 +31,11 @@ public interface DirPlusReply extends Reply {
      * was removed meanwhile, or what is there is not to be shown); no lookup is counted.
      * {@link #attributes()} are not used.
      *
+     * @param ino the inode number programs see in the entry ({@code d_ino})
      * @param type the entry's file type, the {@code S_IFMT} bits of a mode ({@code Posix.S_IFREG}, ...; 0 if unknown)
      * @return true if the batch is full: the entry was not added, send the batch
      */
-    boolean addName(byte[] name, int type, long nextOffset);
+    boolean addName(byte[] name, long ino, int type, long nextOffset);
 
     /**
      * Sends the batch.

@@ -232,8 +232,8 @@ public final class SourceWatcher<N> implements AutoCloseable {
     /** fanotify: the directory or file of each handle, and each one's handle. */
     private final Map<Handle, N> byHandle = new ConcurrentHashMap<>();
     private final Map<N, Handle> handles = new ConcurrentHashMap<>();
-    /** The handles of watched directories (counted against maxDirectories); guarded by this. */
-    private final Set<Handle> directoryHandles = new HashSet<>();
+    /** The watched directories under fanotify (counted against maxDirectories); guarded by this. */
+    private final Set<N> directoryNodes = new HashSet<>();
     private final Thread thread;
     private volatile boolean closing;
     private volatile boolean limitReported;
@@ -293,8 +293,13 @@ public final class SourceWatcher<N> implements AutoCloseable {
     private int[] choose(Builder<N> b) throws IOException {
         String why = null;
         if (b.most.ordinal() <= Mechanism.FANOTIFY_INODES.ordinal()) {
-            int fan = Libc.fanotifyInit(Libc.FAN_CLASS_NOTIF | Libc.FAN_CLOEXEC | Libc.FAN_NONBLOCK | Libc.FAN_REPORT_FID
-                    | Libc.FAN_REPORT_DIR_FID | Libc.FAN_REPORT_NAME, Posix.O_RDONLY | Posix.O_CLOEXEC);
+            int flags = Libc.FAN_CLASS_NOTIF | Libc.FAN_CLOEXEC | Libc.FAN_NONBLOCK | Libc.FAN_REPORT_FID
+                    | Libc.FAN_REPORT_DIR_FID | Libc.FAN_REPORT_NAME;
+            // A whole filesystem's events can outrun a queue of 16,384 (each overflow drops every
+            // cache): unbounded where allowed (CAP_SYS_ADMIN, which that mark needs anyway).
+            int fan = b.most == Mechanism.FANOTIFY_FILESYSTEM
+                    ? Libc.fanotifyInit(flags | Libc.FAN_UNLIMITED_QUEUE, Posix.O_RDONLY | Posix.O_CLOEXEC) : -Errno.EPERM;
+            if (fan == -Errno.EPERM) fan = Libc.fanotifyInit(flags, Posix.O_RDONLY | Posix.O_CLOEXEC);
             if (fan < 0) {
                 why = "fanotify_init: " + Errno.name(-fan);
             } else {
@@ -362,6 +367,7 @@ public final class SourceWatcher<N> implements AutoCloseable {
         if (mechanism == Mechanism.INOTIFY) {
             if (!directory) return true;
             synchronized (this) {
+                if (closing) return false;
                 if (watches.containsKey(node)) return true;
                 if (directories >= maxDirectories) return refused(-Errno.ENOSPC, "the watcher's maxDirectories");
                 int wd;
@@ -379,6 +385,7 @@ public final class SourceWatcher<N> implements AutoCloseable {
         if (h == null) return false;
         Handle key = new Handle(h);
         synchronized (this) {
+            if (closing) return false;
             if (handles.containsKey(node)) return true;
             if (directory) {
                 if (directories >= maxDirectories) return refused(-Errno.ENOSPC, "the watcher's maxDirectories");
@@ -392,7 +399,7 @@ public final class SourceWatcher<N> implements AutoCloseable {
                 }
                 directories++;
             }
-            if (directory) directoryHandles.add(key);
+            if (directory) directoryNodes.add(node);
             byHandle.put(key, node);
             handles.put(node, key);
             return true;
@@ -428,10 +435,11 @@ public final class SourceWatcher<N> implements AutoCloseable {
         }
         synchronized (this) {
             Handle h = handles.remove(node);
-            if (h != null) {
-                byHandle.remove(h, node);
-                if (directoryHandles.remove(h)) directories--;
-            }
+            if (h != null) byHandle.remove(h, node);
+            // A fanotify mark on a directory cannot be removed without a descriptor of it, which
+            // the watcher does not keep; it stays (and pins the inode) until the watcher closes,
+            // and counts against maxDirectories until then.
+            if (directoryNodes.remove(node) && mechanism == Mechanism.FANOTIFY_FILESYSTEM) directories--;
         }
         // An inode mark goes with the inode; one left on a directory the kernel forgot reports
         // events nobody maps, which are dropped, until the directory is evicted.
@@ -460,8 +468,8 @@ public final class SourceWatcher<N> implements AutoCloseable {
     public String describe() {
         return switch (mechanism) {
             case FANOTIFY_FILESYSTEM -> "fanotify on the whole filesystem (every change seen, through any name)";
-            case FANOTIFY_INODES -> "fanotify on each directory the kernel holds (changes through those directories' names; limit "
-                    + limit("fanotify/max_user_marks") + " marks)";
+            case FANOTIFY_INODES -> "fanotify on each directory the kernel has held (changes through those directories' names; "
+                    + "limit " + limit("fanotify/max_user_marks") + " marks, kept until the watcher closes)";
             case INOTIFY -> "inotify on each directory the kernel holds (changes through those directories' names; limit "
                     + limit("inotify/max_user_watches") + " watches)";
         };
@@ -550,7 +558,11 @@ public final class SourceWatcher<N> implements AutoCloseable {
                     }
                     continue;
                 }
-                if (dir == null || len == 0) continue;
+                if (dir == null) continue;
+                if (len == 0) { // the watched directory's own change (its attributes)
+                    add(null, null, dir, whatOfInotify(mask), now);
+                    continue;
+                }
                 int end = 0;
                 while (end < len && buffer.get(JAVA_BYTE, nameAt + end) != 0) end++;
                 add(dir, new Handle(buffer.asSlice(nameAt, end).toArray(JAVA_BYTE)), null, whatOfInotify(mask), now);

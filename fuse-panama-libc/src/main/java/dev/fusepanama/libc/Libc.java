@@ -558,6 +558,7 @@ public final class Libc {
     public static final int FAN_CLASS_NOTIF = 0;
     public static final int FAN_CLOEXEC = 0x1;
     public static final int FAN_NONBLOCK = 0x2;
+    public static final int FAN_UNLIMITED_QUEUE = 0x10;
     public static final int FAN_REPORT_FID = 0x200;
     public static final int FAN_REPORT_DIR_FID = 0x400;
     public static final int FAN_REPORT_NAME = 0x800;

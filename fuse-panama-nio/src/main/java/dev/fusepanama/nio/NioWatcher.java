@@ -1,5 +1,6 @@
 package dev.fusepanama.nio;
 
+import dev.fusepanama.inode.table.Node;
 import dev.fusepanama.nio.NioFileSystem.NioNode;
 import java.io.IOException;
 import dev.fusepanama.watch.SourceWatcher;
@@ -57,6 +58,13 @@ final class NioWatcher {
                     if (c.directory() != null && c.name() != null) {
                         String name = new String(c.name(), StandardCharsets.UTF_8);
                         tell(name + " in directory " + c.directory(), () -> fs.changed(c.directory(), name));
+                    } else if (c.node() != null) {
+                        // A watched directory's own change (fanotify names it alone): as its name in its parent.
+                        Node.Link l = fs.table.name(c.node());
+                        if (l != null && l.parent() instanceof NioNode parent) {
+                            String name = new String(l.name().getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+                            tell(name + " in directory " + parent, () -> fs.changed(parent, name));
+                        }
                     }
                     return true;
                 }

@@ -10,7 +10,8 @@ package dev.fusepanama.testkit;
  *   <li>qemu passes on only the ioctl requests it knows: a filesystem's own answer ENOTTY (7.2:
  *       ENOSYS) before they reach the kernel;
  *   <li>system calls newer than the emulator answer ENOSYS (qemu 10 and 11 have no
- *       {@code getxattrat} family, Linux 6.13);
+ *       {@code getxattrat} family, Linux 6.13), and so does {@code fanotify_init}, which qemu
+ *       does not emulate: a source watcher falls back to inotify;
  *   <li>the kernel's FUSE requests carry the kernel's own numbering of the open flags that differ
  *       between the two ({@code O_DIRECT}, {@code O_DIRECTORY}, {@code O_NOFOLLOW},
  *       {@code O_LARGEFILE}): a filesystem that passes a client's open flags on reads them as

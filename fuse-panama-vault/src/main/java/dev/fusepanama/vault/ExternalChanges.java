@@ -13,6 +13,7 @@ import dev.fusepanama.libc.Libc;
 import dev.fusepanama.vault.crypto.NameCipher;
 import dev.fusepanama.watch.SourceWatcher;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -68,8 +69,11 @@ final class ExternalChanges {
         SourceWatcher<Node> w = SourceWatcher.<Node>builder(Path.of(cipherDir), new SourceWatcher.Listener<>() {
             @Override
             public boolean changed(SourceWatcher.Change<Node> change) {
-                // A cipher directory's own attributes (its name ".") are nothing the kernel shows of the vault.
-                return change.directory() == null || change.name() == null || externalChange(change.directory(), change.name());
+                if (change.directory() != null && change.name() != null) return externalChange(change.directory(), change.name());
+                // A watched cipher directory's own change (fanotify names it alone): as its name in its parent.
+                dev.fusepanama.inode.table.Node.Link l = change.node() == null ? null : table.name(change.node()); // full name: the vault's own Node is another
+                return l == null || !(l.parent() instanceof Node parent)
+                        || externalChange(parent, l.name().getBytes(StandardCharsets.ISO_8859_1));
             }
 
             @Override

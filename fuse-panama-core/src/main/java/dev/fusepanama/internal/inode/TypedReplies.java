@@ -822,10 +822,11 @@ final class TypedReplies {
         }
 
         @Override
-        public boolean addName(byte[] name, int type, long nextOffset) {
+        public boolean addName(byte[] name, long ino, int type, long nextOffset) {
             long at = name(name);
             clearEntry(area); // node id 0: the kernel lists the name and links no inode to it
             setMode(type & Posix.S_IFMT);
+            setIno(ino); // libfuse takes the entry's d_ino from the attributes
             boolean full;
             try {
                 full = full((long) ADD_DIRENTRY_PLUS.invokeExact(req, dir + used, (long) (limit - used), at, area + ENTRY, nextOffset));

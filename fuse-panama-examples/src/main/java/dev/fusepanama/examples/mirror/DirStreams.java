@@ -94,12 +94,12 @@ final class DirStreams {
                     boolean full;
                     long id = 0;
                     if (dirents.isDotOrDotDot()) {
-                        full = reply.addName(name, Posix.S_IFDIR, dirents.offset());
+                        full = reply.addName(name, dirents.ino(), Posix.S_IFDIR, dirents.offset());
                     } else {
                         Stat st = reply.attributes();
                         int fd = Libc.openat(d.fd, Scratch.cString(s.path, name), SourceNodes.PATH_FLAGS, 0);
                         id = fd < 0 ? 0 : Math.max(0, table.nodeOf(s, fd, true, dir, new BytesName(name), st));
-                        full = id == 0 ? reply.addName(name, dirents.type() << 12, dirents.offset())
+                        full = id == 0 ? reply.addName(name, dirents.ino(), dirents.type() << 12, dirents.offset())
                                 : reply.add(name, Inode.of(id), table.timeouts(dir, id, st), dirents.offset());
                     }
                     if (full) {

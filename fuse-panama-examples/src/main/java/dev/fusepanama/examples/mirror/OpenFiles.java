@@ -106,15 +106,11 @@ final class OpenFiles {
         if (passthrough) {
             reply.passthrough(fd);
         }
-        if (!reply.open(fd, table.keepsData(n, fd, readable(flags), request.accessTimes()) ? OpenReply.KEEP_CACHE : 0)) {
+        if (!reply.open(fd, table.keepsData(n, fd, request.accessTimes()) ? OpenReply.KEEP_CACHE : 0)) {
             files.remove(fd);
             Libc.close(fd);
             table.descriptors.unpin(n);
         }
-    }
-
-    private static boolean readable(int flags) {
-        return (flags & Posix.O_ACCMODE) != Posix.O_WRONLY;
     }
 
     /**
@@ -178,7 +174,7 @@ final class OpenFiles {
             reply.passthrough(fd);
         }
         if (!reply.created(Inode.of(id), table.timeouts(p, node, reply.attributes()), fd,
-                table.keepsData(node, fd, readable(flags), request.accessTimes()) ? OpenReply.KEEP_CACHE : 0)) {
+                table.keepsData(node, fd, request.accessTimes()) ? OpenReply.KEEP_CACHE : 0)) {
             files.remove(fd);
             Libc.close(fd);
             table.descriptors.unpin(node);
@@ -258,9 +254,14 @@ final class OpenFiles {
         return (procPath == null ? Libc.fchmod(fd, kept) : Libc.fchmodat(Libc.AT_FDCWD, procPath, kept, 0)) == 0;
     }
 
-    /** Clears set-ID bits after a data change of node {@code ino} open as {@code fd}, and tells the kernel, whose cached mode has them. */
+    /**
+     * Clears set-ID bits after a data change of node {@code ino} open as {@code fd}. The kernel
+     * learns the new mode at its next look: a file with such bits has its attributes never kept
+     * long ({@link SourceChanges#timeouts}), since a notification cannot be sent from inside the
+     * request.
+     */
     private void dataChanged(Request caller, long ino, int fd) {
-        if (dropSetId(caller, fd)) table.ownAttributesChanged(ino);
+        dropSetId(caller, fd);
     }
 
     void release(Request request, long ino, long fh, int flags, EmptyReply reply) {

@@ -1,6 +1,7 @@
 package dev.fusepanama.examples.mirror;
 
 import dev.fusepanama.AccessTimes;
+import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.inode.Timeouts;
@@ -100,20 +101,21 @@ final class SourceChanges implements SourceWatcher.Listener<SourceNode> {
     Timeouts timeouts(SourceNode parent, SourceNode n, Stat st, Timeouts otherwise) {
         if (!working) return otherwise;
         boolean entry = parent != null && parent.watched;
-        boolean attrs = n != null && (n.directory || everyPath ? n.watched : st.nlink() == 1 && entry);
+        // A file with set-ID bits may lose them to the mirror during a write (HANDLE_KILLPRIV_V2),
+        // which the kernel must see before an execve: its attributes are never kept long.
+        boolean setId = n != null && !n.directory && (st.mode() & (Posix.S_ISUID | Posix.S_ISGID)) != 0;
+        boolean attrs = n != null && !setId && (n.directory || everyPath ? n.watched : st.nlink() == 1 && entry);
         return entry ? (attrs ? both : entries) : attrs ? attributes : otherwise;
     }
 
     /**
-     * Whether the kernel may keep the data of file {@code n}, open as {@code fd} ({@code readable}
-     * or not), across opens: where its changes are seen whatever name they are made through. A
-     * read the page cache answers never reaches the source, so where a read would set the access
-     * time under {@code times} (the mount's rule: the first read after a change under relatime),
-     * a file opened for reading has its source read once here, one byte, which sets it as the
-     * kernel's rule says: the access time moves at the open, not at the first read. Under
-     * strictatime, where every read moves it, nothing is kept then.
+     * Whether the kernel may keep the data of file {@code n}, open as {@code fd}, across opens:
+     * where its changes are seen whatever name they are made through, and where a read would not
+     * set its access time under {@code times} (the mount's rule): a read the page cache answers
+     * never reaches the source, so the first read after a change (relatime), or every read
+     * (strictatime), must.
      */
-    boolean keepsData(SourceNode n, int fd, boolean readable, AccessTimes times) {
+    boolean keepsData(SourceNode n, int fd, AccessTimes times) {
         if (!working) return false;
         SourceNode.Link link = n.link;
         if (everyPath ? !n.watched : link == null || !link.parent().watched) return false;
@@ -122,19 +124,9 @@ final class SourceChanges implements SourceWatcher.Listener<SourceNode> {
             if (Libc.fstat(fd, st.segment()) != 0) return false;
             if (!everyPath && st.nlink() != 1) return false;
             Instant now = Instant.now();
-            boolean moves = times.needsUpdate(false, nanos(st.atimeSeconds(), st.atimeNanos()),
+            return !times.needsUpdate(false, nanos(st.atimeSeconds(), st.atimeNanos()),
                     nanos(st.mtimeSeconds(), st.mtimeNanos()), nanos(st.ctimeSeconds(), st.ctimeNanos()),
                     nanos(now.getEpochSecond(), now.getNano()));
-            if (!moves) return true;
-            if (times.everyRead()) return false;
-            if (!readable) return true;
-            if (Libc.pread(fd, a.allocate(1), 1, 0) < 0) return false;
-            try {
-                mount.invalidateInode(n.id, -1, 0); // the access time it holds is the old one
-            } catch (IOException | IllegalStateException e) {
-                return false;
-            }
-            return true;
         }
     }
 
@@ -178,15 +170,6 @@ final class SourceChanges implements SourceWatcher.Listener<SourceNode> {
             return Libc.fstatat((int) d, n, st.segment(), Libc.AT_SYMLINK_NOFOLLOW) == 0 ? table.find(st) : null;
         } finally {
             table.release(dir, d);
-        }
-    }
-
-    /** See {@link SourceNodes#ownAttributesChanged}. */
-    void ownAttributesChanged(long id) {
-        try {
-            mount.invalidateInode(id, -1, 0);
-        } catch (IOException | IllegalStateException e) {
-            LOG.debug("telling the kernel of node {}'s new mode: {}", id, e.toString());
         }
     }
 

@@ -424,16 +424,6 @@ final class SourceNodes {
         }
     }
 
-    /**
-     * The mirror itself changed the attributes of node {@code id} behind the kernel's request (it
-     * cleared set-ID bits after a write): the kernel is told, since the watch drops the mirror's
-     * own changes.
-     */
-    void ownAttributesChanged(long id) {
-        SourceChanges c = changes;
-        if (c != null) c.ownAttributesChanged(id);
-    }
-
     /** Every node the kernel holds, the root's included. */
     List<SourceNode> all() {
         synchronized (byKey) {
@@ -457,9 +447,9 @@ final class SourceNodes {
     }
 
     /** Whether the kernel may keep the data of file {@code n}, open as {@code fd}, across opens; see {@link SourceChanges#keepsData}. */
-    boolean keepsData(SourceNode n, int fd, boolean readable, AccessTimes times) {
+    boolean keepsData(SourceNode n, int fd, AccessTimes times) {
         SourceChanges c = changes;
-        return c != null && c.keepsData(n, fd, readable, times);
+        return c != null && c.keepsData(n, fd, times);
     }
 
     /** The mount has ended: every node but the root is dropped and its descriptor closed. */

@@ -2,7 +2,9 @@ package dev.fusepanama.examples.mirror;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.fusepanama.testkit.Emulation;
 import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
@@ -51,6 +53,8 @@ class InodeMirrorWatchTest {
         InodeMirror fs = InodeMirror.builder(source).watchAtMost(mechanism).build();
         try (TestMount m = TestMount.mount(fs, fs.mountOptions().build())) {
             fs.watch(m.inodeHandle());
+            assumeTrue(mechanism == fs.watching() || !Emulation.active(),
+                    "qemu-user does not emulate fanotify: the watcher fell back to " + fs.watching() + ", run as its own case");
             assertEquals(mechanism, fs.watching());
             // Read everything once, so that the kernel holds names, attributes, data and the listing.
             for (String f : List.of("over", "inside", "gone", "moved", "mode", "short")) {
@@ -122,8 +126,8 @@ class InodeMirrorWatchTest {
 
     /**
      * Under relatime a read sets an access time older than the modification or than a day, also
-     * where the kernel keeps the file's page cache and the read never reaches the mirror; the
-     * next read leaves it.
+     * for a file whose page cache the kernel holds (it is not kept across that open, so the read
+     * reaches the source); the next read leaves it.
      */
     @ParameterizedTest
     @EnumSource(Mechanism.class)
