@@ -8,6 +8,7 @@ import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.Inode;
 import dev.fusepanama.inode.Name;
+import dev.fusepanama.inode.Reply;
 import dev.fusepanama.libc.Dirents;
 import dev.fusepanama.libc.Libc;
 import dev.fusepanama.libc.Scratch;
@@ -69,14 +70,7 @@ final class DirStreams {
         Scratch s = Scratch.worker();
         List<Long> counted = new ArrayList<>();
         synchronized (d) {
-            if (d.position != offset) {
-                long rc = Libc.lseek(d.fd, offset, Posix.SEEK_SET);
-                if (rc < 0) {
-                    reply.error((int) -rc);
-                    return;
-                }
-                d.position = offset;
-            }
+            if (!seek(d, offset, reply)) return;
             Dirents dirents = s.dirents();
             batch:
             while (true) {
@@ -115,6 +109,18 @@ final class DirStreams {
         if (!reply.send()) {
             for (long id : counted) table.forget(id, 1);
         }
+    }
+
+    /** Moves {@code d} to {@code offset} unless it stands there; false, having answered the error, if it cannot. Under {@code d}'s monitor. */
+    private static boolean seek(DirStream d, long offset, Reply reply) {
+        if (d.position == offset) return true;
+        long rc = Libc.lseek(d.fd, offset, Posix.SEEK_SET);
+        if (rc < 0) {
+            reply.error((int) -rc);
+            return false;
+        }
+        d.position = offset;
+        return true;
     }
 
     /** A name of an entry read from the source, as the inode API's names are. */
@@ -164,14 +170,7 @@ final class DirStreams {
         }
         Scratch s = Scratch.worker();
         synchronized (d) {
-            if (d.position != offset) {
-                long rc = Libc.lseek(d.fd, offset, Posix.SEEK_SET);
-                if (rc < 0) {
-                    reply.error((int) -rc);
-                    return;
-                }
-                d.position = offset;
-            }
+            if (!seek(d, offset, reply)) return;
             Dirents dirents = s.dirents();
             while (true) {
                 long n = dirents.read(d.fd);
