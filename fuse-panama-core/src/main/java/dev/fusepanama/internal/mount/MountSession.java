@@ -1,6 +1,5 @@
 package dev.fusepanama.internal.mount;
 
-import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.Mount;
 import dev.fusepanama.MountException;
@@ -24,7 +23,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +36,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,12 +69,10 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
     protected volatile long handle;
     /** The FUSE connection's number (the mount's minor device), for aborting it; null if unknown. */
     private String connection;
-    /** The kernel's readahead for this mount in KiB once raised above its offer in init; 0 if left as negotiated. */
-    private volatile int readaheadKib;
     private volatile boolean closed;
     private volatile int loopResult;
-    /** Why requests do not travel over io_uring although asked to; null if they do or it was not asked. */
-    private volatile String ioUringUnavailable;
+    /** What the kernel and libfuse offer this mount beyond plain requests, and what it got. */
+    private final KernelFeatures features;
     /** The mount's passthrough registrations (null if passthrough was not asked for or this libfuse has none). */
     protected final BackingFiles backing;
 
@@ -85,68 +80,8 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
         this.lib = lib;
         this.mountpoint = mountpoint;
         this.options = options;
-        backing = options.passthrough() && lib.version.atLeast(3, 17, 0) ? new BackingFiles(mountpoint.toString()) : null;
-        ioUringUnavailable = options.ioUring() ? ioUringUnavailable(lib) : null;
-    }
-
-    /**
-     * Why io_uring cannot be used by this process with {@code lib}; null if it can be asked for.
-     * The module parameter is read at mount time: the kernel reads it when the server registers
-     * its rings, so turning it on later does not change a mount.
-     */
-    static String ioUringUnavailable(LibFuse lib) {
-        if (!lib.version.atLeast(3, 18, 0)) {
-            return "libfuse " + lib.packageVersion + " has none (3.18+)";
-        }
-        if (!lib.version.atLeast(3, 18, 2)) {
-            // fuse_uring_start kept its freed queues when one failed to start, and freed them again at the end.
-            return "libfuse " + lib.packageVersion + " frees its io_uring queues twice when one fails to start "
-                    + "(CVE-2026-33150, fixed in 3.18.2)";
-        }
-        Path parameter = Path.of("/sys/module/fuse/parameters/enable_uring");
-        try {
-            String value = Files.readString(parameter).trim();
-            if (!value.equals("Y") && !value.equals("1")) {
-                return "the fuse module's enable_uring is off (as root: echo 1 > " + parameter + ")";
-            }
-        } catch (IOException e) {
-            return "the kernel has no FUSE-over-io_uring (no " + parameter + ")";
-        }
-        return ioUringForbidden();
-    }
-
-    /**
-     * Why this process cannot make an io_uring at all; null if it can. Asked before libfuse is:
-     * libfuse finds out only in its queue threads, and cancels them (see Cancellation).
-     */
-    static String ioUringForbidden() {
-        try (Arena arena = Arena.ofConfined()) {
-            int fd = Libc.ioUringSetup(1, arena.allocate(Libc.IO_URING_PARAMS_SIZE, 8));
-            if (fd >= 0) {
-                Libc.close(fd);
-                return null;
-            }
-            String reason = switch (-fd) {
-                case Errno.EPERM -> ": the kernel.io_uring_disabled sysctl or a seccomp filter (a container's) forbids it";
-                case Errno.ENOSYS -> ": the kernel has none, or a seccomp filter hides it";
-                default -> "";
-            };
-            return "this process cannot create an io_uring (io_uring_setup: " + Errno.name(-fd) + reason + ")";
-        }
-    }
-
-    /** Whether this process has CAP_SYS_ADMIN, which registering a backing file needs. */
-    static boolean hasSysAdmin() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("CapEff:")) {
-                    return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << 21)) != 0;
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            LOG.debug("cannot read the capabilities of this process: {}", e.toString());
-        }
-        return Libc.geteuid() == 0;
+        features = new KernelFeatures(lib, mountpoint, options);
+        backing = features.backing;
     }
 
     /** The {@code struct fuse_session} of {@link #handle}, whose /dev/fuse descriptor the backing-file ioctls go to. */
@@ -160,55 +95,23 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
         if (options.requestTimeoutSeconds() > 0) {
             connection.requestTimeout(options.requestTimeoutSeconds()); // checked against the release at start
         }
-        if (backing == null || backing.unavailable() != null) {
-            return;
-        }
-        int deviceFd;
-        try {
-            deviceFd = (int) lib.sessionFd.invokeExact(session());
-        } catch (Throwable t) {
-            throw new IllegalStateException("cannot find the session's /dev/fuse descriptor", t);
-        }
-        String reason = null;
-        if (!connection.isCapable(ConnectionInfo.CAP_PASSTHROUGH)) {
-            reason = "the kernel does not offer it (CONFIG_FUSE_PASSTHROUGH, Linux 6.9+)";
-        } else if (!hasSysAdmin()) {
-            reason = "registering backing files needs CAP_SYS_ADMIN";
-        } else {
-            connection.want(ConnectionInfo.CAP_PASSTHROUGH);
-            connection.unwant(ConnectionInfo.CAP_WRITEBACK_CACHE);
-            if (!connection.wants(ConnectionInfo.CAP_PASSTHROUGH)) {
-                reason = "libfuse did not grant it";
+        features.negotiatePassthrough(connection, () -> {
+            try {
+                return (int) lib.sessionFd.invokeExact(session());
+            } catch (Throwable t) {
+                throw new IllegalStateException("cannot find the session's /dev/fuse descriptor", t);
             }
-        }
-        backing.negotiated(deviceFd, reason);
-        if (reason != null) {
-            LOG.info("{}: files are not passed through to the kernel: {}", mountpoint, reason);
-        }
+        });
     }
 
-    /**
-     * In init: io_uring is started by libfuse after init only if the kernel offers it; a mount
-     * that asked for it and is not offered it uses /dev/fuse, and says so.
-     */
+    /** In init: whether the kernel offers io_uring where it was asked for ({@link KernelFeatures#checkIoUring}). */
     protected final void checkIoUring(NativeConnectionInfo connection) {
-        if (options.ioUring() && ioUringUnavailable == null && !connection.isCapable(ConnectionInfo.CAP_OVER_IO_URING)) {
-            ioUringRefused("the kernel did not offer it in init");
-        }
-        if (ioUringActive()) {
-            // libfuse starts its queues after this init and, if they fail, serves /dev/fuse with
-            // no more than a log line on this thread: that line is how the mount learns it.
-            FuseLog.onRingStartFailure(ringStartFailure);
-        }
+        features.checkIoUring(connection);
     }
-
-    /** Kept here because FuseLog holds it weakly. */
-    private final Consumer<String> ringStartFailure =
-            message -> ioUringRefused("libfuse could not start its queues (" + message.replaceFirst("^fuse: ", "") + ")");
 
     /** Whether requests travel over io_uring: asked for, and nothing has said otherwise (final once init has run). */
     protected final boolean ioUringActive() {
-        return options.ioUring() && ioUringUnavailable == null;
+        return features.ioUringActive();
     }
 
     /** The {@code -o} options for libfuse: the mount's, and the transport's where it can be had. */
@@ -338,8 +241,7 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
             loop.start();
             awaitInit();
             awaitInitReply();
-            if (backing != null) backing.probe();
-            raiseReadahead();
+            features.settle(connection);
             MountRegistry.add(this);
             LOG.debug("mounted {} with {} operations", mountpoint, operationCount());
         } catch (MountException e) {
@@ -356,7 +258,7 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
      * in between it starts the io_uring queues (which may fail, see {@link #checkIoUring}) and the
      * kernel sets the readahead from the reply and starts taking backing files. A stat of the
      * mountpoint returns once the kernel has that reply (every request waits for it), so what
-     * {@link #describe} says, {@link #raiseReadahead} writes and {@link BackingFiles#probe} finds is
+     * {@link #describe} says and {@link KernelFeatures#settle} writes and finds is
      * final. libfuse 3.18 also takes notifications only from then on ({@code got_init} is set just
      * before the reply; earlier releases set it before calling init): without the wait, a
      * notification sent right after mount returned could fail with ENOTCONN. A plain stat (no
@@ -365,8 +267,7 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
      * after init ran) or the connection ended, the mount fails.
      */
     private void awaitInitReply() throws MountException {
-        if (!ioUringActive() && !raisesReadahead() && (backing == null || backing.unavailable() != null)
-                && !lib.version.atLeast(3, 18, 0)) {
+        if (!features.settleAfterInitReply(connection)) {
             return;
         }
         int rc;
@@ -380,31 +281,6 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
         }
         if (rc < 0) {
             LOG.debug("stat of {} after init: {}", mountpoint, Errno.name(-rc));
-        }
-    }
-
-    /** Whether more readahead was asked for than init can give, on a mount whose bdi is known. */
-    private boolean raisesReadahead() {
-        return options.maxReadahead() > MountOptions.KERNEL_READAHEAD && connection != null;
-    }
-
-    /**
-     * The kernel offers at most 128 KiB of readahead in init ({@code VM_READAHEAD_PAGES}) and a
-     * filesystem may only lower it there; a larger {@link MountOptions#maxReadahead} is set after
-     * init through the mount's {@code /sys/class/bdi/MAJOR:MINOR/read_ahead_kb}, which needs
-     * root. Never fails the mount: without the right, readahead stays as negotiated (logged).
-     */
-    private void raiseReadahead() {
-        if (!raisesReadahead()) return;
-        int wanted = options.maxReadahead();
-        Path setting = Path.of("/sys/class/bdi/0:" + connection + "/read_ahead_kb");
-        int kib = wanted / 1024;
-        try {
-            Files.writeString(setting, Integer.toString(kib));
-            readaheadKib = Integer.parseInt(Files.readString(setting).trim());
-        } catch (IOException | RuntimeException e) {
-            LOG.info("readahead of {} stays at {} KiB, not the {} KiB asked for: {} cannot be written ({}); it needs root",
-                    mountpoint, MountOptions.KERNEL_READAHEAD / 1024, kib, setting, e.toString());
         }
     }
 
@@ -756,8 +632,7 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
     @Override
     public String describe() {
         return "fuse-panama mount at " + mountpoint + " (libfuse " + lib.packageVersion + ", "
-                + operationCount() + " operations, " + transport() + ", " + dataPath() + ", "
-                + (readaheadKib > 0 ? "readahead " + readaheadKib + " KiB, " : "")
+                + operationCount() + " operations, " + features.describe() + ", "
                 + (kernelCachingDescription().isEmpty() ? "" : "kernel caching: " + kernelCachingDescription() + ", ")
                 + (checksViews ? "views checked (" + ViewCheck.PROPERTY + "), " : "")
                 + (options.requestTimeoutSeconds() > 0 ? "request timeout " + options.requestTimeoutSeconds() + " s, " : "")
@@ -767,28 +642,6 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
     /** What an inode mount's kernel caching levers got, for {@link #describe()}; empty if none were asked for. */
     protected String kernelCachingDescription() {
         return "";
-    }
-
-    /** Which transport requests take: "io_uring", or "/dev/fuse" and, if io_uring was asked for, why not. */
-    private String transport() {
-        if (!options.ioUring()) return "transport /dev/fuse";
-        String why = ioUringUnavailable;
-        return why == null ? "transport io_uring" : "transport /dev/fuse (no io_uring: " + why + ")";
-    }
-
-    /** How file data travels: "kernel passthrough" where files may be passed through, or why not. */
-    private String dataPath() {
-        if (!options.passthrough()) return "data through the filesystem";
-        String why = backing == null ? "libfuse " + lib.packageVersion + " has none (3.17+)" : backing.unavailable();
-        return why == null ? "kernel passthrough" : "data through the filesystem (no passthrough: " + why + ")";
-    }
-
-    /** After init: records that io_uring was not started after all (the kernel did not offer it). */
-    protected final void ioUringRefused(String why) {
-        if (ioUringUnavailable == null) {
-            ioUringUnavailable = why;
-            LOG.info("{}: requests travel over /dev/fuse, not io_uring: {}", mountpoint, why);
-        }
     }
 
     @Override
