@@ -70,7 +70,7 @@ public class UpcallBench {
     @Setup(Level.Trial)
     public void setUp() {
         arena = Arena.ofShared();
-        Upcalls upcalls = new Upcalls(new Minimal(), new ErrorMapper("/bench"), new InitListener() {
+        Upcalls upcalls = new Upcalls(new Minimal(), new ErrorMapper(ErrorMapper.PATH_LOGGER, "/bench"), new InitListener() {
             @Override
             public void configure(NativeConnectionInfo connection, NativeFuseConfig config) {}
 

@@ -172,6 +172,19 @@ class InodeRepliesThroughMountTest {
         }
     }
 
+    /** Whether {@code logged} gets an event that {@code matches} within 5 s. */
+    private static boolean awaitLogged(ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged,
+            java.util.function.Predicate<ch.qos.logback.classic.spi.ILoggingEvent> matches) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        do {
+            synchronized (logged) { // the appender adds under its own monitor
+                if (logged.list.stream().anyMatch(matches)) return true;
+            }
+            Thread.sleep(5);
+        } while (System.nanoTime() < deadline);
+        return false;
+    }
+
     private static int lstatErrno(Path p) {
         try {
             Os.lstat(Os.bytes(p));
@@ -185,8 +198,18 @@ class InodeRepliesThroughMountTest {
     void everyRequestIsAnsweredOnceWhateverTheMethodDoes() throws Exception {
         Misbehaving fs = new Misbehaving();
         fs.put("fine", "ok");
+        // The inode API's failures are logged under its own interface's logger, a reply never sent as such.
+        ch.qos.logback.classic.Logger inodeLog = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+                "dev.fusepanama.inode.InodeFileSystem");
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged = new ch.qos.logback.core.read.ListAppender<>();
+        logged.start();
+        inodeLog.addAppender(logged);
         try (TestMount m = TestMount.mount(fs)) {
             assertEquals(Errno.EIO, lstatErrno(m.path("forgets")), "returned without answering: EIO");
+            // The answer goes first, the log line after it.
+            assertTrue(awaitLogged(logged, e -> e.getFormattedMessage().startsWith("lookup request on ")
+                    && e.getFormattedMessage().endsWith(" returned without answering its reply or deferring it; answered EIO")
+                    && e.getThrowableProxy() == null), "logged as unanswered, without a stack trace: " + logged.list);
             assertEquals(Errno.EACCES, lstatErrno(m.path("twice")), "the first answer counts");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             while (fs.secondAnswer.get() == null && System.nanoTime() < deadline) Thread.sleep(5); // the caller may see the first answer first
@@ -195,7 +218,10 @@ class InodeRepliesThroughMountTest {
             assertEquals(Errno.EIO, lstatErrno(m.path("throws-bug")));
             assertEquals(Errno.ENAMETOOLONG, lstatErrno(m.path("throws-after-answer")), "the answer stands");
             assertEquals("ok", Files.readString(m.path("fine")), "and the mount still serves");
+            assertTrue(awaitLogged(logged, e -> e.getFormattedMessage().contains(" threw; answering EIO")),
+                    "the method that threw a bug, under the same logger: " + logged.list);
         } finally {
+            inodeLog.detachAppender(logged);
             fs.later.shutdownNow();
         }
     }

@@ -119,8 +119,7 @@ public final class InodeUpcalls {
         t.current = null;
         if (r != null && r.isOpen() && r.failIfOpen(NativeReply.UNANSWERED)) {
             try {
-                errors.fail(op, () -> "request", new IllegalStateException(op + " returned without answering its reply or"
-                        + " deferring it; answered EIO"));
+                errors.unanswered(op, () -> "request");
             } catch (Throwable logging) {
                 // answered already; nothing may reach native code
             }

@@ -182,7 +182,7 @@ public final class InodeSession extends MountSession implements InodeMount, Init
     @Override
     protected long create(MemorySegment args) throws Throwable {
         InodeFileSystem served = checksViews ? ViewCheck.wrap(fs, InodeFileSystem.class, VIEWS) : fs;
-        InodeUpcalls upcalls = new InodeUpcalls(served, replies, new ErrorMapper(mountpoint.toString()), this, this, this);
+        InodeUpcalls upcalls = new InodeUpcalls(served, replies, new ErrorMapper(ErrorMapper.INODE_LOGGER, mountpoint.toString()), this, this, this);
         var layout = fuse_lowlevel_ops.layout(lib.version);
         MemorySegment table = Operation.table(layout, operations, op -> upcalls.stub(op, arena), arena);
         if (ll.versionedNew) {

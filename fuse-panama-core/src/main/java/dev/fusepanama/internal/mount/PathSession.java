@@ -83,7 +83,7 @@ public final class PathSession extends MountSession implements FuseMount, InitLi
     @Override
     protected long create(MemorySegment args) throws Throwable {
         FuseFileSystem served = checksViews ? ViewCheck.wrap(fs, FuseFileSystem.class, VIEWS) : fs;
-        Upcalls upcalls = new Upcalls(served, new ErrorMapper(mountpoint.toString()), this, this, backing);
+        Upcalls upcalls = new Upcalls(served, new ErrorMapper(ErrorMapper.PATH_LOGGER, mountpoint.toString()), this, this, backing);
         MemorySegment table = Operation.table(lib.layouts.operations(), operations, op -> upcalls.stub(op, arena), arena);
         long size = lib.layouts.operations().byteSize();
         if (lib.version.newSymbol() == LibFuseVersion.NewSymbol.FUSE_NEW_317) {

@@ -54,7 +54,7 @@ class ErrorMapperTest {
     @Test
     void aMethodFailingInALoopIsLoggedOncePerQuietPeriodWithACount() {
         AtomicLong clock = new AtomicLong();
-        ErrorMapper m = new ErrorMapper("/mnt", clock::get);
+        ErrorMapper m = new ErrorMapper(ErrorMapper.PATH_LOGGER, "/mnt", clock::get);
         for (int i = 0; i < 1000; i++) {
             assertEquals(-Errno.EIO, m.fail("read", () -> "/f", new IllegalStateException("bug")));
             clock.addAndGet(1_000_000); // 1 ms apart: 1 s in all
@@ -73,7 +73,7 @@ class ErrorMapperTest {
     @Test
     void aDifferentFailureInTheSameOperationIsNeverHeldBackByAnEarlierOne() {
         AtomicLong clock = new AtomicLong();
-        ErrorMapper m = new ErrorMapper("/mnt", clock::get);
+        ErrorMapper m = new ErrorMapper(ErrorMapper.PATH_LOGGER, "/mnt", clock::get);
         m.fail("read", () -> "/f", new StackOverflowError());
         clock.addAndGet(1_000_000);
         m.fail("read", () -> "/f", new StackOverflowError());
@@ -98,7 +98,7 @@ class ErrorMapperTest {
                 messages.add(level + " " + format);
             }
         };
-        ErrorMapper m = new ErrorMapper("/mnt", System::nanoTime, jdk);
+        ErrorMapper m = new ErrorMapper(ErrorMapper.PATH_LOGGER, "/mnt", System::nanoTime, jdk);
         assertEquals(-Errno.EIO, m.fail("read", () -> "/f", new IllegalStateException("bug")));
         assertEquals(List.of("WARNING read /f on /mnt threw; answering EIO"), messages);
         assertEquals("bug", thrown.get(0).getMessage());
@@ -106,8 +106,36 @@ class ErrorMapperTest {
     }
 
     @Test
+    void aReplyNeverSentIsLoggedAsSuchUnderTheLoggerGivenAndHeldBackLikeAFailure() {
+        Logger inode = (Logger) LoggerFactory.getLogger(ErrorMapper.INODE_LOGGER);
+        ListAppender<ILoggingEvent> inodeLog = new ListAppender<>();
+        inodeLog.start();
+        inode.addAppender(inodeLog);
+        try {
+            AtomicLong clock = new AtomicLong();
+            ErrorMapper m = new ErrorMapper(ErrorMapper.INODE_LOGGER, "/mnt", clock::get);
+            m.unanswered("lookup", () -> "of inode 1");
+            clock.addAndGet(1_000_000);
+            m.unanswered("lookup", () -> "of inode 1");
+            m.fail("lookup", () -> "of inode 1", new IllegalStateException("bug"));
+            assertEquals(2, inodeLog.list.size(), "the repeat held back; a failure of another kind is not: " + inodeLog.list);
+            assertEquals("lookup of inode 1 on /mnt returned without answering its reply or deferring it; answered EIO",
+                    inodeLog.list.get(0).getFormattedMessage());
+            assertEquals(null, inodeLog.list.get(0).getThrowableProxy(), "no stack trace: nothing threw");
+            assertTrue(inodeLog.list.get(1).getFormattedMessage().contains("threw; answering EIO"));
+            assertTrue(log.list.isEmpty(), "nothing under the path API's logger");
+            clock.addAndGet(ErrorMapper.QUIET_NANOS);
+            m.unanswered("lookup", () -> "of inode 1");
+            assertTrue(inodeLog.list.get(2).getFormattedMessage().endsWith("(1 more unanswered request from lookup not logged)"),
+                    inodeLog.list.get(2).getFormattedMessage());
+        } finally {
+            inode.detachAppender(inodeLog);
+        }
+    }
+
+    @Test
     void chosenAnswersAreNotWarnings() {
-        ErrorMapper m = new ErrorMapper("/mnt");
+        ErrorMapper m = new ErrorMapper(ErrorMapper.PATH_LOGGER, "/mnt");
         assertEquals(-Errno.ENOENT, m.fail("getattr", () -> "/x", new NoSuchFileException("/x")));
         assertEquals(-Errno.EPERM, m.fail("unlink", () -> "/x", new ErrnoException(Errno.EPERM)));
         assertTrue(log.list.stream().noneMatch(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.WARN)));

@@ -80,7 +80,7 @@ class OperationTest {
                     throw new IllegalStateException("bug in " + method.getName());
                 });
         AtomicReference<Throwable> initFailure = new AtomicReference<>();
-        Upcalls upcalls = new Upcalls(throwing, new ErrorMapper("/test"), new InitListener() {
+        Upcalls upcalls = new Upcalls(throwing, new ErrorMapper(ErrorMapper.PATH_LOGGER, "/test"), new InitListener() {
             @Override
             public void configure(NativeConnectionInfo connection, NativeFuseConfig config) {}
 
