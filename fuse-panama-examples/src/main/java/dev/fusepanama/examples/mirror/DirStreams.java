@@ -59,7 +59,8 @@ final class DirStreams {
      * as many entries as the reply takes, each looked up as a lookup would ({@link SourceNodes#nodeOf}),
      * so that {@code ls -l} and {@code find} need no lookup per entry. An entry that cannot be
      * looked up (removed meanwhile, a filesystem mounted there) is listed without its node, which
-     * the kernel then looks up itself. The lookups of a batch the kernel did not take are forgotten.
+     * the kernel then looks up itself; so is one the kernel already holds in a directory the
+     * source watch covers ({@link SourceNodes#holds}), whose cached entry stays exact. The lookups of a batch the kernel did not take are forgotten.
      */
     void readPlus(long fh, long offset, SourceNode dir, SourceNodes table, DirPlusReply reply) {
         DirStream d = open.get((int) fh);
@@ -69,6 +70,7 @@ final class DirStreams {
         }
         Scratch s = Scratch.worker();
         List<Long> counted = new ArrayList<>();
+        boolean watched = dir.watched;
         synchronized (d) {
             if (!seek(d, offset, reply)) return;
             Dirents dirents = s.dirents();
@@ -89,6 +91,11 @@ final class DirStreams {
                     long id = 0;
                     if (dirents.isDotOrDotDot()) {
                         full = reply.addName(name, dirents.ino(), Posix.S_IFDIR, dirents.offset());
+                    } else if (watched && table.holds(dirents.ino(), dir, name)) {
+                        // The kernel has this entry, and the watch keeps it exact: listed by name
+                        // alone (node id 0), which leaves the kernel's entry as it is, without a
+                        // look at the source. A guess that is wrong costs the kernel a lookup.
+                        full = reply.addName(name, dirents.ino(), dirents.type() << 12, dirents.offset());
                     } else {
                         Stat st = reply.attributes();
                         int fd = Libc.openat(d.fd, Scratch.cString(s.path, name), SourceNodes.PATH_FLAGS, 0);

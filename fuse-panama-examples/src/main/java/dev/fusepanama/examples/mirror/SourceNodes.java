@@ -370,6 +370,21 @@ final class SourceNodes {
         return n.id;
     }
 
+    /**
+     * Whether the kernel holds the source's inode {@code ino} as {@code name} in {@code parent}, as
+     * far as the table knows without a system call: a node of that number with lookups the
+     * kernel has not forgotten, last seen under that name there.
+     */
+    boolean holds(long ino, SourceNode parent, byte[] name) {
+        SourceNode n;
+        synchronized (byKey) {
+            n = byKey.get(new Key(rootNode.dev, ino));
+            if (n == null || n.lookups <= 0) return false;
+        }
+        SourceNode.Link link = n.link;
+        return link != null && link.parent() == parent && Arrays.equals(link.name(), name);
+    }
+
     /** {@code n} was found as {@code name} in {@code parent}: where to open it again by name. */
     static void seen(SourceNode n, SourceNode parent, Name name) {
         SourceNode.Link link = n.link;

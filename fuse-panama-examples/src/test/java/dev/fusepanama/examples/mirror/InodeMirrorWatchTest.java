@@ -97,6 +97,45 @@ class InodeMirrorWatchTest {
     }
 
     /**
+     * A listing again of a directory whose entries the kernel holds lists them by name alone
+     * (node id 0: the kernel keeps its own entries); what another process changes in it still
+     * shows, and every entry's attributes through the mount stay the source's: a file replaced
+     * under its name, one renamed away and back, a second link, a new one.
+     */
+    @ParameterizedTest
+    @EnumSource(Mechanism.class)
+    void listingsOfNamesTheKernelHoldsStayExact(Mechanism mechanism) throws Exception {
+        Path source = Files.createDirectory(tmp.resolve("source"));
+        Path dir = Files.createDirectory(source.resolve("d"));
+        for (String f : List.of("a", "b", "c")) Files.writeString(dir.resolve(f), f.repeat(3));
+        InodeMirror fs = InodeMirror.builder(source).watchAtMost(mechanism).build();
+        try (TestMount m = TestMount.mount(fs, fs.mountOptions().build())) {
+            fs.watch(m.inodeHandle());
+            assumeTrue(mechanism == fs.watching() || !Emulation.active(),
+                    "qemu-user does not emulate fanotify: the watcher fell back to " + fs.watching() + ", run as its own case");
+            for (int i = 0; i < 2; i++) assertSameAsSource(m.path("d"), dir); // the second: every name already held
+
+            sh("cd " + dir + " && printf 'new b\n' > b.tmp && mv b.tmp b"); // another inode under a held name
+            eventually("a file replaced under its name", () -> Os.lstat(Os.bytes(m.path("d/b"))).size() == 6);
+            sh("cd " + dir + " && mv a x && mv x a && ln c c2 && echo e > e");
+            eventually("a second link and a new file", () -> list(m.path("d")).equals(List.of("a", "b", "c", "c2", "e")));
+            for (int i = 0; i < 3; i++) assertSameAsSource(m.path("d"), dir);
+            assertEquals("new b\n", Files.readString(m.path("d/b")));
+        }
+    }
+
+    /** The listing of {@code inMount}, and each entry's number, size and link count, are those of {@code inSource}. */
+    private static void assertSameAsSource(Path inMount, Path inSource) throws Exception {
+        List<String> names = list(inSource);
+        assertEquals(names, list(inMount));
+        for (String n : names) {
+            Os.StatResult got = Os.lstat(Os.bytes(inMount.resolve(n)));
+            Os.StatResult want = Os.lstat(Os.bytes(inSource.resolve(n)));
+            assertEquals(List.of(want.ino(), want.size(), want.nlink()), List.of(got.ino(), got.size(), got.nlink()), n);
+        }
+    }
+
+    /**
      * A directory the watch cannot take (its limit met) is not cached beyond the mirror's
      * configured timeouts, so a change in it shows at once though no event reports it, while the
      * watched ones stay cached and exact.
