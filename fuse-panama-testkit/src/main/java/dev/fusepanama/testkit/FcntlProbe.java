@@ -7,6 +7,8 @@ import java.util.concurrent.TimeUnit;
 
 /** Record locks belong to processes: this main tries one from a second JVM. */
 public final class FcntlProbe {
+    private FcntlProbe() {}
+
     /** 0: the lock was granted; 1: refused because another process holds it. */
     static int tryLockInAnotherProcess(Path file) throws Exception {
         Process p = new ProcessBuilder(ChildJvm.command(FcntlProbe.class, file.toString())).redirectErrorStream(true).start();

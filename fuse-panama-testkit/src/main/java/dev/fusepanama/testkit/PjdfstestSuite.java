@@ -74,6 +74,9 @@ import org.slf4j.LoggerFactory;
 @Timeout(value = 600, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 @MountTest
 public abstract class PjdfstestSuite {
+    /** For a subclass: the filesystem under test is the one it mounts. */
+    protected PjdfstestSuite() {}
+
     /** The JUnit tag of this suite. */
     public static final String TAG = "pjdfstest";
     /** Names the pjdfstest binary to run; when set, a missing binary fails the test instead of skipping it. */

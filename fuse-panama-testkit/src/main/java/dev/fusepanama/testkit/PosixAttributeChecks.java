@@ -20,6 +20,9 @@ import org.junit.jupiter.api.Test;
  * class only keeps the suite readable by theme.
  */
 public abstract class PosixAttributeChecks extends PosixNameChecks {
+    /** For a subclass: the filesystem under test is the one it mounts. */
+    protected PosixAttributeChecks() {}
+
     // ---- attributes ---------------------------------------------------------------------------
 
     @Test

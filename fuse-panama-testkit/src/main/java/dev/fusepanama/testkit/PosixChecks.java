@@ -33,6 +33,9 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 300, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 @MountTest
 public abstract class PosixChecks {
+    /** For a subclass: the filesystem under test is the one it mounts. */
+    protected PosixChecks() {}
+
     /** Mounts the filesystem under test at a fresh directory. */
     protected abstract TestMount mountFilesystem() throws Exception;
 

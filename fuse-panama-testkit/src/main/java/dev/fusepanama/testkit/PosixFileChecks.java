@@ -21,6 +21,9 @@ import org.junit.jupiter.api.Test;
  * class only keeps the suite readable by theme.
  */
 public abstract class PosixFileChecks extends PosixChecks {
+    /** For a subclass: the filesystem under test is the one it mounts. */
+    protected PosixFileChecks() {}
+
     // ---- regular files ------------------------------------------------------------------------
 
     @Test

@@ -29,6 +29,9 @@ import org.junit.jupiter.api.Test;
  * class only keeps the suite readable by theme.
  */
 public abstract class PosixNameChecks extends PosixFileChecks {
+    /** For a subclass: the filesystem under test is the one it mounts. */
+    protected PosixNameChecks() {}
+
     // ---- names and directories ----------------------------------------------------------------
 
     @Test

@@ -52,6 +52,9 @@ import org.junit.jupiter.api.Test;
  * the mount alone.
  */
 public abstract class PosixSuite extends PosixAttributeChecks {
+    /** For a subclass: the filesystem under test is the one it mounts. */
+    protected PosixSuite() {}
+
     // ---- tools --------------------------------------------------------------------------------
 
     @Test

@@ -58,6 +58,9 @@ import org.junit.jupiter.api.Timeout;
 @MountTest
 @Timeout(value = 300, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 public abstract class StressSuite {
+    /** For a subclass: the filesystem under test is the one it mounts. */
+    protected StressSuite() {}
+
     /** The JUnit tag of this suite. */
     public static final String TAG = "stress";
     /** How long the model workers run, in seconds. */

@@ -288,6 +288,8 @@ public final class InodeSession extends MountSession implements InodeMount, Init
 
     /** The kernel lacks FUSE_CAP_EXPIRE_ONLY (ENOSYS from libfuse 3.16+, EINVAL from the kernel before). */
     private static final class Unsupported extends IOException {
+        private static final long serialVersionUID = 1L;
+
         Unsupported(String message) {
             super(message);
         }
