@@ -15,7 +15,7 @@ public class MountException extends IOException {
         NO_FUSE_DEVICE,
         PERMISSION_DENIED,
         LIBFUSE_UNAVAILABLE,
-        /** The JVM runs on a processor architecture whose struct layouts fuse-panama does not know. */
+        /** The JVM runs on a system other than Linux, or on a processor architecture whose struct layouts fuse-panama does not know. */
         UNSUPPORTED_ARCHITECTURE,
         INVALID_OPTIONS,
         MOUNT_FAILED,

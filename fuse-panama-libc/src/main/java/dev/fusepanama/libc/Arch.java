@@ -58,7 +58,9 @@ public enum Arch {
 
     /** The {@code os.arch} of this JVM, read once. */
     private static final String OS_ARCH = System.getProperty("os.arch", "");
-    private static final Arch DETECTED = of(OS_ARCH);
+    /** The {@code os.name} of this JVM, read once: the layouts and constants here are Linux's. */
+    private static final String OS_NAME = System.getProperty("os.name", "");
+    private static final Arch DETECTED = of(OS_NAME, OS_ARCH);
 
     /**
      * The architecture this JVM runs on.
@@ -67,7 +69,7 @@ public enum Arch {
      */
     public static Arch current() {
         if (DETECTED == null) {
-            throw new UnsupportedArchitectureException(unsupported(OS_ARCH));
+            throw new UnsupportedArchitectureException(unsupported(OS_NAME, OS_ARCH));
         }
         return DETECTED;
     }
@@ -80,7 +82,16 @@ public enum Arch {
         return DETECTED == null ? RISCV64 : DETECTED;
     }
 
-    /** The architecture Java calls {@code osArch} ({@code os.arch}), or null if fuse-panama does not support it. */
+    /**
+     * The architecture of a JVM on {@code osName} ({@code os.name}) that Java calls {@code osArch}
+     * ({@code os.arch}), or null if fuse-panama does not support it: any system but Linux (macOS
+     * on arm64 is no Linux arm64: its structs, constants and libfuse's differ; docs/PORTING.md).
+     */
+    static Arch of(String osName, String osArch) {
+        return osName.equals("Linux") ? of(osArch) : null;
+    }
+
+    /** The architecture Java calls {@code osArch} ({@code os.arch}) on Linux, or null if fuse-panama does not support it. */
     static Arch of(String osArch) {
         return switch (osArch) {
             case "amd64", "x86_64" -> X86_64;
@@ -90,7 +101,16 @@ public enum Arch {
         };
     }
 
-    /** The message for a JVM on an architecture fuse-panama does not support. */
+    /** The message for a JVM on a system or architecture fuse-panama does not support. */
+    static String unsupported(String osName, String osArch) {
+        if (!osName.equals("Linux")) {
+            return "fuse-panama supports Linux only; this JVM runs on " + (osName.isEmpty() ? "an unknown system" : osName)
+                    + " (os.name), whose struct layouts, constants and FUSE library differ (see docs/PORTING.md)";
+        }
+        return unsupported(osArch);
+    }
+
+    /** The message for a JVM on Linux on an architecture fuse-panama does not support. */
     static String unsupported(String osArch) {
         return "fuse-panama supports Linux on " + Arrays.stream(values()).map(a -> a.displayName)
                 .collect(Collectors.joining(", ")) + "; this JVM is " + (osArch.isEmpty() ? "of unknown architecture" : osArch)

@@ -24,4 +24,15 @@ class ArchTest {
         assertTrue(message.startsWith("fuse-panama supports Linux on x86-64, aarch64, riscv64; this JVM is s390x (os.arch)"),
                 message);
     }
+
+    @Test
+    void anotherSystemIsRefusedWhateverItsArchitecture() {
+        assertEquals(Arch.AARCH64, Arch.of("Linux", "aarch64"));
+        for (String system : new String[] {"Mac OS X", "Windows 11", "FreeBSD", ""}) {
+            assertNull(Arch.of(system, "aarch64"), system);
+            assertNull(Arch.of(system, "amd64"), system);
+        }
+        String message = Arch.unsupported("Mac OS X", "aarch64");
+        assertTrue(message.startsWith("fuse-panama supports Linux only; this JVM runs on Mac OS X (os.name)"), message);
+    }
 }
