@@ -44,7 +44,8 @@ public final class Compare {
 
     public static void main(String[] args) throws Exception {
         Options options = parse(args);
-        String section = run(options);
+        Outcome outcome = run(options);
+        String section = outcome.section();
         System.out.println(section);
         if (options.write() == null) return;
         if (options.smoke()) {
@@ -55,7 +56,7 @@ public final class Compare {
             Path full = options.write().toAbsolutePath().resolveSibling(name);
             Files.createDirectories(full.getParent());
             Report.write(full, section);
-            Report.write(options.write(), Report.headline(section, name));
+            Report.write(options.write(), Report.headline(section, name, outcome.headlineExtra()));
             System.err.println("wrote the section \"" + section.lines().findFirst().orElseThrow() + "\" to " + full
                     + " and its headline to " + options.write());
         }
@@ -93,8 +94,11 @@ public final class Compare {
                 maxWarmups, smoke, write, command);
     }
 
+    /** A suite's section of RESULTS.md, and what of its after-rounds text its headline shows too ("" for none). */
+    record Outcome(String section, String headlineExtra) {}
+
     /** Runs the suite and returns its section of RESULTS.md. */
-    static String run(Options o) throws Exception {
+    static Outcome run(Options o) throws Exception {
         try (Cleanup cleanup = new Cleanup()) {
             Suite suite = switch (o.suite()) {
                 case "tree" -> TreeSuite.open(cleanup);
@@ -163,7 +167,8 @@ public final class Compare {
                 processes.add(new Report.Process(fs.name(), fs.peakRssKiB(), fs.idleWorkers(), fs.hasJit(), t[2] / (double) t[1], unseen));
             }
             String extra = suite.afterRounds(running, o.scale());
-            return Report.section(suite, o, passes, values, cpu, processes, extra);
+            return new Outcome(Report.section(suite, o, passes, values, cpu, processes, extra),
+                    suite.headlineShowsAfterRounds() ? extra : "");
         }
     }
 

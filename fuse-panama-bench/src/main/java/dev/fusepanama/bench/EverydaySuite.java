@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * source, each filesystem at its own defaults: the Java mirror ({@code Main mirror}, watching its
  * source, caching what the watch covers), libfuse's {@code passthrough_hp} (a day's timeouts),
  * go-fuse's loopback example (a second's) and Debian's {@code bindfs}; kernel passthrough off for
- * the mirror and passthrough_hp, as on a libfuse before 3.17 or without root. After the rounds, a
+ * the mirror and passthrough_hp, as on a libfuse before 3.17 or without root, and both again at
+ * their real defaults as root on libfuse 3.17+, files passed through to the kernel. After the rounds, a
  * freshness table: how long each takes to show a change another process makes in the source.
  * Needs root (the tmpfs, drop_caches), go (go-fuse's example is installed into the cache) and
  * bindfs ({@code apt-get install bindfs}).
@@ -27,6 +28,8 @@ import java.util.concurrent.TimeUnit;
 final class EverydaySuite implements Suite {
     static final String JAVA = "Java mirror";
     static final String HP = "passthrough_hp";
+    static final String JAVA_PT = "Java mirror, passthrough";
+    static final String HP_PT = "passthrough_hp, passthrough";
     static final String GO = "go-fuse loopback";
     static final String BINDFS = "bindfs";
     static final String GO_FUSE = "github.com/hanwen/go-fuse/v2/example/loopback@v2.12.1";
@@ -61,9 +64,14 @@ final class EverydaySuite implements Suite {
         // loopback takes the mountpoint first; FsProcess appends it last.
         List<String> go = List.of("sh", "-c", "exec \"$0\" \"$2\" \"$1\"", goFuseLoopback().toString(), src.toString());
         List<String> bindfs = List.of(onPath("bindfs", "apt-get install bindfs"), "-f", src.toString());
+        // Both at their real defaults as root on libfuse 3.17+: files passed through to the kernel.
+        List<String> mirrorPt = new ArrayList<>(m.java());
+        mirrorPt.add(src.toString());
+        List<String> hpPt = new ArrayList<>(m.passthroughHp("--foreground"));
+        hpPt.add(src.toString());
         List<Filesystem> fs = new ArrayList<>();
-        String[] names = {JAVA, HP, GO, BINDFS};
-        List<List<String>> commands = List.of(mirror, hp, go, bindfs);
+        String[] names = {JAVA, HP, GO, BINDFS, JAVA_PT, HP_PT};
+        List<List<String>> commands = List.of(mirror, hp, go, bindfs, mirrorPt, hpPt);
         for (int i = 0; i < names.length; i++) {
             String scratch = MirrorSuite.scratch(src, i);
             Path many = Files.createDirectory(src.resolve(scratch).resolve(MANY));
@@ -124,6 +132,12 @@ final class EverydaySuite implements Suite {
                         (r, w, n) -> MemfsSuite.timed(w, "dd", "if=" + BIG, "of=/dev/null", "bs=1M", "status=none")),
                 new Metric("rm -rf of the tree", "ms/op", false, 0, 1,
                         (r, w, n) -> MemfsSuite.timed(w, "rm", "-rf", TREE)));
+    }
+
+    /** The freshness table belongs beside the times: what the peers' speed costs. */
+    @Override
+    public boolean headlineShowsAfterRounds() {
+        return true;
     }
 
     /** The freshness table: each change made in the source, and when each mount shows it. */
@@ -241,13 +255,15 @@ final class EverydaySuite implements Suite {
                 + libfuse + ", watching the source, caching for a day what the watch covers; -XX:+UseSerialGC -Xmx32m), libfuse's "
                 + "passthrough_hp `--nopassthrough` (libfuse " + libfuse + ": timeouts of a day, keep_cache, cached listings, "
                 + "the writeback cache), go-fuse's loopback example (" + GO_FUSE.substring(GO_FUSE.indexOf('@') + 1) + ": timeouts of "
-                + "1 s), bindfs (Debian's, libfuse's high-level API). Kernel passthrough is off for the mirror and passthrough_hp, "
-                + "as without root or before libfuse 3.17. Rows: the tar of /usr/include (" + tarball.entries() + " entries, "
+                + "1 s; as root it passes files through to the kernel), bindfs (Debian's, libfuse's high-level API). Kernel "
+                + "passthrough is off for the first mirror and passthrough_hp, as without root or before libfuse 3.17; the "
+                + "last two columns are both at their real defaults as root on libfuse 3.17+, files passed through. Rows: the tar of /usr/include (" + tarball.entries() + " entries, "
                 + String.format(Locale.ROOT, "%.0f MB", tarball.bytes() / 1e6) + ") unpacked into a new directory; find -ls and "
                 + "grep -r over it, after `echo 3 > /proc/sys/vm/drop_caches` and again right after an untimed run; ls -l of a "
                 + "directory of 10,000 empty files, after an untimed run; dd of 100 MiB in 10 KiB writes with conv=fsync, and "
                 + "of the same file to /dev/null in 1 MiB reads; rm -rf of the tree. Times in ms, lower is better; ratios "
-                + "paired per round, against the better median of passthrough_hp and go-fuse on the row.";
+                + "paired per round, against the better median of passthrough_hp and go-fuse on the row (with passthrough: of "
+                + "passthrough_hp with passthrough and go-fuse).";
     }
 
     @Override
@@ -258,7 +274,9 @@ final class EverydaySuite implements Suite {
     @Override
     public List<Column> columns() {
         return List.of(new Column.Median(JAVA), new Column.Median(HP), new Column.Median(GO), new Column.Median(BINDFS),
-                ratio("Java / better of passthrough_hp and go-fuse", JAVA, HP, GO), ratio("Java / bindfs", JAVA, BINDFS));
+                new Column.Median(JAVA_PT), new Column.Median(HP_PT),
+                ratio("Java / better of passthrough_hp and go-fuse", JAVA, HP, GO), ratio("Java / bindfs", JAVA, BINDFS),
+                ratio("Java, passthrough / better of passthrough_hp, passthrough and go-fuse", JAVA_PT, HP_PT, GO));
     }
 
     @Override

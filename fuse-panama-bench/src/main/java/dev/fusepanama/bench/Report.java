@@ -133,10 +133,10 @@ final class Report {
     /** Replaces the section starting with {@code section}'s first line (its heading); see {@link #replaceSection(String, String)}. */
     /**
      * The headline of a suite's {@code section} for RESULTS.md: its heading, command, when and where
-     * it was measured, and its first table, then where the whole section is ({@code full}, relative
-     * to RESULTS.md).
+     * it was measured, and its first table, then {@code extra} (a suite's after-rounds text, or
+     * ""), then where the whole section is ({@code full}, relative to RESULTS.md).
      */
-    static String headline(String section, String full) {
+    static String headline(String section, String full, String extra) {
         List<String> lines = section.lines().toList();
         StringBuilder sb = new StringBuilder();
         int i = 0;
@@ -149,6 +149,7 @@ final class Report {
         }
         while (i < lines.size() && !lines.get(i).startsWith("|")) i++;
         for (; i < lines.size() && lines.get(i).startsWith("|"); i++) sb.append(lines.get(i)).append('\n');
+        if (!extra.isBlank()) sb.append('\n').append(extra.strip()).append('\n');
         sb.append("\nThe whole section (settings, CPU per operation, the processes, the analysis): `").append(full).append("`.\n");
         return sb.toString();
     }

@@ -36,7 +36,7 @@ class BenchSmokeTest {
     @Test
     void theTreeSuiteRunsOnEveryFilesystem() throws Exception {
         buildNative();
-        String section = Compare.run(Compare.parse(new String[] {"--suite", "tree", "--smoke"}));
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "tree", "--smoke"})).section();
         System.out.println(section);
         assertEveryRowMeasured(section, TreeWorkloads.METRICS);
         assertTrue(section.contains("Heap allocated by the fuse-panama defaults filesystem per upcall"), "the allocation table");
@@ -46,7 +46,7 @@ class BenchSmokeTest {
     @Test
     void theInodeSuiteRunsBothFilesystems() throws Exception {
         buildNative();
-        String section = Compare.run(Compare.parse(new String[] {"--suite", "inode", "--smoke"}));
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "inode", "--smoke"})).section();
         System.out.println(section);
         assertEveryRowMeasured(section, TreeWorkloads.METRICS);
         assertTrue(section.contains("Heap allocated by the fuse-panama inode filesystem per upcall"), "the allocation table");
@@ -58,7 +58,7 @@ class BenchSmokeTest {
         assumeTrue(root(), "the mirror suite mounts a tmpfs: root only");
         buildNative();
         buildLibfuse318();
-        String section = Compare.run(Compare.parse(new String[] {"--suite", "mirror", "--smoke"}));
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "mirror", "--smoke"})).section();
         System.out.println(section);
         assertEveryRowMeasured(section, MirrorSuite.METRICS);
         assertNothingLeftMounted();
@@ -69,7 +69,7 @@ class BenchSmokeTest {
         assumeTrue(root(), "the everyday suite mounts a tmpfs: root only");
         buildNative();
         buildLibfuse318();
-        String section = Compare.run(Compare.parse(new String[] {"--suite", "everyday", "--smoke"}));
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "everyday", "--smoke"})).section();
         System.out.println(section);
         assertTrue(section.contains("| write inside a cached file |"), section);
         assertNothingLeftMounted();
@@ -79,7 +79,7 @@ class BenchSmokeTest {
     void theMemfsSuiteRunsOnTmpfsAndBothMemfs() throws Exception {
         assumeTrue(root(), "the memfs suite mounts a tmpfs: root only");
         buildNative();
-        String section = Compare.run(Compare.parse(new String[] {"--suite", "memfs", "--smoke"}));
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "memfs", "--smoke"})).section();
         System.out.println(section);
         assertEveryRowMeasured(section, MemfsSuite.metrics(Path.of("unused"), 1));
         assertTrue(section.contains("FUSE requests per entry of one unpack"), "the requests table");
@@ -92,7 +92,7 @@ class BenchSmokeTest {
         assumeTrue(root(), "the passthrough suite mounts a tmpfs and passes files through: root only");
         buildNative();
         buildLibfuse318();
-        String section = Compare.run(Compare.parse(new String[] {"--suite", "passthrough", "--smoke"}));
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "passthrough", "--smoke"})).section();
         System.out.println(section);
         assertEveryRowMeasured(section, PassthroughSuite.METRICS);
         assertNothingLeftMounted();
@@ -104,7 +104,7 @@ class BenchSmokeTest {
         buildNative();
         buildLibfuse318();
         String before = Files.readString(Path.of("/sys/module/fuse/parameters/enable_uring")).trim();
-        String section = Compare.run(Compare.parse(new String[] {"--suite", "uring", "--smoke"}));
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "uring", "--smoke"})).section();
         System.out.println(section);
         assertEveryRowMeasured(section, UringSuite.METRICS);
         assertEquals(before, Files.readString(Path.of("/sys/module/fuse/parameters/enable_uring")).trim(), "the parameter is put back");
@@ -114,7 +114,7 @@ class BenchSmokeTest {
     @Test
     void theVaultSuiteRunsTheVaultAndGocryptfs() throws Exception {
         assumeTrue(root(), "the vault suite drops the page cache: root only");
-        String section = Compare.run(Compare.parse(new String[] {"--suite", "vault", "--smoke"}));
+        String section = Compare.run(Compare.parse(new String[] {"--suite", "vault", "--smoke"})).section();
         System.out.println(section);
         for (String row : List.of(VaultSuite.START_UP, VaultSuite.FRESH_READ)) {
             assertEquals(2, section.lines().filter(l -> l.startsWith("| " + row + " |")).count(), "a row in each table for " + row);

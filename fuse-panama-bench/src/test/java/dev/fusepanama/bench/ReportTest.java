@@ -55,7 +55,12 @@ class ReportTest {
         assertEquals("## Suite (`--suite x`)\n\nCommand: `compare --suite x`\n\nMeasured today\non 2 cores.\n\n"
                 + "| metric | a |\n|---|---:|\n| m | 1 |\n\n"
                 + "The whole section (settings, CPU per operation, the processes, the analysis): `results/x.md`.\n",
-                Report.headline(section, "results/x.md"));
+                Report.headline(section, "results/x.md", ""));
+        assertEquals("## Suite (`--suite x`)\n\nCommand: `compare --suite x`\n\nMeasured today\non 2 cores.\n\n"
+                + "| metric | a |\n|---|---:|\n| m | 1 |\n\nFreshness:\n\n| change | a |\n|---|---:|\n| c | 0 |\n\n"
+                + "The whole section (settings, CPU per operation, the processes, the analysis): `results/x.md`.\n",
+                Report.headline(section, "results/x.md", "Freshness:\n\n| change | a |\n|---|---:|\n| c | 0 |\n"),
+                "a suite's after-rounds table below the first");
     }
 
     @Test
