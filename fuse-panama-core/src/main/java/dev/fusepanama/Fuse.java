@@ -2,9 +2,9 @@ package dev.fusepanama;
 
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
-import dev.fusepanama.internal.mount.InodeSession;
+import dev.fusepanama.internal.inode.InodeSession;
 import dev.fusepanama.internal.mount.MountSession;
-import dev.fusepanama.internal.mount.PathSession;
+import dev.fusepanama.internal.path.PathSession;
 import java.nio.file.Path;
 
 /** Entry point: mounts {@link FuseFileSystem}s. */

@@ -7,7 +7,7 @@ import dev.fusepanama.Stat;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.dispatch.ErrorMapper;
 import dev.fusepanama.internal.dispatch.InitListener;
-import dev.fusepanama.internal.dispatch.Upcalls;
+import dev.fusepanama.internal.path.Upcalls;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
 import dev.fusepanama.internal.view.NativePollHandle;

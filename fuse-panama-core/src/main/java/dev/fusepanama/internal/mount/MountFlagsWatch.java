@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * change and not yet read it. A request pays one poll that does not wait, a syscall of about a
  * microsecond.
  */
-final class MountFlagsWatch {
+public final class MountFlagsWatch {
     private static final Logger LOG = LoggerFactory.getLogger(MountFlagsWatch.class);
     /** poll.h. */
     private static final short POLLPRI = 0x002;
@@ -41,7 +41,7 @@ final class MountFlagsWatch {
     private static boolean opened;
 
     /** A watched mount's flags. */
-    static final class Watched {
+    public static final class Watched {
         private final Path mountpoint;
         /** Under LOCK. */
         private AccessTimes accessTimes = AccessTimes.DEFAULT;
@@ -51,7 +51,7 @@ final class MountFlagsWatch {
         }
 
         /** The mount's flags as the mount table shows them now. */
-        AccessTimes accessTimes() {
+        public AccessTimes accessTimes() {
             synchronized (LOCK) {
                 if (changed()) refreshAll();
                 return accessTimes;
@@ -65,7 +65,7 @@ final class MountFlagsWatch {
      * Starts following the FUSE mount at {@code mountpoint}; its flags are the table's from now on
      * (the kernel's default while the table does not show it).
      */
-    static Watched watch(Path mountpoint) {
+    public static Watched watch(Path mountpoint) {
         synchronized (LOCK) {
             openOnce();
             Watched w = new Watched(mountpoint);
@@ -77,7 +77,7 @@ final class MountFlagsWatch {
     }
 
     /** Stops following {@code watched} (its mount ended). */
-    static void forget(Watched watched) {
+    public static void forget(Watched watched) {
         if (watched == null) return;
         synchronized (LOCK) {
             WATCHED.remove(watched);

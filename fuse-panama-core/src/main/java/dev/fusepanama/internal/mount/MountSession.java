@@ -45,8 +45,8 @@ import org.slf4j.LoggerFactory;
  * happens on that same thread when the loop ends, however it ends: unmount, destroy (which calls
  * the filesystem's destroy) and freeing the arena that holds the upcall stubs. {@link #close()}
  * unmounts through the kernel, which ends the loop, and waits for that teardown. The two APIs
- * differ only in the libfuse calls that create, run and free a session: {@link PathSession}
- * ({@code fuse_new}) and {@link InodeSession} ({@code fuse_session_new}).
+ * differ only in the libfuse calls that create, run and free a session: {@code internal.path.PathSession}
+ * ({@code fuse_new}) and {@code internal.inode.InodeSession} ({@code fuse_session_new}).
  */
 public abstract class MountSession implements Mount, NativePollHandle.Guard {
     private static final Logger LOG = LoggerFactory.getLogger(MountSession.class);
@@ -141,7 +141,7 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
         libfuse(null);
     }
 
-    static Path checkedMountpoint(Path mountpoint) throws MountException {
+    protected static Path checkedMountpoint(Path mountpoint) throws MountException {
         Path at = Preflight.checkMountpoint(mountpoint.toAbsolutePath().normalize(), MountTable.read());
         Preflight.checkDevice(Libc.geteuid() == 0);
         return at;
@@ -153,7 +153,7 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
      * pass files through (their backing is dropped there), less the ones whose slot the loaded
      * release's struct {@code loaded} lacks (operations libfuse added later), which are logged.
      */
-    static Set<Operation> operationsFor(Operation.Table table, Class<?> implementation, MountOptions options,
+    protected static Set<Operation> operationsFor(Operation.Table table, Class<?> implementation, MountOptions options,
             StructLayout loaded, LibFuse lib, Path mountpoint) {
         Set<Operation> ops = table.implementedBy(implementation);
         if (options.passthrough()) {
@@ -183,7 +183,7 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
      * mountpoint) → 0 or failure; unmount and destroy (handle); loop (handle) and the
      * multi-threaded loop (handle, config: a config object or a v1 struct) → the loop's result.
      */
-    protected record EntryPoints(MethodHandle mount, MethodHandle unmount, MethodHandle destroy, MethodHandle loop,
+    public record EntryPoints(MethodHandle mount, MethodHandle unmount, MethodHandle destroy, MethodHandle loop,
             MethodHandle loopMt) {}
 
     /** This API's {@link EntryPoints}. */

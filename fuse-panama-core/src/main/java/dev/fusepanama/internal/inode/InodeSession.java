@@ -1,11 +1,11 @@
-package dev.fusepanama.internal.mount;
+package dev.fusepanama.internal.inode;
 
 import dev.fusepanama.AccessTimes;
 import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.Flock;
-import dev.fusepanama.MountException;
 import dev.fusepanama.MountException.Reason;
+import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.Stat;
 import dev.fusepanama.Statx;
@@ -26,9 +26,8 @@ import dev.fusepanama.internal.dispatch.ErrorMapper;
 import dev.fusepanama.internal.dispatch.InitListener;
 import dev.fusepanama.internal.dispatch.Operation;
 import dev.fusepanama.internal.dispatch.ViewCheck;
-import dev.fusepanama.internal.inode.InodeUpcalls;
-import dev.fusepanama.internal.inode.Replies;
-import dev.fusepanama.internal.inode.RequestScope;
+import dev.fusepanama.internal.mount.MountFlagsWatch;
+import dev.fusepanama.internal.mount.MountSession;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
 import java.io.IOException;

@@ -1,8 +1,9 @@
-package dev.fusepanama.internal.dispatch;
+package dev.fusepanama.internal.path;
 
 import dev.fusepanama.internal.bind.Cancellation;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.codec.NameCodec;
+import dev.fusepanama.internal.dispatch.Workers;
 import dev.fusepanama.internal.view.BufferView;
 import dev.fusepanama.internal.view.FillerHandles;
 import dev.fusepanama.internal.view.NativeDirFiller;
@@ -28,16 +29,16 @@ import java.nio.ByteBuffer;
  * a struct stat, a fuse_bufvec, a bounce area). Created on a thread's first upcall and kept for
  * the thread's life; libfuse's workers are long-lived (the loop keeps idle threads).
  */
-final class ThreadState {
+final class PathThread {
     /** PATH_MAX: room for any name plus its NUL. */
     private static final long NAME_CAPACITY = 4096;
     private static final long BOUNCE_SIZE = 64 * 1024;
     private static final long STAT_SIZE = dev.fusepanama.libc.structs.stat.SIZE;
 
     /** Cancellation off before anything else on the thread: see {@link Workers#adopt}. */
-    private static final ThreadLocal<ThreadState> STATE = ThreadLocal.withInitial(() -> {
+    private static final ThreadLocal<PathThread> STATE = ThreadLocal.withInitial(() -> {
         Cancellation.disableForLife();
-        return new ThreadState();
+        return new PathThread();
     });
 
     final NativeStat stat = new NativeStat();
@@ -68,7 +69,7 @@ final class ThreadState {
     private final BufferView readBuffer = new BufferView(false);
     private final BufferView writeData = new BufferView(true);
 
-    private ThreadState() {
+    private PathThread() {
         Workers.adopt(Thread.currentThread());
         LibFuse lib = LibFuse.get();
         // Freed by the GC when the thread and this state are gone.
@@ -86,7 +87,7 @@ final class ThreadState {
         this.writeBuffer = new NativeWriteBuffer(lib, bufvecAt, bounceAt, BOUNCE_SIZE);
     }
 
-    static ThreadState get() {
+    static PathThread get() {
         return STATE.get();
     }
 

@@ -1,4 +1,4 @@
-package dev.fusepanama.internal.dispatch;
+package dev.fusepanama.internal.path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -14,6 +14,9 @@ import dev.fusepanama.Stat;
 import dev.fusepanama.WriteBuffer;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.fuse_operations;
+import dev.fusepanama.internal.dispatch.ErrorMapper;
+import dev.fusepanama.internal.dispatch.InitListener;
+import dev.fusepanama.internal.dispatch.Operation;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
 import dev.fusepanama.internal.view.NativePollHandle;

@@ -1,4 +1,4 @@
-package dev.fusepanama.internal.mount;
+package dev.fusepanama.internal.path;
 
 import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.DirFiller;
@@ -10,8 +10,8 @@ import dev.fusepanama.FuseConfig;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.FuseMount;
 import dev.fusepanama.LinkTarget;
-import dev.fusepanama.MountException;
 import dev.fusepanama.MountException.Reason;
+import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.PathOptions;
 import dev.fusepanama.ReadReply;
@@ -29,8 +29,8 @@ import dev.fusepanama.internal.codec.NameCodec;
 import dev.fusepanama.internal.dispatch.ErrorMapper;
 import dev.fusepanama.internal.dispatch.InitListener;
 import dev.fusepanama.internal.dispatch.Operation;
-import dev.fusepanama.internal.dispatch.Upcalls;
 import dev.fusepanama.internal.dispatch.ViewCheck;
+import dev.fusepanama.internal.mount.MountSession;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
 import java.io.IOException;

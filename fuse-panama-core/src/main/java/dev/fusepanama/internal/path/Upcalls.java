@@ -1,4 +1,4 @@
-package dev.fusepanama.internal.dispatch;
+package dev.fusepanama.internal.path;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.FuseFileSystem;
@@ -6,20 +6,23 @@ import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.fuse_file_info;
 import dev.fusepanama.internal.bind.fuse_operations;
-import dev.fusepanama.libc.structs.timespec;
-import dev.fusepanama.internal.passthrough.BackingFiles;
 import dev.fusepanama.internal.codec.NameCodec;
+import dev.fusepanama.internal.dispatch.ErrorMapper;
+import dev.fusepanama.internal.dispatch.InitListener;
+import dev.fusepanama.internal.dispatch.Operation;
+import dev.fusepanama.internal.passthrough.BackingFiles;
 import dev.fusepanama.internal.view.NativeConnectionInfo;
 import dev.fusepanama.internal.view.NativeFileInfo;
 import dev.fusepanama.internal.view.NativeFuseConfig;
 import dev.fusepanama.internal.view.NativePollHandle;
+import dev.fusepanama.libc.structs.timespec;
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Set;
@@ -139,62 +142,62 @@ public final class Upcalls {
     }
 
     int getattr(long path, long stat, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.getattr(t.path(path), t.stat.at(stat), t.fileInfo.at(fi));
     }
 
     int readlink(long path, long buf, long size) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.readlink(t.path(path), t.linkTarget.at(buf, size));
     }
 
     int mknod(long path, int mode, long rdev) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.mknod(t.path(path), mode, rdev);
     }
 
     int mkdir(long path, int mode) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.mkdir(t.path(path), mode);
     }
 
     int unlink(long path) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.unlink(t.path(path));
     }
 
     int rmdir(long path) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.rmdir(t.path(path));
     }
 
     int symlink(long target, long link) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.symlink(t.path(target), t.path(link));
     }
 
     int rename(long from, long to, int flags) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.rename(t.path(from), t.path(to), flags);
     }
 
     int link(long from, long to) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.link(t.path(from), t.path(to));
     }
 
     int chmod(long path, int mode, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.chmod(t.path(path), mode, t.fileInfo.at(fi));
     }
 
     int chown(long path, int uid, int gid, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.chown(t.path(path), uid, gid, t.fileInfo.at(fi));
     }
 
     int truncate(long path, long size, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.truncate(t.path(path), size, t.fileInfo.at(fi));
     }
 
@@ -208,7 +211,7 @@ public final class Upcalls {
      * the filesystem's result.
      */
     private int opening(long path, boolean create, int mode, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         String p = t.path(path);
         NativeFileInfo info = t.fileInfo.at(fi);
         if (backing == null) {
@@ -225,27 +228,27 @@ public final class Upcalls {
     }
 
     int read(long path, long buf, long size, long offset, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.read(t.path(path), t.readBuffer(buf, size), offset, t.fileInfo.at(fi));
     }
 
     int write(long path, long buf, long size, long offset, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.write(t.path(path), t.writeData(buf, size), offset, t.fileInfo.at(fi));
     }
 
     int statfs(long path, long stat) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.statfs(t.path(path), t.statvfs.at(stat));
     }
 
     int flush(long path, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.flush(t.path(path), t.fileInfo.at(fi));
     }
 
     int release(long path, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         try {
             return fs.release(t.path(path), t.fileInfo.at(fi));
         } finally {
@@ -256,51 +259,51 @@ public final class Upcalls {
     }
 
     int fsync(long path, int datasync, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.fsync(t.path(path), datasync != 0, t.fileInfo.at(fi));
     }
 
     int setxattr(long path, long name, long value, long size, int flags) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         ByteBuffer v = Native.segment(value, size).asReadOnly().asByteBuffer();
         return fs.setxattr(t.path(path), t.path(name), v, flags);
     }
 
     int getxattr(long path, long name, long value, long size) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         ByteBuffer v = size == 0 ? ByteBuffer.allocate(0) : Native.segment(value, size).asByteBuffer();
         return fs.getxattr(t.path(path), t.path(name), v);
     }
 
     int listxattr(long path, long list, long size) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         var names = t.xattrNames.at(list, size);
         int rc = fs.listxattr(t.path(path), names);
         return rc < 0 ? rc : names.result();
     }
 
     int removexattr(long path, long name) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.removexattr(t.path(path), t.path(name));
     }
 
     int opendir(long path, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.opendir(t.path(path), t.fileInfo.at(fi));
     }
 
     int readdir(long path, long buf, long filler, long offset, long fi, int flags) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.readdir(t.path(path), t.dirFiller.at(buf, t.filler(filler)), offset, t.fileInfo.at(fi), flags);
     }
 
     int releasedir(long path, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.releasedir(t.path(path), t.fileInfo.at(fi));
     }
 
     int fsyncdir(long path, int datasync, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.fsyncdir(t.path(path), datasync != 0, t.fileInfo.at(fi));
     }
 
@@ -316,7 +319,7 @@ public final class Upcalls {
     }
 
     int access(long path, int mask) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.access(t.path(path), mask);
     }
 
@@ -325,17 +328,17 @@ public final class Upcalls {
     }
 
     int lock(long path, long fi, int cmd, long lock) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.lock(t.path(path), t.fileInfo.at(fi), cmd, t.flock.at(lock));
     }
 
     int utimens(long path, long tv, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.utimens(t.path(path), t.atime.at(tv), t.mtime.at(tv + timespec.LAYOUT.byteSize()), t.fileInfo.at(fi));
     }
 
     int bmap(long path, long blocksize, long idx) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         long block = fs.bmap(t.path(path), blocksize, Native.getAddress(idx));
         if (block < 0) {
             return (int) block;
@@ -345,7 +348,7 @@ public final class Upcalls {
     }
 
     int ioctl(long path, int cmd, long arg, long fi, int flags, long data) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         // _IOC_SIZE (asm-generic/ioctl.h): libfuse sizes the data buffer by it.
         int size = (cmd >>> 16) & 0x3FFF;
         ByteBuffer d = data == 0 || size == 0 ? null : Native.segment(data, size).asByteBuffer();
@@ -353,7 +356,7 @@ public final class Upcalls {
     }
 
     int poll(long path, long fi, long ph, long reventsp) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         NativePollHandle handle = t.pollHandle.at(ph, guard);
         try {
             int events = fs.poll(t.path(path), t.fileInfo.at(fi), handle);
@@ -368,12 +371,12 @@ public final class Upcalls {
     }
 
     int write_buf(long path, long buf, long offset, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.writeBuf(t.path(path), t.writeBuffer.at(buf), offset, t.fileInfo.at(fi));
     }
 
     int read_buf(long path, long bufp, long size, long offset, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         int rc = fs.readBuf(t.path(path), t.readReply.at(bufp), size, offset, t.fileInfo.at(fi));
         if (rc >= 0) {
             t.readReply.ensureReply();
@@ -383,27 +386,27 @@ public final class Upcalls {
     }
 
     int flock(long path, long fi, int op) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.flock(t.path(path), t.fileInfo.at(fi), op);
     }
 
     int fallocate(long path, int mode, long offset, long length, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.fallocate(t.path(path), mode, offset, length, t.fileInfo.at(fi));
     }
 
     long copy_file_range(long pathIn, long fiIn, long offIn, long pathOut, long fiOut, long offOut, long size, int flags) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.copyFileRange(t.path(pathIn), t.fileInfo.at(fiIn), offIn, t.path(pathOut), t.fileInfoOut.at(fiOut), offOut, size, flags);
     }
 
     int statx(long path, int flags, int mask, long stx, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.statx(t.path(path), flags, mask, t.statx.at(stx), t.fileInfo.at(fi));
     }
 
     long lseek(long path, long offset, int whence, long fi) throws IOException {
-        ThreadState t = ThreadState.get();
+        PathThread t = PathThread.get();
         return fs.lseek(t.path(path), offset, whence, t.fileInfo.at(fi));
     }
 }
