@@ -1,9 +1,8 @@
 package dev.fusepanama.internal.inode;
 
-import dev.fusepanama.internal.bind.Cancellation;
 import dev.fusepanama.internal.bind.LibFuse;
+import dev.fusepanama.internal.dispatch.WorkerScratch;
 import dev.fusepanama.internal.dispatch.Workers;
-import dev.fusepanama.internal.view.BufferView;
 import dev.fusepanama.internal.view.NativeFlock;
 import dev.fusepanama.internal.view.NativePollHandle;
 import dev.fusepanama.internal.view.NativeStat;
@@ -24,10 +23,7 @@ final class InodeThread {
      * Cancellation off before anything else on the thread (see Workers.adopt); harmless on an
      * application thread that only asks {@link #serving}.
      */
-    private static final ThreadLocal<InodeThread> STATE = ThreadLocal.withInitial(() -> {
-        Cancellation.disableForLife();
-        return new InodeThread();
-    });
+    private static final ThreadLocal<InodeThread> STATE = WorkerScratch.perWorker(InodeThread::new);
 
     final NativeRequest request;
     final NativeName name = new NativeName();
@@ -35,16 +31,14 @@ final class InodeThread {
     final NativeStat attributes = new NativeStat();
     final NativeFlock flock = new NativeFlock();
     final NativePollHandle pollHandle;
-    /** The reply of the request this thread is serving, if it is an inode upcall; null between requests. */
-    NativeReply current;
+    /** The replies of the session whose request this thread is serving; null between requests. */
+    private Replies serving;
 
     /** Scratch for answers: the views hold raw addresses into it, so this reference keeps it alive. */
     private MemorySegment area = MemorySegment.NULL;
     private MemorySegment dir = MemorySegment.NULL;
     private MemorySegment bounce = MemorySegment.NULL;
-    private MemorySegment writeScratch = MemorySegment.NULL;
-    private final BufferView writeData = new BufferView(true);
-    private NativeWriteBuffer writeBuffer;
+    private final WorkerScratch writes = new WorkerScratch();
     /** The direct buffer the last answer came from, and its address at position 0 ({@link #addressOf}). */
     private ByteBuffer answerBuffer;
     private long answerBase;
@@ -61,8 +55,7 @@ final class InodeThread {
 
     /** Whether the current thread is serving a request whose replies are {@code replies}'s. */
     static boolean serving(Replies replies) {
-        NativeReply r = STATE.get().current;
-        return r != null && r.replies == replies;
+        return STATE.get().serving == replies && replies != null;
     }
 
     /** Where this thread builds answers (see {@link NativeReply#area}). */
@@ -74,10 +67,15 @@ final class InodeThread {
         return area.address();
     }
 
-    /** Remembers {@code r} as the reply of the request this thread serves, and returns it. */
+    /** Notes that this thread serves a request whose reply is {@code r}, and returns it. */
     <R extends NativeReply> R serve(R r) {
-        current = r;
+        serving = r.replies;
         return r;
+    }
+
+    /** This thread's request has returned. */
+    void served() {
+        serving = null;
     }
 
     /** This thread's buffer for a directory batch of {@code limit} bytes. */
@@ -104,15 +102,7 @@ final class InodeThread {
 
     /** A view of the {@code struct fuse_bufvec} at {@code bufv} (write_buf, retrieve_reply), re-pointed each time. */
     NativeWriteBuffer writeBuffer(long bufv) {
-        if (writeBuffer == null) {
-            LibFuse lib = LibFuse.get();
-            long vec = lib.layouts.bufvecSize();
-            int bounceSize = 64 * 1024;
-            MemorySegment scratch = Arena.ofAuto().allocate(vec + bounceSize, 16);
-            writeScratch = scratch;
-            writeBuffer = new NativeWriteBuffer(lib, scratch.address(), scratch.address() + vec, bounceSize);
-        }
-        return writeBuffer.at(bufv);
+        return writes.writeBuffer(bufv);
     }
 
     /**
@@ -130,6 +120,6 @@ final class InodeThread {
 
     /** A read-only ByteBuffer over a write request's data, reused while libfuse hands out the same memory. */
     ByteBuffer writeData(long address, long size) {
-        return writeData.over(address, size);
+        return writes.writeData(address, size);
     }
 }

@@ -34,10 +34,11 @@ import java.util.function.Supplier;
  * operation, named like its {@code struct fuse_lowlevel_ops} slot, with the C signature in Java
  * types ({@link Operation} derives the rest, as for the path API).
  *
- * <p>{@link #stub} wraps each method so that nothing escapes into native code and no request
- * goes unanswered: a method that returns leaving its reply open (neither answered nor deferred)
- * is answered EIO and logged; one that throws is answered with the exception's errno
- * ({@link ErrorMapper}), unless it already answered.
+ * <p>No request goes unanswered and nothing escapes into native code: each method hands its
+ * reply to {@link #finished} when the filesystem's method returns (a reply left open, neither
+ * answered nor deferred, is answered EIO and logged) or to {@link #failed} when it throws
+ * (answered with the exception's errno, {@link ErrorMapper}, unless it already answered);
+ * {@link #stub} catches what fails before the reply exists.
  */
 public final class InodeUpcalls {
 
@@ -58,10 +59,7 @@ public final class InodeUpcalls {
     }
 
     private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
-    private static final MethodHandle FINISHED = method("finished", MethodType.methodType(void.class, String.class));
-    private static final MethodHandle FAILED = method("failed",
-            MethodType.methodType(void.class, String.class, Throwable.class, long.class, long.class));
-    private static final MethodHandle FAILED_REQUEST = method("failedRequest",
+    private static final MethodHandle UNANSWERABLE = method("unanswerable",
             MethodType.methodType(void.class, String.class, Throwable.class, long.class));
     private static final MethodHandle FAILED_QUIETLY = method("failedQuietly",
             MethodType.methodType(void.class, String.class, Throwable.class));
@@ -96,28 +94,24 @@ public final class InodeUpcalls {
         this.guard = guard;
     }
 
-    /**
-     * The requests whose first argument after the request is not an inode: libfuse's symlink
-     * passes the link's target before the parent (fuse_lowlevel.h), the only one that does.
-     */
-    private static final Set<String> NOT_OF_AN_INODE = Set.of("symlink");
 
-    /** The upcall stub for {@code op}, valid as long as {@code arena}; nothing it calls can throw into native code. */
+    /**
+     * The upcall stub for {@code op}, valid as long as {@code arena}; nothing it calls can throw
+     * into native code. A method that answers through a reply catches what the filesystem throws
+     * itself ({@link #finished}, {@link #failed}, with the reply as argument); what the stub
+     * catches came before the reply existed, which only the request can answer.
+     */
     public MemorySegment stub(Operation op, Arena arena) {
         if (answersThroughReply(op)) {
-            MethodHandle failed = NOT_OF_AN_INODE.contains(op.cName()) ? FAILED_REQUEST : FAILED;
-            return op.stub(LOOKUP, this, MethodHandles.insertArguments(FINISHED, 0, this, op.cName()),
-                    MethodHandles.insertArguments(failed, 0, this, op.cName()), arena);
+            return op.stub(LOOKUP, this, null, MethodHandles.insertArguments(UNANSWERABLE, 0, this, op.cName()), arena);
         }
         return op.stub(LOOKUP, this, null, MethodHandles.insertArguments(FAILED_QUIETLY, 0, this, op.cName()), arena);
     }
 
-    /** After a method returned: a reply left open is a bug in the filesystem; answer EIO so the caller does not hang. */
-    private void finished(String op) {
-        InodeThread t = InodeThread.get();
-        NativeReply r = t.current;
-        t.current = null;
-        if (r != null && r.isOpen() && r.failIfOpen(NativeReply.UNANSWERED)) {
+    /** After the filesystem's method returned: a reply left open is a bug in the filesystem; answer EIO so the caller does not hang. */
+    private void finished(String op, NativeReply r) {
+        InodeThread.get().served();
+        if (r.isOpen() && r.failIfOpen(NativeReply.UNANSWERED)) {
             try {
                 errors.unanswered(op, () -> "request");
             } catch (Throwable logging) {
@@ -127,35 +121,43 @@ public final class InodeUpcalls {
     }
 
     /**
-     * A method threw: answer with its errno unless it already answered (or deferred: then the
-     * answer is its own). The answer goes first, the log line after, so a failure to log cannot
-     * leave the caller waiting.
+     * The filesystem's method threw: answer {@code r} with the errno unless the method already
+     * answered it (or deferred it: then the answer is its own). The answer goes first, the log
+     * line after, so a failure to log cannot leave the caller waiting.
      */
-    private void failed(String op, Throwable thrown, long req, long ino) {
-        fail(op, thrown, req, () -> "of inode " + ino);
+    private void failed(String op, Throwable thrown, NativeReply r, long ino) {
+        fail(op, thrown, r, () -> "of inode " + ino);
     }
 
-    /** As {@link #failed} for a request whose first argument is not an inode ({@link #NOT_OF_AN_INODE}). */
-    private void failedRequest(String op, Throwable thrown, long req) {
-        fail(op, thrown, req, () -> "request");
+    /** As {@link #failed} for a request whose first argument is not an inode ({@code symlink}: its target comes first). */
+    private void failedRequest(String op, Throwable thrown, NativeReply r) {
+        fail(op, thrown, r, () -> "request");
     }
 
-    private void fail(String op, Throwable thrown, long req, Supplier<String> what) {
+    private void fail(String op, Throwable thrown, NativeReply r, Supplier<String> what) {
         try {
-            InodeThread t = InodeThread.get();
-            NativeReply r = t.current;
-            t.current = null;
-            int errno = ErrorMapper.errnoOf(thrown);
-            if (r == null || r.req != req) {
-                int rc = (int) ll.replyErr.invokeExact(req, errno); // thrown before its reply existed
-            } else {
-                r.failIfOpen(errno);
-            }
+            InodeThread.get().served();
+            r.failIfOpen(ErrorMapper.errnoOf(thrown));
         } catch (Throwable t) {
             // nothing may reach native code
         }
         try {
             errors.fail(op, what, thrown);
+        } catch (Throwable logging) {
+            // as above
+        }
+    }
+
+    /** Something failed before the request's reply existed (its memory, this thread's state): the request is answered bare. */
+    private void unanswerable(String op, Throwable thrown, long req) {
+        try {
+            InodeThread.get().served();
+            int rc = (int) ll.replyErr.invokeExact(req, ErrorMapper.errnoOf(thrown));
+        } catch (Throwable t) {
+            // nothing may reach native code
+        }
+        try {
+            errors.fail(op, () -> "request", thrown);
         } catch (Throwable logging) {
             // as above
         }
@@ -184,10 +186,15 @@ public final class InodeUpcalls {
         fs.destroy();
     }
 
-    void lookup(long req, long parent, long name) throws IOException {
+    void lookup(long req, long parent, long name) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Lookup(replies, req, t.area()));
-        fs.lookup(t.request.at(req, scope), parent, t.name.at(name), r);
+        try {
+            fs.lookup(t.request.at(req, scope), parent, t.name.at(name), r);
+            finished("lookup", r);
+        } catch (Throwable thrown) {
+            failed("lookup", thrown, r, parent);
+        }
     }
 
     void forget(long req, long ino, long lookups) throws Throwable {
@@ -198,223 +205,387 @@ public final class InodeUpcalls {
         }
     }
 
-    void getattr(long req, long ino, long fi) throws IOException {
+    void getattr(long req, long ino, long fi) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Attr(replies, req, t.area()));
-        fs.getattr(t.request.at(req, scope), ino, fh(fi), r);
+        try {
+            fs.getattr(t.request.at(req, scope), ino, fh(fi), r);
+            finished("getattr", r);
+        } catch (Throwable thrown) {
+            failed("getattr", thrown, r, ino);
+        }
     }
 
-    void setattr(long req, long ino, long attr, int toSet, long fi) throws IOException {
+    void setattr(long req, long ino, long attr, int toSet, long fi) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Attr(replies, req, t.area()));
-        fs.setattr(t.request.at(req, scope), ino, t.attributes.at(attr), toSet, fh(fi), r);
+        try {
+            fs.setattr(t.request.at(req, scope), ino, t.attributes.at(attr), toSet, fh(fi), r);
+            finished("setattr", r);
+        } catch (Throwable thrown) {
+            failed("setattr", thrown, r, ino);
+        }
     }
 
-    void readlink(long req, long ino) throws IOException {
+    void readlink(long req, long ino) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Readlink(replies, req, t.area()));
-        fs.readlink(t.request.at(req, scope), ino, r);
+        try {
+            fs.readlink(t.request.at(req, scope), ino, r);
+            finished("readlink", r);
+        } catch (Throwable thrown) {
+            failed("readlink", thrown, r, ino);
+        }
     }
 
-    void mknod(long req, long parent, long name, int mode, long rdev) throws IOException {
+    void mknod(long req, long parent, long name, int mode, long rdev) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Entry(replies, req, t.area()));
-        fs.mknod(t.request.at(req, scope), parent, t.name.at(name), mode, rdev, r);
+        try {
+            fs.mknod(t.request.at(req, scope), parent, t.name.at(name), mode, rdev, r);
+            finished("mknod", r);
+        } catch (Throwable thrown) {
+            failed("mknod", thrown, r, parent);
+        }
     }
 
-    void mkdir(long req, long parent, long name, int mode) throws IOException {
+    void mkdir(long req, long parent, long name, int mode) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Entry(replies, req, t.area()));
-        fs.mkdir(t.request.at(req, scope), parent, t.name.at(name), mode, r);
+        try {
+            fs.mkdir(t.request.at(req, scope), parent, t.name.at(name), mode, r);
+            finished("mkdir", r);
+        } catch (Throwable thrown) {
+            failed("mkdir", thrown, r, parent);
+        }
     }
 
-    void unlink(long req, long parent, long name) throws IOException {
+    void unlink(long req, long parent, long name) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.unlink(t.request.at(req, scope), parent, t.name.at(name), r);
+        try {
+            fs.unlink(t.request.at(req, scope), parent, t.name.at(name), r);
+            finished("unlink", r);
+        } catch (Throwable thrown) {
+            failed("unlink", thrown, r, parent);
+        }
     }
 
-    void rmdir(long req, long parent, long name) throws IOException {
+    void rmdir(long req, long parent, long name) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.rmdir(t.request.at(req, scope), parent, t.name.at(name), r);
+        try {
+            fs.rmdir(t.request.at(req, scope), parent, t.name.at(name), r);
+            finished("rmdir", r);
+        } catch (Throwable thrown) {
+            failed("rmdir", thrown, r, parent);
+        }
     }
 
-    void symlink(long req, long target, long parent, long name) throws IOException {
+    void symlink(long req, long target, long parent, long name) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Entry(replies, req, t.area()));
-        byte[] link = t.newName.at(target).bytes();
-        fs.symlink(t.request.at(req, scope), parent, t.name.at(name), link, r);
+        try {
+            byte[] link = t.newName.at(target).bytes();
+            fs.symlink(t.request.at(req, scope), parent, t.name.at(name), link, r);
+            finished("symlink", r);
+        } catch (Throwable thrown) {
+            failedRequest("symlink", thrown, r);
+        }
     }
 
-    void rename(long req, long parent, long name, long newParent, long newName, int flags) throws IOException {
+    void rename(long req, long parent, long name, long newParent, long newName, int flags) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.rename(t.request.at(req, scope), parent, t.name.at(name), newParent, t.newName.at(newName), flags, r);
+        try {
+            fs.rename(t.request.at(req, scope), parent, t.name.at(name), newParent, t.newName.at(newName), flags, r);
+            finished("rename", r);
+        } catch (Throwable thrown) {
+            failed("rename", thrown, r, parent);
+        }
     }
 
-    void link(long req, long ino, long newParent, long newName) throws IOException {
+    void link(long req, long ino, long newParent, long newName) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Entry(replies, req, t.area()));
-        fs.link(t.request.at(req, scope), ino, newParent, t.newName.at(newName), r);
+        try {
+            fs.link(t.request.at(req, scope), ino, newParent, t.newName.at(newName), r);
+            finished("link", r);
+        } catch (Throwable thrown) {
+            failed("link", thrown, r, ino);
+        }
     }
 
-    void open(long req, long ino, long fi) throws IOException {
+    void open(long req, long ino, long fi) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Open(replies, req, t.area(), ino));
-        fs.open(t.request.at(req, scope), ino, fuse_file_info.flags(fi), r);
+        try {
+            fs.open(t.request.at(req, scope), ino, fuse_file_info.flags(fi), r);
+            finished("open", r);
+        } catch (Throwable thrown) {
+            failed("open", thrown, r, ino);
+        }
     }
 
-    void read(long req, long ino, long size, long offset, long fi) throws IOException {
+    void read(long req, long ino, long size, long offset, long fi) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Data(replies, req, t.area()));
-        fs.read(t.request.at(req, scope), ino, fh(fi), size, offset, r);
+        try {
+            fs.read(t.request.at(req, scope), ino, fh(fi), size, offset, r);
+            finished("read", r);
+        } catch (Throwable thrown) {
+            failed("read", thrown, r, ino);
+        }
     }
 
-    void write(long req, long ino, long buf, long size, long offset, long fi) throws IOException {
+    void write(long req, long ino, long buf, long size, long offset, long fi) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Write(replies, req, t.area()));
-        boolean cached = fi != 0 && fuse_file_info.bit(fi, replies.fileInfoBits.writepage());
-        fs.write(t.request.atWrite(req, scope, cached), ino, fh(fi), t.writeData(buf, size), offset, r);
-    }
-
-    void flush(long req, long ino, long fi) throws IOException {
-        InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.flush(t.request.at(req, scope), ino, fh(fi), fuse_file_info.lock_owner(fi), r);
-    }
-
-    void release(long req, long ino, long fi) throws IOException {
-        InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        long fh = fh(fi);
         try {
-            fs.release(t.request.at(req, scope), ino, fh, fuse_file_info.flags(fi), r);
-        } finally {
-            var backing = replies.backing;
-            if (backing != null) {
-                backing.release(ino, fh);
-            }
+            boolean cached = fi != 0 && fuse_file_info.bit(fi, replies.fileInfoBits.writepage());
+            fs.write(t.request.atWrite(req, scope, cached), ino, fh(fi), t.writeData(buf, size), offset, r);
+            finished("write", r);
+        } catch (Throwable thrown) {
+            failed("write", thrown, r, ino);
         }
     }
 
-    void fsync(long req, long ino, int dataOnly, long fi) throws IOException {
+    void flush(long req, long ino, long fi) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.fsync(t.request.at(req, scope), ino, fh(fi), dataOnly != 0, r);
+        try {
+            fs.flush(t.request.at(req, scope), ino, fh(fi), fuse_file_info.lock_owner(fi), r);
+            finished("flush", r);
+        } catch (Throwable thrown) {
+            failed("flush", thrown, r, ino);
+        }
     }
 
-    void opendir(long req, long ino, long fi) throws IOException {
+    void release(long req, long ino, long fi) {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
+        try {
+            long fh = fh(fi);
+            try {
+                fs.release(t.request.at(req, scope), ino, fh, fuse_file_info.flags(fi), r);
+            } finally {
+                var backing = replies.backing;
+                if (backing != null) {
+                    backing.release(ino, fh);
+                }
+            }
+            finished("release", r);
+        } catch (Throwable thrown) {
+            failed("release", thrown, r, ino);
+        }
+    }
+
+    void fsync(long req, long ino, int dataOnly, long fi) {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
+        try {
+            fs.fsync(t.request.at(req, scope), ino, fh(fi), dataOnly != 0, r);
+            finished("fsync", r);
+        } catch (Throwable thrown) {
+            failed("fsync", thrown, r, ino);
+        }
+    }
+
+    void opendir(long req, long ino, long fi) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Open(replies, req, t.area(), 0));
-        switch (replies.opendir) {
-            case NOT_IMPLEMENTED -> r.error(Errno.ENOSYS);
-            case KEEP_LISTING -> r.open(0, OpenReply.CACHE_DIR | OpenReply.KEEP_CACHE);
-            case FILESYSTEM -> fs.opendir(t.request.at(req, scope), ino, fuse_file_info.flags(fi), r);
+        try {
+            switch (replies.opendir) {
+                case NOT_IMPLEMENTED -> r.error(Errno.ENOSYS);
+                case KEEP_LISTING -> r.open(0, OpenReply.CACHE_DIR | OpenReply.KEEP_CACHE);
+                case FILESYSTEM -> fs.opendir(t.request.at(req, scope), ino, fuse_file_info.flags(fi), r);
+            }
+            finished("opendir", r);
+        } catch (Throwable thrown) {
+            failed("opendir", thrown, r, ino);
         }
     }
 
-    void readdir(long req, long ino, long size, long offset, long fi) throws IOException {
+    void readdir(long req, long ino, long size, long offset, long fi) {
         InodeThread t = InodeThread.get();
         int limit = InodeThread.batchLimit(size);
         var r = t.serve(new TypedReplies.Dir(replies, req, t.area(), t.dir(limit), limit));
-        fs.readdir(t.request.at(req, scope), ino, fh(fi), size, offset, r);
-    }
-
-    void releasedir(long req, long ino, long fi) throws IOException {
-        InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.releasedir(t.request.at(req, scope), ino, fh(fi), r);
-    }
-
-    void fsyncdir(long req, long ino, int dataOnly, long fi) throws IOException {
-        InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.fsyncdir(t.request.at(req, scope), ino, fh(fi), dataOnly != 0, r);
-    }
-
-    void statfs(long req, long ino) throws IOException {
-        InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Statfs(replies, req, t.area()));
-        fs.statfs(t.request.at(req, scope), ino, r);
-    }
-
-    void setxattr(long req, long ino, long name, long value, long size, int flags) throws IOException {
-        InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.setxattr(t.request.at(req, scope), ino, t.name.at(name), t.writeData(value, size), flags, r);
-    }
-
-    void getxattr(long req, long ino, long name, long size) throws IOException {
-        InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Xattr(replies, req, t.area()));
-        fs.getxattr(t.request.at(req, scope), ino, t.name.at(name), size, r);
-    }
-
-    void listxattr(long req, long ino, long size) throws IOException {
-        InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Xattr(replies, req, t.area()));
-        fs.listxattr(t.request.at(req, scope), ino, size, r);
-    }
-
-    void removexattr(long req, long ino, long name) throws IOException {
-        InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.removexattr(t.request.at(req, scope), ino, t.name.at(name), r);
-    }
-
-    void access(long req, long ino, int mask) throws IOException {
-        InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.access(t.request.at(req, scope), ino, mask, r);
-    }
-
-    void create(long req, long parent, long name, int mode, long fi) throws IOException {
-        InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Create(replies, req, t.area()));
-        fs.create(t.request.at(req, scope), parent, t.name.at(name), mode, fuse_file_info.flags(fi), r);
-    }
-
-    void getlk(long req, long ino, long fi, long lock) throws IOException {
-        InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Lock(replies, req, t.area()));
-        fs.getlk(t.request.at(req, scope), ino, fh(fi), fuse_file_info.lock_owner(fi), t.flock.at(lock), r);
-    }
-
-    void setlk(long req, long ino, long fi, long lock, int sleep) throws IOException {
-        InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.setlk(t.request.at(req, scope), ino, fh(fi), fuse_file_info.lock_owner(fi), t.flock.at(lock), sleep != 0, r);
-    }
-
-    void bmap(long req, long ino, long blockSize, long index) throws IOException {
-        InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Bmap(replies, req, t.area()));
-        fs.bmap(t.request.at(req, scope), ino, blockSize, index, r);
-    }
-
-    void ioctl(long req, long ino, int cmd, long arg, long fi, int flags, long in, long inSize, long outSize)
-            throws IOException {
-        InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Ioctl(replies, req, t.area(), (int) outSize));
-        fs.ioctl(t.request.at(req, scope), ino, fh(fi), cmd, arg, flags, t.writeData(in, inSize), (int) outSize, r);
-    }
-
-    void poll(long req, long ino, long fi, long ph) throws IOException {
-        InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Poll(replies, req, t.area()));
         try {
-            fs.poll(t.request.at(req, scope), ino, fh(fi), fuse_file_info.poll_events(fi), t.pollHandle.at(ph, guard), r);
-        } finally {
-            t.pollHandle.afterPoll(); // the handle is the filesystem's to free, unless it retained it
+            fs.readdir(t.request.at(req, scope), ino, fh(fi), size, offset, r);
+            finished("readdir", r);
+        } catch (Throwable thrown) {
+            failed("readdir", thrown, r, ino);
         }
     }
 
-    void write_buf(long req, long ino, long bufv, long offset, long fi) throws IOException {
+    void releasedir(long req, long ino, long fi) {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
+        try {
+            fs.releasedir(t.request.at(req, scope), ino, fh(fi), r);
+            finished("releasedir", r);
+        } catch (Throwable thrown) {
+            failed("releasedir", thrown, r, ino);
+        }
+    }
+
+    void fsyncdir(long req, long ino, int dataOnly, long fi) {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
+        try {
+            fs.fsyncdir(t.request.at(req, scope), ino, fh(fi), dataOnly != 0, r);
+            finished("fsyncdir", r);
+        } catch (Throwable thrown) {
+            failed("fsyncdir", thrown, r, ino);
+        }
+    }
+
+    void statfs(long req, long ino) {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Statfs(replies, req, t.area()));
+        try {
+            fs.statfs(t.request.at(req, scope), ino, r);
+            finished("statfs", r);
+        } catch (Throwable thrown) {
+            failed("statfs", thrown, r, ino);
+        }
+    }
+
+    void setxattr(long req, long ino, long name, long value, long size, int flags) {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
+        try {
+            fs.setxattr(t.request.at(req, scope), ino, t.name.at(name), t.writeData(value, size), flags, r);
+            finished("setxattr", r);
+        } catch (Throwable thrown) {
+            failed("setxattr", thrown, r, ino);
+        }
+    }
+
+    void getxattr(long req, long ino, long name, long size) {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Xattr(replies, req, t.area()));
+        try {
+            fs.getxattr(t.request.at(req, scope), ino, t.name.at(name), size, r);
+            finished("getxattr", r);
+        } catch (Throwable thrown) {
+            failed("getxattr", thrown, r, ino);
+        }
+    }
+
+    void listxattr(long req, long ino, long size) {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Xattr(replies, req, t.area()));
+        try {
+            fs.listxattr(t.request.at(req, scope), ino, size, r);
+            finished("listxattr", r);
+        } catch (Throwable thrown) {
+            failed("listxattr", thrown, r, ino);
+        }
+    }
+
+    void removexattr(long req, long ino, long name) {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
+        try {
+            fs.removexattr(t.request.at(req, scope), ino, t.name.at(name), r);
+            finished("removexattr", r);
+        } catch (Throwable thrown) {
+            failed("removexattr", thrown, r, ino);
+        }
+    }
+
+    void access(long req, long ino, int mask) {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
+        try {
+            fs.access(t.request.at(req, scope), ino, mask, r);
+            finished("access", r);
+        } catch (Throwable thrown) {
+            failed("access", thrown, r, ino);
+        }
+    }
+
+    void create(long req, long parent, long name, int mode, long fi) {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Create(replies, req, t.area()));
+        try {
+            fs.create(t.request.at(req, scope), parent, t.name.at(name), mode, fuse_file_info.flags(fi), r);
+            finished("create", r);
+        } catch (Throwable thrown) {
+            failed("create", thrown, r, parent);
+        }
+    }
+
+    void getlk(long req, long ino, long fi, long lock) {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Lock(replies, req, t.area()));
+        try {
+            fs.getlk(t.request.at(req, scope), ino, fh(fi), fuse_file_info.lock_owner(fi), t.flock.at(lock), r);
+            finished("getlk", r);
+        } catch (Throwable thrown) {
+            failed("getlk", thrown, r, ino);
+        }
+    }
+
+    void setlk(long req, long ino, long fi, long lock, int sleep) {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
+        try {
+            fs.setlk(t.request.at(req, scope), ino, fh(fi), fuse_file_info.lock_owner(fi), t.flock.at(lock), sleep != 0, r);
+            finished("setlk", r);
+        } catch (Throwable thrown) {
+            failed("setlk", thrown, r, ino);
+        }
+    }
+
+    void bmap(long req, long ino, long blockSize, long index) {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Bmap(replies, req, t.area()));
+        try {
+            fs.bmap(t.request.at(req, scope), ino, blockSize, index, r);
+            finished("bmap", r);
+        } catch (Throwable thrown) {
+            failed("bmap", thrown, r, ino);
+        }
+    }
+
+    void ioctl(long req, long ino, int cmd, long arg, long fi, int flags, long in, long inSize, long outSize) {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Ioctl(replies, req, t.area(), (int) outSize));
+        try {
+            fs.ioctl(t.request.at(req, scope), ino, fh(fi), cmd, arg, flags, t.writeData(in, inSize), (int) outSize, r);
+            finished("ioctl", r);
+        } catch (Throwable thrown) {
+            failed("ioctl", thrown, r, ino);
+        }
+    }
+
+    void poll(long req, long ino, long fi, long ph) {
+        InodeThread t = InodeThread.get();
+        var r = t.serve(new TypedReplies.Poll(replies, req, t.area()));
+        try {
+            try {
+                fs.poll(t.request.at(req, scope), ino, fh(fi), fuse_file_info.poll_events(fi), t.pollHandle.at(ph, guard), r);
+            } finally {
+                t.pollHandle.afterPoll(); // the handle is the filesystem's to free, unless it retained it
+            }
+            finished("poll", r);
+        } catch (Throwable thrown) {
+            failed("poll", thrown, r, ino);
+        }
+    }
+
+    void write_buf(long req, long ino, long bufv, long offset, long fi) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Write(replies, req, t.area()));
-        boolean cached = fi != 0 && fuse_file_info.bit(fi, replies.fileInfoBits.writepage());
-        fs.writeBuf(t.request.atWrite(req, scope, cached), ino, fh(fi), t.writeBuffer(bufv), offset, r);
+        try {
+            boolean cached = fi != 0 && fuse_file_info.bit(fi, replies.fileInfoBits.writepage());
+            fs.writeBuf(t.request.atWrite(req, scope, cached), ino, fh(fi), t.writeBuffer(bufv), offset, r);
+            finished("write_buf", r);
+        } catch (Throwable thrown) {
+            failed("write_buf", thrown, r, ino);
+        }
     }
 
     /** The kernel's answer to {@link InodeMount#retrieve}: complete its future with a copy of the data. */
@@ -450,47 +621,82 @@ public final class InodeUpcalls {
         }
     }
 
-    void flock(long req, long ino, long fi, int operation) throws IOException {
+    void flock(long req, long ino, long fi, int operation) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.flock(t.request.at(req, scope), ino, fh(fi), operation, r);
+        try {
+            fs.flock(t.request.at(req, scope), ino, fh(fi), operation, r);
+            finished("flock", r);
+        } catch (Throwable thrown) {
+            failed("flock", thrown, r, ino);
+        }
     }
 
-    void fallocate(long req, long ino, int mode, long offset, long length, long fi) throws IOException {
+    void fallocate(long req, long ino, int mode, long offset, long length, long fi) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Empty(replies, req, t.area()));
-        fs.fallocate(t.request.at(req, scope), ino, fh(fi), mode, offset, length, r);
+        try {
+            fs.fallocate(t.request.at(req, scope), ino, fh(fi), mode, offset, length, r);
+            finished("fallocate", r);
+        } catch (Throwable thrown) {
+            failed("fallocate", thrown, r, ino);
+        }
     }
 
-    void readdirplus(long req, long ino, long size, long offset, long fi) throws IOException {
+    void readdirplus(long req, long ino, long size, long offset, long fi) {
         InodeThread t = InodeThread.get();
         int limit = InodeThread.batchLimit(size);
         var r = t.serve(new TypedReplies.DirPlus(replies, req, t.area(), t.dir(limit), limit));
-        fs.readdirplus(t.request.at(req, scope), ino, fh(fi), size, offset, r);
+        try {
+            fs.readdirplus(t.request.at(req, scope), ino, fh(fi), size, offset, r);
+            finished("readdirplus", r);
+        } catch (Throwable thrown) {
+            failed("readdirplus", thrown, r, ino);
+        }
     }
 
     void copy_file_range(long req, long inoIn, long offsetIn, long fiIn, long inoOut, long offsetOut, long fiOut,
-            long length, int flags) throws IOException {
+            long length, int flags) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Write(replies, req, t.area()));
-        fs.copyFileRange(t.request.at(req, scope), inoIn, fh(fiIn), offsetIn, inoOut, fh(fiOut), offsetOut, length, flags, r);
+        try {
+            fs.copyFileRange(t.request.at(req, scope), inoIn, fh(fiIn), offsetIn, inoOut, fh(fiOut), offsetOut, length, flags, r);
+            finished("copy_file_range", r);
+        } catch (Throwable thrown) {
+            failed("copy_file_range", thrown, r, inoIn);
+        }
     }
 
-    void tmpfile(long req, long parent, int mode, long fi) throws IOException {
+    void tmpfile(long req, long parent, int mode, long fi) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Create(replies, req, t.area()));
-        fs.tmpfile(t.request.at(req, scope), parent, mode, fuse_file_info.flags(fi), r);
+        try {
+            fs.tmpfile(t.request.at(req, scope), parent, mode, fuse_file_info.flags(fi), r);
+            finished("tmpfile", r);
+        } catch (Throwable thrown) {
+            failed("tmpfile", thrown, r, parent);
+        }
     }
 
-    void statx(long req, long ino, int flags, int mask, long fi) throws IOException {
+    void statx(long req, long ino, int flags, int mask, long fi) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Statx(replies, req, t.area()));
-        fs.statx(t.request.at(req, scope), ino, fh(fi), flags, mask, r);
+        try {
+            fs.statx(t.request.at(req, scope), ino, fh(fi), flags, mask, r);
+            finished("statx", r);
+        } catch (Throwable thrown) {
+            failed("statx", thrown, r, ino);
+        }
     }
 
-    void lseek(long req, long ino, long offset, int whence, long fi) throws IOException {
+    void lseek(long req, long ino, long offset, int whence, long fi) {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Lseek(replies, req, t.area()));
-        fs.lseek(t.request.at(req, scope), ino, fh(fi), offset, whence, r);
+        try {
+            fs.lseek(t.request.at(req, scope), ino, fh(fi), offset, whence, r);
+            finished("lseek", r);
+        } catch (Throwable thrown) {
+            failed("lseek", thrown, r, ino);
+        }
     }
 }

@@ -1,8 +1,8 @@
 package dev.fusepanama.internal.path;
 
-import dev.fusepanama.internal.bind.Cancellation;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.codec.NameCodec;
+import dev.fusepanama.internal.dispatch.WorkerScratch;
 import dev.fusepanama.internal.dispatch.Workers;
 import dev.fusepanama.internal.view.BufferView;
 import dev.fusepanama.internal.view.FillerHandles;
@@ -25,21 +25,17 @@ import java.nio.ByteBuffer;
 
 /**
  * Everything an upcall needs that would otherwise be allocated per request: the typed views,
- * re-pointed at each request's structs, and one block of native scratch memory (a readdir name,
- * a struct stat, a fuse_bufvec, a bounce area). Created on a thread's first upcall and kept for
+ * re-pointed at each request's structs, one block of native scratch memory (a readdir name, a
+ * struct stat), and what writes need ({@link WorkerScratch}, as the inode API's threads). Created on a thread's first upcall and kept for
  * the thread's life; libfuse's workers are long-lived (the loop keeps idle threads).
  */
 final class PathThread {
     /** PATH_MAX: room for any name plus its NUL. */
     private static final long NAME_CAPACITY = 4096;
-    private static final long BOUNCE_SIZE = 64 * 1024;
     private static final long STAT_SIZE = dev.fusepanama.libc.structs.stat.SIZE;
 
     /** Cancellation off before anything else on the thread: see {@link Workers#adopt}. */
-    private static final ThreadLocal<PathThread> STATE = ThreadLocal.withInitial(() -> {
-        Cancellation.disableForLife();
-        return new PathThread();
-    });
+    private static final ThreadLocal<PathThread> STATE = WorkerScratch.perWorker(PathThread::new);
 
     final NativeStat stat = new NativeStat();
     final NativeStatx statx = new NativeStatx();
@@ -54,7 +50,7 @@ final class PathThread {
     final NativeReadReply readReply;
     final NativeDirFiller dirFiller;
     final NativePollHandle pollHandle;
-    final NativeWriteBuffer writeBuffer;
+    private final WorkerScratch writes = new WorkerScratch();
 
     private final NameCodec.Scratch names = new NameCodec.Scratch();
     private long fillerAddress;
@@ -67,24 +63,19 @@ final class PathThread {
     private final MemorySegment scratch;
 
     private final BufferView readBuffer = new BufferView(false);
-    private final BufferView writeData = new BufferView(true);
 
     private PathThread() {
         Workers.adopt(Thread.currentThread());
         LibFuse lib = LibFuse.get();
         // Freed by the GC when the thread and this state are gone.
-        long bufvecSize = lib.layouts.bufvecSize();
-        this.scratch = Arena.ofAuto().allocate(NAME_CAPACITY + STAT_SIZE + bufvecSize + BOUNCE_SIZE, 16);
+        this.scratch = Arena.ofAuto().allocate(NAME_CAPACITY + STAT_SIZE, 16);
         long base = scratch.address();
         long statAt = base + NAME_CAPACITY;
-        long bufvecAt = statAt + STAT_SIZE;
-        long bounceAt = bufvecAt + bufvecSize;
         this.fileInfo = new NativeFileInfo(lib.layouts.fileInfoBits());
         this.fileInfoOut = new NativeFileInfo(lib.layouts.fileInfoBits());
         this.readReply = new NativeReadReply(lib.layouts);
         this.dirFiller = new NativeDirFiller(base, NAME_CAPACITY, statAt);
         this.pollHandle = new NativePollHandle(lib);
-        this.writeBuffer = new NativeWriteBuffer(lib, bufvecAt, bounceAt, BOUNCE_SIZE);
     }
 
     static PathThread get() {
@@ -112,6 +103,11 @@ final class PathThread {
 
     /** A read-only ByteBuffer over a write request's data. */
     ByteBuffer writeData(long address, long size) {
-        return writeData.over(address, size);
+        return writes.writeData(address, size);
+    }
+
+    /** A view of the {@code struct fuse_bufvec} at {@code bufv} (write_buf), re-pointed each time. */
+    NativeWriteBuffer writeBuffer(long bufv) {
+        return writes.writeBuffer(bufv);
     }
 }

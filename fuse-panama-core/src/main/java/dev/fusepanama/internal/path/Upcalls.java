@@ -372,7 +372,7 @@ public final class Upcalls {
 
     int write_buf(long path, long buf, long offset, long fi) throws IOException {
         PathThread t = PathThread.get();
-        return fs.writeBuf(t.path(path), t.writeBuffer.at(buf), offset, t.fileInfo.at(fi));
+        return fs.writeBuf(t.path(path), t.writeBuffer(buf), offset, t.fileInfo.at(fi));
     }
 
     int read_buf(long path, long bufp, long size, long offset, long fi) throws IOException {
