@@ -28,7 +28,7 @@ public interface ConnectionInfo {
     long CAP_PARALLEL_DIROPS = 1L << 18;
     long CAP_POSIX_ACL = 1L << 19;
     long CAP_HANDLE_KILLPRIV = 1L << 20;
-    /** libfuse 3.17.1+: the filesystem clears set-ID bits itself ({@link dev.fusepanama.inode.KernelCaching.Builder#handleKillprivV2}). */
+    /** libfuse 3.17.1+: the filesystem clears set-ID bits itself ({@link KernelSettings.Builder#handleKillprivV2}). */
     long CAP_HANDLE_KILLPRIV_V2 = 1L << 21;
     long CAP_CACHE_SYMLINKS = 1L << 23;
     long CAP_NO_OPENDIR_SUPPORT = 1L << 24;

@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
- * A path filesystem that forwards every operation to another: the base of a decorator that
+ * A path filesystem that forwards every operation, and its {@link #kernelSettings()}, to another: the base of a decorator that
  * observes or changes some calls (counting, logging, checking, access rules) and passes the rest
  * on. Override the methods to watch; each default here calls the wrapped filesystem's.
  *
@@ -36,6 +36,30 @@ public abstract class ForwardingFileSystem implements FuseFileSystem {
             f = w.delegate;
         }
         return f;
+    }
+
+    @Override
+    public KernelSettings kernelSettings() {
+        return delegate.kernelSettings();
+    }
+
+    /**
+     * {@code fs} with other {@link KernelSettings}: for whoever mounts a filesystem and knows
+     * more of how it is used than its author (its data never changes behind the mount, so it
+     * may be cached longer), or less. Every operation goes to {@code fs} as it is.
+     *
+     * @param fs the filesystem to mount
+     * @param settings the settings to mount it with instead of its own
+     * @return a filesystem that differs from {@code fs} only in its settings
+     */
+    public static FuseFileSystem withKernelSettings(FuseFileSystem fs, KernelSettings settings) {
+        Objects.requireNonNull(settings, "settings");
+        return new ForwardingFileSystem(fs) {
+            @Override
+            public KernelSettings kernelSettings() {
+                return settings;
+            }
+        };
     }
 
     @Override

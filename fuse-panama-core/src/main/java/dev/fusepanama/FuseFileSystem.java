@@ -32,6 +32,19 @@ import java.nio.ByteBuffer;
  */
 public interface FuseFileSystem {
 
+    /**
+     * What the kernel may cache or decide for this filesystem by itself ({@link KernelSettings}:
+     * attribute and name timeouts, page cache at open, capabilities): asked once, at mount, and
+     * fixed for the mount's life. Each setting is a promise about the filesystem's behaviour, so
+     * the default is {@link KernelSettings#DEFAULTS} (libfuse's timeouts of 1 s, data dropped at
+     * each open); {@link ForwardingFileSystem#withKernelSettings} mounts a filesystem with others.
+     *
+     * @return the settings, never null
+     */
+    default KernelSettings kernelSettings() {
+        return KernelSettings.DEFAULTS;
+    }
+
     /** Attributes of {@code path} ({@code stat(2)}); {@code stat} arrives zeroed. {@code fi} is null unless the file is open. */
     default int getattr(String path, Stat stat, FileInfo fi) throws IOException { return -Errno.ENOSYS; }
 

@@ -3,8 +3,8 @@ package dev.fusepanama;
 import java.util.Set;
 
 /**
- * The vocabulary of FUSE's {@code -o} options that {@link MountOptions} and {@link PathOptions}
- * share, kept here so that neither reads the other's: how an option is named, the path API's own
+ * The vocabulary of FUSE's {@code -o} options that {@link MountOptions}, {@link PathOptions} and
+ * {@link KernelSettings} share, kept here so that neither reads the other's: how an option is named, the path API's own
  * settings, and the options fuse-panama has no typed setting for, by who takes them, as libfuse
  * 3.10 to 3.18 list them (lib/mount.c, lib/fuse_lowlevel.c, lib/fuse.c). What
  * {@link MountOptions#isMountOption} and {@link PathOptions#isPassedOn} answer from, so that a
@@ -23,8 +23,15 @@ final class FuseOptionNames {
      * The path API's own settings ({@link PathOptions}), as libfuse's command line spells them:
      * what {@link MountOptions.Builder#fuseOptions} refuses as not the mount's.
      */
-    static final Set<String> PATH_SETTINGS = Set.of("attr_timeout", "entry_timeout", "negative_timeout", "direct_io",
-            "kernel_cache", "auto_cache", "noauto_cache", "hard_remove", "nullpath_ok", "use_ino", "readdir_ino");
+    static final Set<String> PATH_SETTINGS = Set.of("hard_remove", "nullpath_ok", "use_ino", "readdir_ino");
+
+    /**
+     * The settings of {@link KernelSettings}, as libfuse's command line spells them (the path
+     * API's timeouts and page-cache modes, {@code auto_inval_data}): what
+     * {@link MountOptions.Builder#fuseOptions} refuses as the filesystem's, not the mount's.
+     */
+    static final Set<String> KERNEL_SETTINGS = Set.of("attr_timeout", "entry_timeout", "negative_timeout", "direct_io",
+            "kernel_cache", "auto_cache", "noauto_cache", "auto_inval_data", "no_auto_inval_data");
 
     /**
      * Taken by libfuse's mount or its session for every filesystem. {@code atime}, and

@@ -9,24 +9,19 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * How to mount, for either API: typed settings for what fuse-panama knows, and
- * {@link Builder#option raw -o options} for the rest. The path API's own settings (timeouts,
- * page cache per open, unlinked open files) are {@link PathOptions}. A raw option that
- * has a typed setting is refused, so each setting has exactly one way in; the filesystem's
+ * How to mount, for either API: who may use the mount, how requests are served (threads,
+ * io_uring, passthrough, request sizes), timeouts of the mount itself; typed settings for what
+ * fuse-panama knows, and {@link Builder#option raw -o options} for the rest. What the kernel may
+ * cache or decide for the filesystem (capabilities, timeouts, page cache, directories) is not
+ * here: the filesystem states it ({@link KernelSettings}). The path API's layer settings (how
+ * unlinked open files are named, inode numbers) are {@link PathOptions}. A raw option that has a
+ * typed setting is refused, so each setting has exactly one way in; the filesystem's
  * {@link FuseFileSystem#init} reads the outcome ({@link ConnectionInfo}, {@link FuseConfig}) but
  * changes nothing. Immutable; start from {@link #defaults()} or {@link #builder()}.
  *
- * <p>Two defaults are fuse-panama's own, each measured (see the bench module's RESULTS.md):
- * <ul>
- *   <li>idle worker threads are always kept ({@code maxIdleThreads = maxThreads}; libfuse's own
- *       default depends on its version), because each new native thread pays a JVM attach on its
- *       first request;</li>
- *   <li>{@code auto_inval_data}, which libfuse 3 requests, is not ({@link Builder#autoInvalData}): cached file data
- *       is dropped at every open, the close-to-open consistency of libfuse 2 and NFS, instead of
- *       the kernel asking for the attributes before every read whose cached attributes have
- *       expired, which with an attribute timeout of 0 is every read and halves small-read
- *       throughput.</li>
- * </ul>
+ * <p>One default is fuse-panama's own, measured (see the bench module's RESULTS.md): idle worker
+ * threads are always kept ({@code maxIdleThreads = maxThreads}; libfuse's own default depends on
+ * its version), because each new native thread pays a JVM attach on its first request.
  */
 public final class MountOptions {
     /** The readahead the kernel offers a FUSE mount in init (VM_READAHEAD_PAGES): 128 KiB. */
@@ -48,8 +43,7 @@ public final class MountOptions {
             Map.entry("max_write", "maxWrite"), Map.entry("max_read", "maxRead"), Map.entry("max_readahead", "maxReadahead"),
             Map.entry("max_background", "maxBackground"), Map.entry("congestion_threshold", "congestionThreshold"),
             Map.entry("time_gran", "timeGranularity"), Map.entry("max_threads", "maxThreads"),
-            Map.entry("max_idle_threads", "maxIdleThreads"), Map.entry("auto_inval_data", "autoInvalData"),
-            Map.entry("no_auto_inval_data", "autoInvalData"), Map.entry("intr", "interrupts"),
+            Map.entry("max_idle_threads", "maxIdleThreads"), Map.entry("intr", "interrupts"),
             Map.entry("io_uring", "ioUring"),
             Map.entry("io_uring_q_depth", "ioUringQueueDepth"));
 
@@ -75,7 +69,7 @@ public final class MountOptions {
      * Whether the {@code -o} option {@code option} ({@code NAME} or {@code NAME=VALUE}) has a typed
      * setting here, which {@link Builder#fuseOptions} sets ({@code ro}, {@code allow_other},
      * {@code fsname=}, ...). False for the raw options it passes on ({@code allow_root},
-     * {@code uid=}, ...) and for the {@link PathOptions} settings.
+     * {@code uid=}, ...) and for the {@link PathOptions} and {@link KernelSettings} settings.
      */
     public static boolean isSetting(String option) {
         return TYPED.containsKey(optionName(option));
@@ -86,7 +80,8 @@ public final class MountOptions {
      * filesystem on either API: a typed setting here ({@link #isSetting}), or one
      * {@link Builder#option} passes on ({@code allow_root}, {@code auto_unmount}, {@code nosuid},
      * {@code noatime}, ...). False for the path API's own ({@link PathOptions#isSetting},
-     * {@link PathOptions#isPassedOn}) and for names libfuse does not know.
+     * {@link PathOptions#isPassedOn}), for the filesystem's ({@link KernelSettings#isSetting})
+     * and for names libfuse does not know.
      */
     public static boolean isMountOption(String option) {
         return isSetting(option) || FuseOptionNames.MOUNT.contains(optionName(option));
@@ -143,12 +138,6 @@ public final class MountOptions {
     public int maxThreads() { return s.maxThreads; }
     public int maxIdleThreads() { return s.maxIdleThreads < 0 ? s.maxThreads : s.maxIdleThreads; }
     public boolean singleThreaded() { return s.singleThreaded; }
-    public boolean autoInvalData() { return (s.wanted & ConnectionInfo.CAP_AUTO_INVAL_DATA) != 0; }
-    public boolean atomicOTrunc() { return (s.wanted & ConnectionInfo.CAP_ATOMIC_O_TRUNC) != 0; }
-    /** Capabilities asked for on top of libfuse's defaults, where the kernel offers them. */
-    public long wantedCapabilities() { return s.wanted; }
-    /** Capabilities turned off among libfuse's defaults. */
-    public long unwantedCapabilities() { return s.unwanted; }
     public boolean interrupts() { return s.interrupts; }
     public boolean debug() { return s.debug; }
     /** Whether open/create may pass files through to the kernel ({@link FileInfo#setPassthrough}). */
@@ -197,8 +186,6 @@ public final class MountOptions {
         private int maxThreads = 10;
         private int maxIdleThreads = -1;
         private boolean singleThreaded;
-        private long wanted;
-        private long unwanted = ConnectionInfo.CAP_AUTO_INVAL_DATA | ConnectionInfo.CAP_ATOMIC_O_TRUNC;
         private boolean interrupts;
         private boolean debug;
         private boolean passthrough;
@@ -301,51 +288,6 @@ public final class MountOptions {
         /** Serve every request on one thread (fuse_loop instead of fuse_loop_mt). */
         public Builder singleThreaded(boolean on) { singleThreaded = on; return this; }
         /**
-         * Whether the kernel checks a file's attributes before reading from its cached data and
-         * drops that data when size or mtime changed ({@code FUSE_CAP_AUTO_INVAL_DATA}, which bare
-         * libfuse 3 turns on). Default off: cached data is dropped at each open instead (as in
-         * libfuse 2), which saves a getattr round trip per read when attributes are not cached.
-         * Turn it on when file contents change behind the kernel's back while programs keep the
-         * file open and read it again (a log being appended to by another host, say). The same as
-         * {@code want}/{@code unwant} of that capability.
-         */
-        public Builder autoInvalData(boolean on) {
-            return on ? want(ConnectionInfo.CAP_AUTO_INVAL_DATA) : unwant(ConnectionInfo.CAP_AUTO_INVAL_DATA);
-        }
-
-        /**
-         * Whether an {@code open} with {@code O_TRUNC} asks the filesystem to truncate as it opens
-         * ({@code FUSE_CAP_ATOMIC_O_TRUNC}, which bare libfuse 3 turns on). Default off: the kernel
-         * opens, makes its own checks, then truncates with a setattr of size 0, as for every kernel
-         * filesystem. On, the kernel sends the truncating open before it checks that the file is
-         * not a running program: {@code open(O_RDONLY|O_TRUNC)} of one fails with ETXTBSY after the
-         * filesystem has emptied it (pjdfstest's {@code open::etxtbsy} catches it, when the
-         * program still had pages to read). Turning it on saves one round trip per truncating
-         * open of an existing file. The same as {@code want}/{@code unwant} of that capability.
-         */
-        public Builder atomicOTrunc(boolean on) {
-            return on ? want(ConnectionInfo.CAP_ATOMIC_O_TRUNC) : unwant(ConnectionInfo.CAP_ATOMIC_O_TRUNC);
-        }
-
-        /**
-         * Asks for {@code capabilities} ({@code ConnectionInfo.CAP_*}) on top of libfuse's
-         * defaults. Each is turned on only where the kernel and libfuse offer it, never failing
-         * the mount; {@link ConnectionInfo#wants} in {@code init} tells what was granted.
-         */
-        public Builder want(long capabilities) {
-            wanted |= capabilities;
-            unwanted &= ~capabilities;
-            return this;
-        }
-
-        /** Turns {@code capabilities} off, among them any that libfuse enables by default. */
-        public Builder unwant(long capabilities) {
-            unwanted |= capabilities;
-            wanted &= ~capabilities;
-            return this;
-        }
-
-        /**
          * Deliver the kernel's interrupts to operations (see {@link FuseContext#interrupted()}):
          * from libfuse 3.17 the kernel sends them only with this set. Before 3.17 they reach
          * {@code interrupted()} either way, and libfuse's interrupt signal (which it can install
@@ -362,9 +304,11 @@ public final class MountOptions {
          * says why. Backing files must not be on a stacked filesystem (overlayfs, another
          * passthrough FUSE mount); such a file is served by the filesystem. Off by default: it
          * turns the writeback cache off, and files are only passed through when the filesystem
-         * asks. Not with the path API's {@link PathOptions.Builder#kernelCache},
-         * {@link PathOptions.Builder#autoCache} or {@link PathOptions.Builder#directIo}, which decide
-         * the page cache of every file (the mount is refused).
+         * asks. Not with a filesystem whose {@link KernelSettings} ask for
+         * {@link KernelSettings.Builder#keepCache}, {@link KernelSettings.Builder#autoCache},
+         * {@link KernelSettings.Builder#directIo} or {@link KernelSettings.Builder#writebackCache}
+         * (the mount is refused: the first three decide the page cache of every file, and the
+         * kernel refuses the last beside passthrough).
          */
         public Builder passthrough(boolean on) { passthrough = on; return this; }
 
@@ -425,8 +369,8 @@ public final class MountOptions {
         public Builder option(String option) {
             checkOption("option", option);
             String name = optionName(option);
-            if (FuseOptionNames.PATH_SETTINGS.contains(name)) {
-                throw pathSetting(option);
+            if (FuseOptionNames.PATH_SETTINGS.contains(name) || FuseOptionNames.KERNEL_SETTINGS.contains(name)) {
+                throw notTheMount(option);
             }
             String setting = TYPED.get(name);
             if (setting != null) {
@@ -441,7 +385,9 @@ public final class MountOptions {
          * {@code "-o allow_other,ro -ofsname=vault"}, or a bare list {@code "ro,fsname=vault"}.
          * Each option with a typed setting here sets it ({@code ro}/{@code rw}, {@code allow_other},
          * {@code default_permissions}, {@code fsname=}, {@code subtype=}, {@code max_read=},
-         * {@code attr_timeout=}, {@code kernel_cache}, ...); any other goes to libfuse as
+         * {@code io_uring}, ...); the filesystem's ({@code attr_timeout=}, {@code kernel_cache},
+         * {@code auto_inval_data}: {@link KernelSettings.Builder#fuseOption}) and the path API's
+         * ({@code hard_remove}: {@link PathOptions.Builder#fuseOption}) are refused; any other goes to libfuse as
          * {@link #option} would send it ({@code allow_root}, {@code auto_unmount}, {@code uid=},
          * {@code gid=}, {@code umask=}, ...), which refuses one it does not know when mounting.
          *
@@ -465,8 +411,8 @@ public final class MountOptions {
         }
 
         private void fuseOption(String name, String value, String option) {
-            if (FuseOptionNames.PATH_SETTINGS.contains(name)) {
-                throw pathSetting(option);
+            if (FuseOptionNames.PATH_SETTINGS.contains(name) || FuseOptionNames.KERNEL_SETTINGS.contains(name)) {
+                throw notTheMount(option);
             }
             if (value != null && TYPED.containsKey(name) && !VALUED.contains(name)) {
                 throw new IllegalArgumentException("-o " + name + " takes no value: " + option);
@@ -489,8 +435,6 @@ public final class MountOptions {
                 case "subtype" -> subtype(value(name, option, value));
                 case "debug" -> debug(true);
                 case "intr" -> interrupts(true);
-                case "auto_inval_data" -> autoInvalData(true);
-                case "no_auto_inval_data" -> autoInvalData(false);
                 case "io_uring" -> ioUring(true);
                 case "max_write" -> maxWrite(number(option, value));
                 case "max_read" -> maxRead(number(option, value));
@@ -505,9 +449,14 @@ public final class MountOptions {
             }
         }
 
-        private static IllegalArgumentException pathSetting(String option) {
+        private static IllegalArgumentException notTheMount(String option) {
+            if (KernelSettings.isSetting(option)) {
+                return new IllegalArgumentException("-o " + option + " is a kernel setting the filesystem states, not one of the mount: "
+                        + "KernelSettings.Builder.fuseOption, returned by the filesystem's kernelSettings() "
+                        + "(ForwardingFileSystem.withKernelSettings or ForwardingInodeFileSystem.withKernelSettings to change it)");
+            }
             return new IllegalArgumentException("-o " + option + " is a setting of the path API, not of the mount: "
-                    + "PathOptions.Builder.fuseOption (an inode filesystem sends its timeouts and open flags with each reply)");
+                    + "PathOptions.Builder.fuseOption");
         }
 
         private static String value(String name, String option, String value) {
@@ -524,9 +473,6 @@ public final class MountOptions {
         }
 
         public MountOptions build() {
-            if (passthrough && (wanted & ConnectionInfo.CAP_WRITEBACK_CACHE) != 0) {
-                throw new IllegalArgumentException("passthrough cannot be combined with the writeback cache: the kernel refuses it");
-            }
             return new MountOptions(copy());
         }
 

@@ -1,16 +1,15 @@
 package dev.fusepanama;
 
-import java.util.OptionalDouble;
 import java.util.Set;
 
 /**
- * The settings that only the path API has: libfuse's path layer keeps the kernel's inode table
- * for a {@link FuseFileSystem}, and these say how ({@code struct fuse_config}): how long the
- * kernel may trust names and attributes, what happens to the page cache at each open, how an
- * unlinked open file is named. An inode filesystem makes the same choices per reply (its
- * timeouts, {@code OpenReply} flags), so {@link Fuse#mount(FuseFileSystem, java.nio.file.Path,
- * MountOptions, PathOptions)} is the only mount that takes these: passing them to an inode mount
- * does not compile. Immutable; start from {@link #defaults()} or {@link #builder()}.
+ * The settings of libfuse's path layer itself, which keeps the inode table for a
+ * {@link FuseFileSystem} ({@code struct fuse_config}): how an unlinked open file is named, whether
+ * operations on open files get their path, which inode numbers are reported. An inode filesystem
+ * keeps its own table, so {@link Fuse#mount(FuseFileSystem, java.nio.file.Path, MountOptions,
+ * PathOptions)} is the only mount that takes these: passing them to an inode mount does not
+ * compile. What the kernel may cache (timeouts, page cache at open) is the filesystem's
+ * {@link KernelSettings}. Immutable; start from {@link #defaults()} or {@link #builder()}.
  */
 public final class PathOptions {
     /** The {@code -o} names of these settings, as libfuse's own command line spells them. */
@@ -22,27 +21,40 @@ public final class PathOptions {
         this.s = settings;
     }
 
-    /** libfuse's defaults: names and attributes trusted for a second, cached data dropped at each open. */
+    /**
+     * libfuse's defaults: unlinked open files hidden as {@code .fuse_hidden*}, paths for every
+     * operation, libfuse's own inode numbers.
+     *
+     * @return the defaults
+     */
     public static PathOptions defaults() {
         return builder().build();
     }
 
+    /**
+     * A builder holding the defaults.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    public OptionalDouble attrTimeout() { return s.attrTimeout; }
-    public OptionalDouble entryTimeout() { return s.entryTimeout; }
-    public OptionalDouble negativeTimeout() { return s.negativeTimeout; }
-    public boolean directIo() { return s.directIo; }
-    public boolean kernelCache() { return s.kernelCache; }
-    public boolean autoCache() { return s.autoCache; }
+    /** @return see {@link Builder#hardRemove} */
     public boolean hardRemove() { return s.hardRemove; }
+    /** @return see {@link Builder#nullPathOk} */
     public boolean nullPathOk() { return s.nullPathOk; }
+    /** @return see {@link Builder#useIno} */
     public boolean useIno() { return s.useIno; }
+    /** @return see {@link Builder#readdirIno} */
     public boolean readdirIno() { return s.readdirIno; }
 
-    /** Whether the {@code -o} option {@code option} ({@code NAME} or {@code NAME=VALUE}) is one of these settings. */
+    /**
+     * Whether the {@code -o} option {@code option} ({@code NAME} or {@code NAME=VALUE}) is one of these settings.
+     *
+     * @param option an option as given after {@code -o}
+     * @return true for the names {@link Builder#fuseOption} takes
+     */
     public static boolean isSetting(String option) {
         return NAMES.contains(FuseOptionNames.name(option));
     }
@@ -53,30 +65,31 @@ public final class PathOptions {
      * ({@code uid=}, {@code gid=}, {@code umask=}, {@code noforget}, {@code modules=subdir}, ...):
      * it applies them to the attributes it passes on, and a session of the inode API refuses
      * them.
+     *
+     * @param option an option as given after {@code -o}
+     * @return true for the options the path API alone takes, untyped
      */
     public static boolean isPassedOn(String option) {
         return FuseOptionNames.PATH_API.contains(FuseOptionNames.name(option));
     }
 
+    /**
+     * A builder holding these settings, to change some of them.
+     *
+     * @return a new builder, independent of this object
+     */
     public Builder toBuilder() {
         return s.copy();
     }
 
     @Override
     public String toString() {
-        return "PathOptions[attrTimeout=" + s.attrTimeout + ", entryTimeout=" + s.entryTimeout + ", negativeTimeout="
-                + s.negativeTimeout + ", directIo=" + s.directIo + ", kernelCache=" + s.kernelCache + ", autoCache="
-                + s.autoCache + ", hardRemove=" + s.hardRemove + ", nullPathOk=" + s.nullPathOk + ", useIno=" + s.useIno
+        return "PathOptions[hardRemove=" + s.hardRemove + ", nullPathOk=" + s.nullPathOk + ", useIno=" + s.useIno
                 + ", readdirIno=" + s.readdirIno + "]";
     }
 
+    /** Makes a {@link PathOptions}; each method returns the builder. Not thread-safe. */
     public static final class Builder implements Cloneable {
-        private OptionalDouble attrTimeout = OptionalDouble.empty();
-        private OptionalDouble entryTimeout = OptionalDouble.empty();
-        private OptionalDouble negativeTimeout = OptionalDouble.empty();
-        private boolean directIo;
-        private boolean kernelCache;
-        private boolean autoCache;
         private boolean hardRemove;
         private boolean nullPathOk;
         private boolean useIno;
@@ -92,85 +105,73 @@ public final class PathOptions {
             }
         }
 
-        /** Seconds the kernel caches attributes (libfuse default 1). */
-        public Builder attrTimeout(double seconds) { attrTimeout = OptionalDouble.of(nonNegative(seconds)); return this; }
-        /** Seconds the kernel caches name lookups (libfuse default 1). */
-        public Builder entryTimeout(double seconds) { entryTimeout = OptionalDouble.of(nonNegative(seconds)); return this; }
-        /** Seconds the kernel caches failed lookups (libfuse default 0). */
-        public Builder negativeTimeout(double seconds) { negativeTimeout = OptionalDouble.of(nonNegative(seconds)); return this; }
-        /** Bypass the page cache for every file. */
-        public Builder directIo(boolean on) { directIo = on; return this; }
-        /** Keep cached file data across opens (for data nothing else changes). */
-        public Builder kernelCache(boolean on) { kernelCache = on; return this; }
-        /** Keep cached file data across opens while mtime and size are unchanged. */
-        public Builder autoCache(boolean on) { autoCache = on; return this; }
-        /** Unlink open files at once instead of hiding them as {@code .fuse_hidden*} (see {@link FuseConfig#hardRemove}). */
+        /**
+         * Unlink open files at once instead of hiding them as {@code .fuse_hidden*} (libfuse's
+         * {@code hard_remove}; see {@link FuseConfig#hardRemove}): operations on such a file then
+         * get no path, so the filesystem must serve them by {@code fh}.
+         *
+         * @param on whether to unlink at once
+         * @return this builder
+         */
         public Builder hardRemove(boolean on) { hardRemove = on; return this; }
-        /** Accept operations on open files without their path (see {@link FuseConfig#nullPathOk}). */
+        /**
+         * Accept operations on open files without their path (libfuse's {@code nullpath_ok};
+         * see {@link FuseConfig#nullPathOk}): saves libfuse building the path, for a filesystem
+         * that serves open files by {@code fh}.
+         *
+         * @param on whether paths may be null
+         * @return this builder
+         */
         public Builder nullPathOk(boolean on) { nullPathOk = on; return this; }
-        /** Report the filesystem's own inode numbers. */
+        /**
+         * Report the filesystem's own inode numbers ({@code use_ino}), from {@code getattr}'s
+         * {@code st_ino}.
+         *
+         * @param on whether to use them
+         * @return this builder
+         */
         public Builder useIno(boolean on) { useIno = on; return this; }
-        /** Without {@code useIno}: report the filesystem's inode numbers in listings alone. */
+        /**
+         * Without {@code useIno}: report the filesystem's inode numbers in listings alone
+         * ({@code readdir_ino}).
+         *
+         * @param on whether to use them in listings
+         * @return this builder
+         */
         public Builder readdirIno(boolean on) { readdirIno = on; return this; }
 
         /**
          * One of these settings by its {@code -o} name, as libfuse's command line spells it
-         * ({@code attr_timeout=2.5}, {@code kernel_cache}, ...).
+         * ({@code hard_remove}, {@code nullpath_ok}, {@code use_ino}, {@code readdir_ino}).
          *
-         * @throws IllegalArgumentException for a name that is not one of these settings, or a bad value
+         * @param option the option's name; none of these takes a value
+         * @return this builder
+         * @throws IllegalArgumentException for a name that is not one of these settings, or a value
          */
         public Builder fuseOption(String option) {
-            int eq = option.indexOf('=');
-            String name = eq < 0 ? option : option.substring(0, eq);
-            String value = eq < 0 ? null : option.substring(eq + 1);
-            boolean valued = name.endsWith("_timeout");
+            String name = FuseOptionNames.name(option);
             if (!NAMES.contains(name)) {
-                throw new IllegalArgumentException("-o " + option + " is not a path API setting");
+                throw new IllegalArgumentException("-o " + option + " is not a path API setting"
+                        + (KernelSettings.isSetting(option) ? ": it is a kernel setting (KernelSettings.Builder.fuseOption)" : ""));
             }
-            if (valued != (value != null)) {
-                throw new IllegalArgumentException(valued ? "-o " + name + " needs a value: " + name + "=SECONDS"
-                        : "-o " + name + " takes no value: " + option);
+            if (name.length() != option.length()) {
+                throw new IllegalArgumentException("-o " + name + " takes no value: " + option);
             }
-            try {
-                typedOption(name, value, option);
-            } catch (IllegalArgumentException e) {
-                throw e.getMessage().startsWith("-o ") ? e : new IllegalArgumentException("-o " + option + ": " + e.getMessage(), e);
-            }
-            return this;
-        }
-
-        private void typedOption(String name, String value, String option) {
             switch (name) {
-                case "attr_timeout" -> attrTimeout(seconds(option, value));
-                case "entry_timeout" -> entryTimeout(seconds(option, value));
-                case "negative_timeout" -> negativeTimeout(seconds(option, value));
-                case "direct_io" -> directIo(true);
-                case "kernel_cache" -> kernelCache(true);
-                case "auto_cache" -> autoCache(true);
-                case "noauto_cache" -> autoCache(false);
                 case "hard_remove" -> hardRemove(true);
                 case "nullpath_ok" -> nullPathOk(true);
                 case "use_ino" -> useIno(true);
                 case "readdir_ino" -> readdirIno(true);
                 default -> throw new AssertionError(name);
             }
+            return this;
         }
 
-        private static double seconds(String option, String value) {
-            try {
-                return Double.parseDouble(value);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("-o " + option + ": " + value + " is not a number of seconds");
-            }
-        }
-
-        private static double nonNegative(double seconds) {
-            if (!(seconds >= 0) || seconds == Double.POSITIVE_INFINITY) {
-                throw new IllegalArgumentException("a timeout is a finite number of seconds >= 0, not " + seconds);
-            }
-            return seconds;
-        }
-
+        /**
+         * The settings made so far.
+         *
+         * @return an immutable {@link PathOptions}; this builder may go on being used
+         */
         public PathOptions build() {
             return new PathOptions(copy());
         }

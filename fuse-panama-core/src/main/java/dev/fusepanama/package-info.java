@@ -24,16 +24,16 @@
  * <h2>What the kernel caches, and for how long</h2>
  * <ul>
  *   <li><b>names</b> (dentries): a successful lookup is trusted for {@code entryTimeout} seconds,
- *       a failed one for {@code negativeTimeout};</li>
+ *       a failed one for {@code negativeEntries};</li>
  *   <li><b>attributes</b>: a getattr answer is trusted for {@code attrTimeout} seconds;</li>
- *   <li><b>file data</b> (page cache): dropped on each open unless {@code kernelCache} or
+ *   <li><b>file data</b> (page cache): dropped on each open unless {@code keepCache} or
  *       {@code autoCache} is set, or {@link dev.fusepanama.FileInfo#setKeepCache} is called;
  *       while a file stays open, its cached data is trusted unless {@code autoInvalData} is set
  *       (libfuse 3 sets it by default, fuse-panama does not: see
- *       {@link dev.fusepanama.MountOptions}).</li>
+ *       {@link dev.fusepanama.KernelSettings.Builder#autoInvalData}).</li>
  * </ul>
- * These are {@link dev.fusepanama.PathOptions}, given to {@code Fuse.mount} beside the
- * {@link dev.fusepanama.MountOptions}. libfuse's defaults are one second for names and
+ * These are {@link dev.fusepanama.KernelSettings}, which the filesystem states
+ * ({@link dev.fusepanama.FuseFileSystem#kernelSettings}). libfuse's defaults are one second for names and
  * attributes. If only programs going through the
  * mount change files, longer timeouts save round trips. If files change behind the kernel's back
  * (a sync client, a view of a database), either use 0, or keep the caches and call
@@ -66,8 +66,8 @@
  *       reply's, and move with it when it is deferred. To find a view kept by mistake, mount with
  *       the system property {@code fusepanama.checkViews=true} (or the environment variable
  *       {@code FUSE_PANAMA_CHECK_VIEWS=1}): each view then throws once its call has returned.</li>
- *   <li><b>Cache times are values</b>: the path API's are settings of the mount
- *       ({@link dev.fusepanama.PathOptions}), the inode API's a {@code Timeouts} per answer,
+ *   <li><b>Cache times are values</b>: the path API's are settings of the filesystem
+ *       ({@link dev.fusepanama.KernelSettings}), the inode API's a {@code Timeouts} per answer,
  *       usually one constant per filesystem; an inode answer names its file by an {@code Inode}
  *       (its node id and generation), never by two loose numbers.</li>
  *   <li><b>Each mount has what works for it</b>: {@link dev.fusepanama.Fuse#mount} returns a

@@ -20,7 +20,8 @@ class MountOptionsTest {
             "readdir_ino, readdirIno"})
     void aRawOptionThatHasATypedSettingIsRefusedWithItsName(String option, String setting) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().option(option));
-        String where = PathOptions.isSetting(option) ? "PathOptions.Builder.fuseOption" : "MountOptions.Builder." + setting;
+        String where = PathOptions.isSetting(option) ? "PathOptions.Builder.fuseOption"
+                : KernelSettings.isSetting(option) ? "KernelSettings.Builder.fuseOption" : "MountOptions.Builder." + setting;
         assertTrue(e.getMessage().contains(where), e.getMessage());
     }
 
@@ -28,30 +29,6 @@ class MountOptionsTest {
     @ValueSource(strings = {"umask=022", "gid=100", "noforget", "uid=1000", "remember=5"})
     void aRawOptionWithoutATypedSettingIsPassedOn(String option) {
         assertTrue(MountOptions.builder().option(option).build().libfuseOptions().contains(option));
-    }
-
-    @Test
-    void autoInvalDataIsOffByDefaultAndIsTheSameSettingAsItsCapability() {
-        MountOptions defaults = MountOptions.defaults();
-        assertFalse(defaults.autoInvalData());
-        assertEquals(ConnectionInfo.CAP_AUTO_INVAL_DATA, defaults.unwantedCapabilities() & ConnectionInfo.CAP_AUTO_INVAL_DATA);
-        MountOptions on = MountOptions.builder().want(ConnectionInfo.CAP_AUTO_INVAL_DATA | ConnectionInfo.CAP_SPLICE_READ).build();
-        assertTrue(on.autoInvalData());
-        assertEquals(0, on.unwantedCapabilities() & ConnectionInfo.CAP_AUTO_INVAL_DATA);
-        MountOptions offAgain = on.toBuilder().autoInvalData(false).build();
-        assertEquals(ConnectionInfo.CAP_SPLICE_READ, offAgain.wantedCapabilities());
-        assertEquals(ConnectionInfo.CAP_AUTO_INVAL_DATA, offAgain.unwantedCapabilities() & ConnectionInfo.CAP_AUTO_INVAL_DATA);
-    }
-
-    @Test
-    void atomicOTruncIsOffByDefaultAndIsTheSameSettingAsItsCapability() {
-        assertFalse(MountOptions.defaults().atomicOTrunc());
-        assertEquals(ConnectionInfo.CAP_AUTO_INVAL_DATA | ConnectionInfo.CAP_ATOMIC_O_TRUNC,
-                MountOptions.defaults().unwantedCapabilities());
-        MountOptions on = MountOptions.builder().atomicOTrunc(true).build();
-        assertTrue(on.atomicOTrunc());
-        assertEquals(ConnectionInfo.CAP_ATOMIC_O_TRUNC, on.wantedCapabilities());
-        assertEquals(ConnectionInfo.CAP_AUTO_INVAL_DATA, on.unwantedCapabilities());
     }
 
     @Test
@@ -70,11 +47,12 @@ class MountOptionsTest {
         assertEquals(List.of("umask=022"), first.rawOptions());
         assertEquals(3, first.maxThreads());
         assertEquals(List.of("umask=022", "remember=5"), copy.build().rawOptions());
-        PathOptions.Builder p = PathOptions.builder().attrTimeout(1);
+        PathOptions.Builder p = PathOptions.builder().hardRemove(true);
         PathOptions path = p.build();
-        p.attrTimeout(2);
-        assertEquals(1.0, path.attrTimeout().orElseThrow());
-        assertEquals(2.0, path.toBuilder().attrTimeout(2).build().attrTimeout().orElseThrow());
+        p.hardRemove(false);
+        assertTrue(path.hardRemove());
+        assertFalse(path.toBuilder().hardRemove(false).build().hardRemove());
+        assertTrue(path.hardRemove());
     }
 
     @ParameterizedTest
@@ -125,28 +103,23 @@ class MountOptionsTest {
     }
 
     @Test
-    void thePathApisOwnSettingsAreTakenByPathOptionsInTheirFuseSpelling() {
+    void thePathLayersOwnSettingsAreTakenByPathOptionsInTheirFuseSpelling() {
         PathOptions.Builder b = PathOptions.builder();
-        for (String o : List.of("attr_timeout=2.5", "entry_timeout=1", "negative_timeout=0", "kernel_cache", "hard_remove")) {
+        for (String o : List.of("hard_remove", "nullpath_ok", "use_ino", "readdir_ino")) {
             assertTrue(PathOptions.isSetting(o), o);
             b.fuseOption(o);
         }
         PathOptions p = b.build();
-        assertEquals(2.5, p.attrTimeout().getAsDouble());
-        assertEquals(0.0, p.negativeTimeout().getAsDouble());
-        assertTrue(p.kernelCache() && p.hardRemove());
+        assertTrue(p.hardRemove() && p.nullPathOk() && p.useIno() && p.readdirIno());
         assertFalse(PathOptions.isSetting("allow_other"));
-        assertEquals("-o attr_timeout=soon: soon is not a number of seconds",
-                assertThrows(IllegalArgumentException.class, () -> PathOptions.builder().fuseOption("attr_timeout=soon")).getMessage());
-        for (String bad : List.of("attr_timeout=NaN", "entry_timeout=1e400", "negative_timeout=-1", "attr_timeout=-Infinity")) {
-            String value = bad.substring(bad.indexOf('=') + 1);
-            assertEquals("-o " + bad + ": a timeout is a finite number of seconds >= 0, not " + Double.parseDouble(value),
-                    assertThrows(IllegalArgumentException.class, () -> PathOptions.builder().fuseOption(bad)).getMessage());
-        }
-        assertThrows(IllegalArgumentException.class, () -> PathOptions.builder().attrTimeout(Double.POSITIVE_INFINITY));
+        assertFalse(PathOptions.isSetting("attr_timeout=1"));
         assertEquals("-o allow_other is not a path API setting",
                 assertThrows(IllegalArgumentException.class, () -> PathOptions.builder().fuseOption("allow_other")).getMessage());
-        assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().option("kernel_cache"), "one way in");
+        assertEquals("-o kernel_cache is not a path API setting: it is a kernel setting (KernelSettings.Builder.fuseOption)",
+                assertThrows(IllegalArgumentException.class, () -> PathOptions.builder().fuseOption("kernel_cache")).getMessage());
+        assertEquals("-o use_ino takes no value: use_ino=1",
+                assertThrows(IllegalArgumentException.class, () -> PathOptions.builder().fuseOption("use_ino=1")).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().option("hard_remove"), "one way in");
     }
 
     @ParameterizedTest
@@ -154,7 +127,8 @@ class MountOptionsTest {
             "-o ro,rw | -o ro and -o rw contradict each other",
             "-o fsname=a -o fsname=b | -o fsname=a and -o fsname=b contradict each other",
             "-o max_read=lots | -o max_read=lots: lots is not a whole number",
-            "-o attr_timeout=2 | -o attr_timeout=2 is a setting of the path API, not of the mount: PathOptions.Builder.fuseOption (an inode filesystem sends its timeouts and open flags with each reply)",
+            "-o attr_timeout=2 | -o attr_timeout=2 is a kernel setting the filesystem states, not one of the mount: KernelSettings.Builder.fuseOption, returned by the filesystem's kernelSettings() (ForwardingFileSystem.withKernelSettings or ForwardingInodeFileSystem.withKernelSettings to change it)",
+            "-o hard_remove | -o hard_remove is a setting of the path API, not of the mount: PathOptions.Builder.fuseOption",
             "-o ro=1 | -o ro takes no value: ro=1",
             "-o fsname | -o fsname needs a value: fsname=VALUE",
             "-o fsname= | -o fsname= needs a value: fsname=VALUE",

@@ -6,8 +6,8 @@ import dev.fusepanama.FileInfo;
 import dev.fusepanama.Fuse;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.FuseMount;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.MountOptions;
-import dev.fusepanama.PathOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.Timespec;
@@ -27,10 +27,25 @@ import org.slf4j.LoggerFactory;
 public final class PanamaBenchFs implements FuseFileSystem {
     private final BenchTree.Scratch scratch = new BenchTree.Scratch();
     private final boolean offsets;
+    private final KernelSettings settings;
 
     /** @param offsets list /big in offset mode (see {@link DirFiller}) instead of all at once */
     PanamaBenchFs(boolean offsets) {
+        this(offsets, settings(false));
+    }
+
+    /**
+     * @param offsets list /big in offset mode (see {@link DirFiller}) instead of all at once
+     * @param settings what the kernel may cache ({@link #settings})
+     */
+    PanamaBenchFs(boolean offsets, KernelSettings settings) {
         this.offsets = offsets;
+        this.settings = settings;
+    }
+
+    @Override
+    public KernelSettings kernelSettings() {
+        return settings;
     }
 
     @Override
@@ -155,21 +170,18 @@ public final class PanamaBenchFs implements FuseFileSystem {
     }
 
     /**
-     * The tree's options (no kernel caching: timeouts 0) on fuse-panama's defaults; {@code asC}
-     * adds what fuse-panama leaves off and libfuse 3 turns on ({@code auto_inval_data}), so that
-     * the settings are those of the C filesystem on libfuse 3.
+     * The tree's kernel settings: nothing cached by the kernel (timeouts 0), as the C bench
+     * filesystem asks; {@code asC} adds what fuse-panama leaves off and libfuse 3 turns on
+     * ({@code auto_inval_data}), so that the settings are those of the C filesystem on libfuse 3.
      */
-    static MountOptions options(boolean asC) {
-        return options(asC, false);
+    static KernelSettings settings(boolean asC) {
+        return KernelSettings.builder().attrTimeout(0).entryTimeout(0).negativeEntries(0).autoInvalData(asC).build();
     }
 
-    /** As {@link #options(boolean)}; {@code uring} asks for io_uring ({@code --suite uring}). */
-    static MountOptions options(boolean asC, boolean uring) {
-        return MountOptions.builder().fsName("benchfs").autoInvalData(asC).ioUring(uring).build();
+    /** The tree's mount options on fuse-panama's defaults; {@code uring} asks for io_uring ({@code --suite uring}). */
+    static MountOptions options(boolean uring) {
+        return MountOptions.builder().fsName("benchfs").ioUring(uring).build();
     }
-
-    /** Nothing cached by the kernel, as the C bench filesystem asks. */
-    static final PathOptions UNCACHED = PathOptions.builder().attrTimeout(0).entryTimeout(0).negativeTimeout(0).build();
 
     public static void main(String[] args) throws Exception {
         boolean defaults = false;
@@ -191,13 +203,13 @@ public final class PanamaBenchFs implements FuseFileSystem {
             System.err.println("usage: PanamaBenchFs [--defaults] [--io-uring] [--stats SOCKET] MOUNTPOINT");
             System.exit(2);
         }
-        FuseFileSystem fs = new PanamaBenchFs(defaults);
+        FuseFileSystem fs = new PanamaBenchFs(defaults, settings(!defaults));
         if (stats != null) {
             AllocationStats counter = new AllocationStats();
             counter.serve(stats);
             fs = new CountingFileSystem(fs, counter);
         }
-        FuseMount mount = Fuse.mount(fs, Path.of(args[i]), options(!defaults, uring), UNCACHED);
+        FuseMount mount = Fuse.mount(fs, Path.of(args[i]), options(uring));
         LoggerFactory.getLogger("benchfs").info("{}", mount.describe());
         System.exit(Foreground.serve(mount, LoggerFactory.getLogger("benchfs")));
     }

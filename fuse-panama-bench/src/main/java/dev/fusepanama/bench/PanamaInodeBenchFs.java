@@ -13,6 +13,7 @@ import static dev.fusepanama.Posix.S_IFDIR;
 import static dev.fusepanama.Posix.S_IFREG;
 
 import dev.fusepanama.Fuse;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
@@ -544,9 +545,26 @@ public final class PanamaInodeBenchFs implements InodeFileSystem {
         }
     }
 
-    /** The tree's options: fuse-panama's defaults with libfuse's {@code auto_inval_data} as asked (the C filesystem's default: on). */
-    static MountOptions options(boolean autoInvalData) {
-        return MountOptions.builder().fsName("benchfs").autoInvalData(autoInvalData).build();
+    /** What the kernel may cache: fuse-panama's defaults with libfuse's {@code auto_inval_data} as asked (the C filesystem's default: on). */
+    private final KernelSettings settings;
+
+    PanamaInodeBenchFs() {
+        this(true);
+    }
+
+    /** @param autoInvalData whether the kernel checks attributes before reading cached data, as libfuse 3 has it by default */
+    PanamaInodeBenchFs(boolean autoInvalData) {
+        this.settings = KernelSettings.builder().autoInvalData(autoInvalData).build();
+    }
+
+    @Override
+    public KernelSettings kernelSettings() {
+        return settings;
+    }
+
+    /** The tree's mount options: fuse-panama's defaults. */
+    static MountOptions options() {
+        return MountOptions.builder().fsName("benchfs").build();
     }
 
     public static void main(String[] args) throws Exception {
@@ -566,13 +584,13 @@ public final class PanamaInodeBenchFs implements InodeFileSystem {
             System.err.println("usage: PanamaInodeBenchFs [--no-auto-inval-data] [--stats SOCKET] MOUNTPOINT");
             System.exit(2);
         }
-        InodeFileSystem fs = new PanamaInodeBenchFs();
+        InodeFileSystem fs = new PanamaInodeBenchFs(autoInvalData);
         if (stats != null) {
             AllocationStats counter = new AllocationStats();
             counter.serve(stats);
             fs = new CountingInodeFileSystem(fs, counter);
         }
-        InodeMount mount = Fuse.mount(fs, Path.of(args[i]), options(autoInvalData));
+        InodeMount mount = Fuse.mount(fs, Path.of(args[i]), options());
         System.exit(Foreground.serve(mount, LoggerFactory.getLogger("benchfs")));
     }
 }

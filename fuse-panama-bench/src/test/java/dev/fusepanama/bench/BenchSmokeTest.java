@@ -175,7 +175,7 @@ class BenchSmokeTest {
     @Test
     void theJmhClientRunsAgainstAMountedTree() throws Exception {
         Path mnt = Files.createTempDirectory("bench-jmh-");
-        try (FuseMount mount = Fuse.mount(new PanamaBenchFs(true), mnt, PanamaBenchFs.options(false), PanamaBenchFs.UNCACHED)) {
+        try (FuseMount mount = Fuse.mount(new PanamaBenchFs(true, PanamaBenchFs.settings(false)), mnt, PanamaBenchFs.options(false))) {
             var results = new Runner(new OptionsBuilder().include(MountedTreeBench.class.getSimpleName()).forks(0)
                     .param("mount", mnt.toString()).warmupIterations(0).measurementIterations(1)
                     .measurementTime(TimeValue.milliseconds(200)).build()).run();

@@ -29,7 +29,7 @@ public interface EntryReply extends Reply {
     /**
      * For a lookup: answers that the name does not exist, and lets the kernel remember that for
      * {@code negativeTimeout} seconds (an entry with inode 0). {@code error(ENOENT)} caches
-     * nothing, unless the filesystem's {@link KernelCaching#negativeTimeout()} asks for negative
+     * nothing, unless the filesystem's {@link dev.fusepanama.KernelSettings#negativeTimeout()} asks for negative
      * entries. For mknod, mkdir, symlink and link, whose callers take no negative entry, it
      * answers ENOENT.
      */

@@ -2,6 +2,7 @@ package dev.fusepanama.inode;
 
 import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Flock;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.PollHandle;
 import dev.fusepanama.Stat;
 import dev.fusepanama.WriteBuffer;
@@ -10,7 +11,7 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
- * An inode filesystem that forwards every operation, and its {@link #kernelCaching()}, to
+ * An inode filesystem that forwards every operation, and its {@link #kernelSettings()}, to
  * another: the base of a decorator that observes or changes some calls (counting, logging,
  * checking) and passes the rest on. Override the methods to watch; each default here calls the
  * wrapped filesystem's. A method that wraps a reply to watch its answer must still answer it
@@ -46,8 +47,27 @@ public abstract class ForwardingInodeFileSystem implements InodeFileSystem {
     }
 
     @Override
-    public KernelCaching kernelCaching() {
-        return delegate.kernelCaching();
+    public KernelSettings kernelSettings() {
+        return delegate.kernelSettings();
+    }
+
+    /**
+     * {@code fs} with other {@link KernelSettings}: for whoever mounts a filesystem and knows
+     * more of how it is used than its author (nothing changes it behind the mount, so
+     * listings may be kept), or less. Every operation goes to {@code fs} as it is.
+     *
+     * @param fs the filesystem to mount
+     * @param settings the settings to mount it with instead of its own
+     * @return a filesystem that differs from {@code fs} only in its settings
+     */
+    public static InodeFileSystem withKernelSettings(InodeFileSystem fs, KernelSettings settings) {
+        Objects.requireNonNull(settings, "settings");
+        return new ForwardingInodeFileSystem(fs) {
+            @Override
+            public KernelSettings kernelSettings() {
+                return settings;
+            }
+        };
     }
 
     @Override

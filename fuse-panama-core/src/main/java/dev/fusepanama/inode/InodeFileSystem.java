@@ -1,6 +1,7 @@
 package dev.fusepanama.inode;
 
 import dev.fusepanama.ConnectionInfo;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.Errno;
 import dev.fusepanama.Flock;
 import dev.fusepanama.PollHandle;
@@ -47,12 +48,16 @@ public interface InodeFileSystem {
     int SET_CTIME = 1 << 10;
 
     /**
-     * What the kernel may answer for this filesystem by itself ({@link KernelCaching}): asked once,
-     * at mount. Each lever is a promise about the filesystem's behaviour, so the default promises
-     * nothing; a decorator delegates it with the operations it forwards.
+     * What the kernel may cache or decide for this filesystem by itself ({@link KernelSettings}):
+     * asked once, at mount, and fixed for the mount's life. Each setting is a promise about the
+     * filesystem's behaviour, so the default promises nothing beyond
+     * {@link KernelSettings#DEFAULTS}; a decorator delegates it with the operations it forwards,
+     * and {@link ForwardingInodeFileSystem#withKernelSettings} mounts a filesystem with others.
+     *
+     * @return the settings, never null
      */
-    default KernelCaching kernelCaching() {
-        return KernelCaching.NONE;
+    default KernelSettings kernelSettings() {
+        return KernelSettings.DEFAULTS;
     }
 
     /** The session is set up; {@code connection} shows what the kernel and libfuse agreed on. */

@@ -13,7 +13,7 @@ public interface Request extends FuseContext {
      * Whether the caller may write to, truncate or chown a file and keep its set-ID bits: it has
      * CAP_FSETID in this process's user namespace (read from {@code /proc}: costs a file read, so
      * ask only for a file that has such bits; false when the caller is gone or in another user
-     * namespace). The rule of {@link KernelCaching.Builder#handleKillprivV2}.
+     * namespace). The rule of {@link dev.fusepanama.KernelSettings.Builder#handleKillprivV2}.
      */
     boolean mayKeepSetId();
 
@@ -31,11 +31,11 @@ public interface Request extends FuseContext {
 
     /**
      * Whether this is a {@code write} or {@code writeBuf} of pages the kernel cached
-     * ({@link KernelCaching.Builder#writebackCache}), sent when it flushes them, not when a process
+     * ({@link dev.fusepanama.KernelSettings.Builder#writebackCache}), sent when it flushes them, not when a process
      * wrote them: its caller is whoever flushed (a kernel thread, or a process that called fsync
      * or close). The kernel has moved the file's times itself, and sends them with a setattr. A
      * write that had to clear set-ID bits never comes this way: with
-     * {@link KernelCaching.Builder#handleKillprivV2} the kernel sends it at once, uncached, from
+     * {@link dev.fusepanama.KernelSettings.Builder#handleKillprivV2} the kernel sends it at once, uncached, from
      * its writer; without, the kernel applied its own FUSE rule with a setattr of the mode before
      * caching it ({@code S_ISUID}, and {@code S_ISGID} beside group-execute). False
      * for every other request.

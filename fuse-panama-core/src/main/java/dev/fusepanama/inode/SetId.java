@@ -5,7 +5,7 @@ import dev.fusepanama.Posix;
 /**
  * The rule a local filesystem follows for set-ID bits when a file's data changes (Linux 6.2+'s
  * {@code setattr_should_drop_suidgid}), for a filesystem that applies it itself
- * ({@link KernelCaching.Builder#handleKillprivV2}, or a store that does not see the caller).
+ * ({@link dev.fusepanama.KernelSettings.Builder#handleKillprivV2}, or a store that does not see the caller).
  */
 public final class SetId {
     private SetId() {}

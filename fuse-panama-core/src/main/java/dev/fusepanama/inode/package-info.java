@@ -49,18 +49,19 @@
  * in the page cache ({@link OpenReply#KEEP_CACHE}, {@link OpenReply#CACHE_DIR}). Beyond that the
  * kernel asks for what it could answer itself unless told it may not: an OPENDIR and RELEASEDIR
  * per directory walked, a {@code security.capability} lookup before each write, a lookup of each
- * absent name. {@link InodeFileSystem#kernelCaching} states which of those the filesystem lets
- * the kernel answer ({@link KernelCaching}); each is a promise about its behaviour (a listing
+ * absent name. {@link InodeFileSystem#kernelSettings} states which of those the filesystem lets
+ * the kernel answer ({@link dev.fusepanama.KernelSettings}); each is a promise about its behaviour (a listing
  * without a handle, set-ID bits cleared by the filesystem, {@link SetId}). A filesystem whose
  * store changes behind the kernel keeps what it allowed exact with {@link InodeMount}'s
  * notifications. The kernel refreshes an inode's atime after it read its data or listing from
  * the filesystem, whatever the timeouts: the next {@code stat} asks.
  *
  * <h2>Settings</h2>
- * {@link dev.fusepanama.MountOptions} applies as for the path API. The path API's own settings
- * ({@link dev.fusepanama.PathOptions}: timeouts, {@code directIo}, {@code kernelCache},
- * {@code hardRemove}, ...) have no place here, and the inode mount does not take them: they
- * travel with each reply ({@link Timeouts}, {@link OpenReply#DIRECT_IO},
+ * {@link dev.fusepanama.MountOptions} applies as for the path API, and so do the capabilities of
+ * {@link dev.fusepanama.KernelSettings}. The path API's timeouts and page-cache modes
+ * ({@code attrTimeout}, {@code keepCache}, {@code directIo}) and its layer's settings
+ * ({@link dev.fusepanama.PathOptions}) have no place here, and an inode mount refuses them:
+ * they travel with each reply ({@link Timeouts}, {@link OpenReply#DIRECT_IO},
  * {@link OpenReply#KEEP_CACHE}).
  */
 package dev.fusepanama.inode;

@@ -2,14 +2,17 @@ package dev.fusepanama.examples;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import dev.fusepanama.ForwardingFileSystem;
 import dev.fusepanama.Fuse;
 import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.Mount;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.PathOptions;
 import dev.fusepanama.examples.memory.MemoryFileSystem;
 import dev.fusepanama.examples.mirror.InodeMirror;
+import dev.fusepanama.inode.ForwardingInodeFileSystem;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.nio.NioFileSystem;
@@ -25,6 +28,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -88,8 +92,10 @@ public final class Main {
                 + "(libfuse 3.18+, fuse module parameter enable_uring on); otherwise /dev/fuse. The start-up line says which.")
         boolean ioUring;
 
-        /** The path API's settings given (--attr-timeout, --entry-timeout, its -o names), made by {@link #apply}. */
+        /** The path layer's settings given (its -o names), made by {@link #apply}. */
         final PathOptions.Builder path = PathOptions.builder();
+        /** The kernel settings given (--attr-timeout, --entry-timeout, their -o names), applied over the filesystem's own by {@link #settings}. */
+        final List<String> kernelOptions = new ArrayList<>();
         /** What set them, and the -o options of libfuse's path API, to name them where a filesystem on the inode API cannot take them. */
         final List<String> pathSettings = new ArrayList<>();
 
@@ -103,11 +109,11 @@ public final class Main {
         MountOptions.Builder apply(MountOptions.Builder b) {
             b.readOnly(readOnly).allowOther(allowOther).singleThreaded(singleThreaded).debug(debug).ioUring(ioUring);
             if (attrTimeout != null) {
-                path.attrTimeout(attrTimeout);
+                kernelOptions.add("attr_timeout=" + attrTimeout);
                 pathSettings.add("--attr-timeout");
             }
             if (entryTimeout != null) {
-                path.entryTimeout(entryTimeout);
+                kernelOptions.add("entry_timeout=" + entryTimeout);
                 pathSettings.add("--entry-timeout");
             }
             if (maxThreads != null) b.maxThreads(maxThreads);
@@ -128,13 +134,19 @@ public final class Main {
                             checkPassedOn(o);
                             mountOptions.add(o);
                             pathSettings.add("-o " + o);
-                        } else if (PathOptions.isSetting(o)) {
-                            String before = pathSeen.put(name.replace("noauto_cache", "auto_cache"), o);
+                        } else if (PathOptions.isSetting(o) || KernelSettings.isSetting(o)) {
+                            String before = pathSeen.put(name.replace("noauto_cache", "auto_cache")
+                                    .replace("no_auto_inval_data", "auto_inval_data"), o);
                             if (before != null && !sameSetting(before, o)) {
                                 throw new IllegalArgumentException(quote(before) + " and -o " + o + " contradict each other");
                             }
-                            path.fuseOption(o);
-                            pathSettings.add("-o " + o);
+                            if (PathOptions.isSetting(o)) {
+                                path.fuseOption(o);
+                            } else {
+                                KernelSettings.builder().fuseOption(o); // refuses a bad value now, not at mount
+                                kernelOptions.add(o);
+                            }
+                            if (!BOTH_APIS.contains(name)) pathSettings.add("-o " + o);
                         } else {
                             throw new IllegalArgumentException("-o " + o + ": no FUSE option named " + name + " is taken here; the options are "
                                     + "allow_other, allow_root, ro, rw, default_permissions, fsname=NAME, subtype=NAME, "
@@ -196,6 +208,28 @@ public final class Main {
             } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
                 return false;
             }
+        }
+
+        /** The kernel settings of -o that a filesystem on the inode API takes too. */
+        private static final Set<String> BOTH_APIS = Set.of("negative_timeout", "auto_inval_data", "no_auto_inval_data");
+
+        /** The filesystem's own kernel settings with those given on the command line over them. */
+        KernelSettings settings(KernelSettings own) {
+            KernelSettings.Builder b = own.toBuilder();
+            for (String o : kernelOptions) {
+                b.fuseOption(o);
+            }
+            return b.build();
+        }
+
+        /** {@code fs}, with the kernel settings given on the command line over its own, if any. */
+        FuseFileSystem withSettings(FuseFileSystem fs) {
+            return kernelOptions.isEmpty() ? fs : ForwardingFileSystem.withKernelSettings(fs, settings(fs.kernelSettings()));
+        }
+
+        /** {@code fs}, with the kernel settings given on the command line over its own, if any. */
+        InodeFileSystem withSettings(InodeFileSystem fs) {
+            return kernelOptions.isEmpty() ? fs : ForwardingInodeFileSystem.withKernelSettings(fs, settings(fs.kernelSettings()));
         }
 
         private static String quote(String setting) {
@@ -303,7 +337,7 @@ public final class Main {
                 MountOptions options = apply(fs.mountOptions()).build();
                 checkInodeApi("mirror"); // after apply, which finds the path API's settings
                 return serve("mirror", at -> {
-                    InodeMount m = Fuse.mount(fs, at, options);
+                    InodeMount m = Fuse.mount(withSettings(fs), at, options);
                     if (!noWatch) {
                         try {
                             fs.watch(m);
@@ -378,13 +412,15 @@ public final class Main {
     /** Mounts, logs where, serves until a signal or an external unmount; 0 on a clean stop. */
     static int serve(String name, FuseFileSystem fs, MountOptions.Builder options, Common common) throws Exception {
         PathOptions path = common.path.build();
-        return serve(name, at -> Fuse.mount(fs, at, options.build(), path), common);
+        FuseFileSystem served = common.withSettings(fs);
+        return serve(name, at -> Fuse.mount(served, at, options.build(), path), common);
     }
 
     /** As above, for a filesystem on the inode API, which sends its timeouts and open flags with each reply. */
     static int serve(String name, InodeFileSystem fs, MountOptions.Builder options, Common common) throws Exception {
         common.checkInodeApi(name);
-        return serve(name, at -> Fuse.mount(fs, at, options.build()), common);
+        InodeFileSystem served = common.withSettings(fs);
+        return serve(name, at -> Fuse.mount(served, at, options.build()), common);
     }
 
     interface Mounter {

@@ -9,6 +9,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.testkit.ChildJvm;
 import dev.fusepanama.testkit.MountTest;
@@ -65,7 +66,8 @@ class MainTest {
         assertEquals(65536, o.maxRead());
         assertEquals(List.of("allow_root", "auto_unmount", "nosuid", "nodev", "noexec", "noatime", "uid=1000", "gid=100", "umask=022"),
                 o.rawOptions(), "passed on to libfuse as they are");
-        assertEquals(2.0, c.path.build().attrTimeout().orElseThrow());
+        assertEquals(2.0, c.settings(KernelSettings.DEFAULTS).attrTimeout().orElseThrow());
+        assertEquals(List.of("attr_timeout=2"), c.kernelOptions, "the filesystem's settings, applied over its own");
         assertEquals(List.of("-o uid=1000", "-o gid=100", "-o umask=022", "-o attr_timeout=2"), c.pathSettings,
                 "what a filesystem on the inode API cannot take");
 

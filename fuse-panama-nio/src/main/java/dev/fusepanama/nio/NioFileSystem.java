@@ -6,6 +6,7 @@ import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.Fuse;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.Posix;
@@ -19,7 +20,6 @@ import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
-import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.ReadlinkReply;
@@ -220,7 +220,7 @@ public final class NioFileSystem implements InodeFileSystem {
      * the modes; read-only where the NIO filesystem is.
      */
     public MountOptions.Builder mountOptions() {
-        return MountOptions.builder().defaultPermissions(true).autoInvalData(true).readOnly(root.getFileSystem().isReadOnly())
+        return MountOptions.builder().defaultPermissions(true).readOnly(root.getFileSystem().isReadOnly())
                 .fsName(root.getFileSystem().provider().getScheme()).subtype("nio");
     }
 
@@ -320,12 +320,14 @@ public final class NioFileSystem implements InodeFileSystem {
     /**
      * The adapter clears set-ID bits itself ({@link NodeAttributes#dataChanged}; a view without
      * them has none to clear), so the kernel may stop asking for {@code security.capability}
-     * before each write (libfuse 3.17.1+). Misses are cached as names are, by each lookup's own reply.
+     * before each write (libfuse 3.17.1+). Misses are cached as names are, by each lookup's own
+     * reply. The files can change behind the mount (another program on the NIO filesystem), so
+     * the kernel checks a file's attributes before reading its cached data ({@code autoInvalData}).
      */
-    private static final KernelCaching CACHING = KernelCaching.builder().handleKillprivV2(true).build();
+    private static final KernelSettings CACHING = KernelSettings.builder().handleKillprivV2(true).autoInvalData(true).build();
 
     @Override
-    public KernelCaching kernelCaching() {
+    public KernelSettings kernelSettings() {
         return CACHING;
     }
 

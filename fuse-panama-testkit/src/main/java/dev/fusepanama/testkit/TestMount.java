@@ -1,11 +1,14 @@
 package dev.fusepanama.testkit;
 
+import dev.fusepanama.ForwardingFileSystem;
 import dev.fusepanama.Fuse;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.FuseMount;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.Mount;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.PathOptions;
+import dev.fusepanama.inode.ForwardingInodeFileSystem;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
 import java.io.IOException;
@@ -44,6 +47,48 @@ public final class TestMount implements AutoCloseable {
 
     public static TestMount mount(FuseFileSystem fs, MountOptions options, PathOptions pathOptions) throws IOException {
         return mountAt(dir -> Fuse.mount(fs, dir, options, pathOptions));
+    }
+
+    /**
+     * Mounts {@code fs} with {@code settings} instead of its own {@link FuseFileSystem#kernelSettings()}
+     * ({@link ForwardingFileSystem#withKernelSettings}), e.g. timeouts of 0 for a test that must
+     * see every request.
+     *
+     * @param fs the filesystem
+     * @param settings the kernel settings to mount it with
+     * @return the mount
+     * @throws IOException if it cannot be mounted
+     */
+    public static TestMount mount(FuseFileSystem fs, KernelSettings settings) throws IOException {
+        return mount(fs, MountOptions.defaults(), PathOptions.defaults(), settings);
+    }
+
+    /**
+     * As {@link #mount(FuseFileSystem, KernelSettings)}, with mount options.
+     *
+     * @param fs the filesystem
+     * @param options how to mount
+     * @param settings the kernel settings to mount it with
+     * @return the mount
+     * @throws IOException if it cannot be mounted
+     */
+    public static TestMount mount(FuseFileSystem fs, MountOptions options, KernelSettings settings) throws IOException {
+        return mount(fs, options, PathOptions.defaults(), settings);
+    }
+
+    /**
+     * As {@link #mount(FuseFileSystem, KernelSettings)}, with mount options and the path layer's settings.
+     *
+     * @param fs the filesystem
+     * @param options how to mount
+     * @param pathOptions the path layer's settings
+     * @param settings the kernel settings to mount it with
+     * @return the mount
+     * @throws IOException if it cannot be mounted
+     */
+    public static TestMount mount(FuseFileSystem fs, MountOptions options, PathOptions pathOptions, KernelSettings settings)
+            throws IOException {
+        return mount(ForwardingFileSystem.withKernelSettings(fs, settings), options, pathOptions);
     }
 
     /** Mounts a filesystem at the directory it is given. */
@@ -98,6 +143,20 @@ public final class TestMount implements AutoCloseable {
 
     public static TestMount mount(InodeFileSystem fs, MountOptions options) throws IOException {
         return mountAt(dir -> Fuse.mount(fs, dir, options));
+    }
+
+    /**
+     * Mounts the inode filesystem {@code fs} with {@code settings} instead of its own
+     * ({@link ForwardingInodeFileSystem#withKernelSettings}).
+     *
+     * @param fs the filesystem
+     * @param options how to mount
+     * @param settings the kernel settings to mount it with
+     * @return the mount
+     * @throws IOException if it cannot be mounted
+     */
+    public static TestMount mount(InodeFileSystem fs, MountOptions options, KernelSettings settings) throws IOException {
+        return mount(ForwardingInodeFileSystem.withKernelSettings(fs, settings), options);
     }
 
     /**

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.fusepanama.Errno;
 import dev.fusepanama.FileInfo;
 import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.MountOptions;
-import dev.fusepanama.PathOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.ReadReply;
 import dev.fusepanama.Stat;
@@ -140,7 +140,7 @@ class BufferedIoThroughMountTest {
         Files.write(file, data);
         int fd = Os.open(file, Posix.O_RDWR);
         FdBacked fs = new FdBacked(fd);
-        try (TestMount m = TestMount.mount(fs, PathOptions.builder().attrTimeout(0).build())) {
+        try (TestMount m = TestMount.mount(fs, KernelSettings.builder().attrTimeout(0).build())) {
             assertArrayEquals(data, Files.readAllBytes(m.path("data")));
             byte[] patch = new byte[200_000];
             new Random(3).nextBytes(patch);

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.MountOptions;
-import dev.fusepanama.PathOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.testing.ScratchFileSystem;
 import dev.fusepanama.testkit.MountTest;
@@ -38,7 +38,7 @@ class CacheConsistencyThroughMountTest {
         return b;
     }
 
-    static final PathOptions UNCACHED = PathOptions.builder().attrTimeout(0).entryTimeout(0).negativeTimeout(0).build();
+    static final KernelSettings UNCACHED = KernelSettings.builder().attrTimeout(0).entryTimeout(0).negativeEntries(0).build();
 
     static MountOptions.Builder uncached() {
         return MountOptions.builder();
@@ -107,7 +107,7 @@ class CacheConsistencyThroughMountTest {
     @Test
     void autoInvalDataChecksAttributesBeforeReadsAndSeesChangesWhileOpen() throws Exception {
         ScratchFileSystem fs = new ScratchFileSystem();
-        try (TestMount m = TestMount.mount(fs, uncached().autoInvalData(true).build(), UNCACHED)) {
+        try (TestMount m = TestMount.mount(fs, uncached().build(), UNCACHED.toBuilder().autoInvalData(true).build())) {
             Files.write(m.path("f"), OLD);
             int fd = Os.open(m.path("f"), Posix.O_RDONLY);
             try {

@@ -8,8 +8,8 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.FileInfo;
 import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.MountOptions;
-import dev.fusepanama.PathOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.testkit.ChildJvm;
@@ -76,7 +76,7 @@ class ExceptionsThroughMountTest {
 
     @Test
     void eachExceptionAnswersItsErrnoAndTheMountKeepsWorking() throws Exception {
-        try (TestMount m = TestMount.mount(new Throwing(), PathOptions.builder().negativeTimeout(0).entryTimeout(0).attrTimeout(0).build())) {
+        try (TestMount m = TestMount.mount(new Throwing(), KernelSettings.builder().negativeEntries(0).entryTimeout(0).attrTimeout(0).build())) {
             for (var e : EXPECTED.entrySet()) {
                 var failure = assertThrows(Os.OsException.class, () -> Os.lstat(Os.bytes(m.path(e.getKey()))));
                 assertEquals(Errno.name(e.getValue()), Errno.name(failure.errno), e.getKey());
@@ -113,7 +113,7 @@ class ExceptionsThroughMountTest {
             }
         };
         try (TestMount m = TestMount.mount(fs, MountOptions.builder().singleThreaded(true).build(),
-                PathOptions.builder().negativeTimeout(0).entryTimeout(0).attrTimeout(0).build())) {
+                KernelSettings.builder().negativeEntries(0).entryTimeout(0).attrTimeout(0).build())) {
             for (int i = 0; i < 20; i++) {
                 int n = i;
                 assertEquals(Errno.ENOENT, assertThrows(Os.OsException.class, () -> Os.lstat(Os.bytes(m.path("interrupt" + n)))).errno);

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.FileInfo;
-import dev.fusepanama.PathOptions;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.Stat;
 import dev.fusepanama.testing.ScratchFileSystem;
 import dev.fusepanama.testkit.MountTest;
@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Timeout;
 @MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InvalidateThroughMountTest {
-    private static PathOptions cachedForAnHour() {
-        return PathOptions.builder().attrTimeout(3600).entryTimeout(3600).kernelCache(true).build();
+    private static KernelSettings cachedForAnHour() {
+        return KernelSettings.builder().attrTimeout(3600).entryTimeout(3600).keepCache(true).build();
     }
 
     @Test

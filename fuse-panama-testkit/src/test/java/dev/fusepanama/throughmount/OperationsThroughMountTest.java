@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.fusepanama.Errno;
 import dev.fusepanama.FileInfo;
 import dev.fusepanama.FuseFileSystem;
-import dev.fusepanama.PathOptions;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.PollHandle;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
@@ -56,8 +56,8 @@ class OperationsThroughMountTest {
     ScratchFileSystem fs;
     TestMount mount;
 
-    static PathOptions uncached() {
-        return PathOptions.builder().attrTimeout(0).entryTimeout(0).negativeTimeout(0).build();
+    static KernelSettings uncached() {
+        return KernelSettings.builder().attrTimeout(0).entryTimeout(0).negativeEntries(0).build();
     }
 
     @BeforeEach

@@ -5,14 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.DirFiller;
 import dev.fusepanama.Errno;
 import dev.fusepanama.FileInfo;
 import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
-import dev.fusepanama.PathOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.ReadReply;
 import dev.fusepanama.Stat;
@@ -181,7 +180,7 @@ class PassthroughThroughMountTest {
         return TestMount.passthroughExpected();
     }
 
-    private static final PathOptions UNCACHED = PathOptions.builder().attrTimeout(0).entryTimeout(0).negativeTimeout(0).build();
+    private static final KernelSettings UNCACHED = KernelSettings.builder().attrTimeout(0).entryTimeout(0).negativeEntries(0).build();
 
     private static MountOptions options() {
         // Nothing cached by the kernel's attribute cache, so sizes are always the backing file's.
@@ -356,7 +355,7 @@ class PassthroughThroughMountTest {
     @Test
     void aMountThatDidNotAskForPassthroughServesTheDataItself() throws Exception {
         Backed fs = new Backed(backing);
-        try (TestMount m = TestMount.mount(fs, PathOptions.builder().attrTimeout(0).build())) {
+        try (TestMount m = TestMount.mount(fs, KernelSettings.builder().attrTimeout(0).build())) {
             assertTrue(m.handle().describe().contains("data through the filesystem"), m.handle().describe());
             Files.writeString(m.path("x"), "plain");
             assertEquals("plain", Files.readString(m.path("x")));
@@ -368,12 +367,11 @@ class PassthroughThroughMountTest {
     @Test
     void passthroughRefusesOptionsThatDecideEveryFilesCache() {
         var scratch = new ScratchFileSystem();
-        for (PathOptions pageCache : List.of(PathOptions.builder().kernelCache(true).build(), PathOptions.builder().directIo(true).build())) {
+        for (KernelSettings pageCache : List.of(KernelSettings.builder().keepCache(true).build(), KernelSettings.builder().directIo(true).build(),
+                KernelSettings.builder().writebackCache(true).build())) {
             MountException e = assertThrows(MountException.class, () -> TestMount.mount(scratch, options(), pageCache).close());
             assertTrue(e.getMessage().contains("passthrough cannot be combined"), e.getMessage());
         }
-        assertThrows(IllegalArgumentException.class,
-                () -> MountOptions.builder().passthrough(true).want(ConnectionInfo.CAP_WRITEBACK_CACHE).build());
         assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().option("io_uring"));
     }
 }

@@ -12,6 +12,7 @@ import dev.fusepanama.FileInfo;
 import dev.fusepanama.FuseConfig;
 import dev.fusepanama.FuseContext;
 import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.PathOptions;
 import dev.fusepanama.Posix;
@@ -78,7 +79,7 @@ class SemanticsThroughMountTest {
     @Test
     void lsLongOfADirectoryNeedsNoGetattrPerEntry() throws Exception {
         ManyFiles fs = new ManyFiles();
-        try (TestMount m = TestMount.mount(fs, PathOptions.builder().attrTimeout(60).entryTimeout(60).build())) {
+        try (TestMount m = TestMount.mount(fs, KernelSettings.builder().attrTimeout(60).entryTimeout(60).build())) {
             Process ls = new ProcessBuilder("ls", "-l", m.root().toString()).redirectErrorStream(true).start();
             String out = new String(ls.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertEquals(0, ls.waitFor(), out);
@@ -92,8 +93,8 @@ class SemanticsThroughMountTest {
     @Test
     void withHardRemoveAnUnlinkedOpenFileIsServedThroughItsHandle() throws Exception {
         ScratchFileSystem fs = new ScratchFileSystem();
-        PathOptions options = PathOptions.builder().hardRemove(true).attrTimeout(0).build();
-        try (TestMount m = TestMount.mount(fs, options)) {
+        PathOptions options = PathOptions.builder().hardRemove(true).build();
+        try (TestMount m = TestMount.mount(fs, MountOptions.defaults(), options, KernelSettings.builder().attrTimeout(0).build())) {
             Files.createDirectory(m.path("d"));
             Files.writeString(m.path("d/f"), "before");
             int fd = Os.open(m.path("d/f"), Posix.O_RDWR);
@@ -114,7 +115,7 @@ class SemanticsThroughMountTest {
      */
     @Test
     void nullPathOkTakesEffectOnEveryRelease() throws Exception {
-        PathOptions hardRemove = PathOptions.builder().hardRemove(true).attrTimeout(0).build();
+        PathOptions hardRemove = PathOptions.builder().hardRemove(true).build();
         assertEquals(List.of("/f", "null"), writePathsAroundUnlink(hardRemove));
         assertEquals(List.of("null", "null"), writePathsAroundUnlink(hardRemove.toBuilder().nullPathOk(true).build()));
     }
@@ -129,7 +130,7 @@ class SemanticsThroughMountTest {
                 return super.write(path, buf, offset, fi);
             }
         };
-        try (TestMount m = TestMount.mount(fs, options)) {
+        try (TestMount m = TestMount.mount(fs, MountOptions.defaults(), options, KernelSettings.builder().attrTimeout(0).build())) {
             Files.writeString(m.path("f"), "");
             int fd = Os.open(m.path("f"), Posix.O_RDWR);
             assertEquals(1, Os.pwrite(fd, "a".getBytes(), 0));
@@ -201,9 +202,9 @@ class SemanticsThroughMountTest {
                 return super.write(path, buf, offset, fi);
             }
         };
-        MountOptions options = MountOptions.builder().maxWrite(128 * 1024).maxReadahead(64 * 1024)
-                .unwant(ConnectionInfo.CAP_ASYNC_READ).want(NO_KERNEL_OFFERS).build();
-        try (TestMount m = TestMount.mount(fs, options, PathOptions.builder().attrTimeout(2.5).hardRemove(true).build())) {
+        MountOptions options = MountOptions.builder().maxWrite(128 * 1024).maxReadahead(64 * 1024).build();
+        KernelSettings settings = KernelSettings.builder().unwant(ConnectionInfo.CAP_ASYNC_READ).want(NO_KERNEL_OFFERS).attrTimeout(2.5).build();
+        try (TestMount m = TestMount.mount(fs, options, PathOptions.builder().hardRemove(true).build(), settings)) {
             assertEquals("7 true false false false 131072 65536 2.5 true", seen.get(),
                     "protocol 7; async reads offered but refused, auto_inval_data off by default, a capability the kernel"
                     + " does not offer left off without failing the mount; the limits and timeouts applied before init");
@@ -241,7 +242,7 @@ class SemanticsThroughMountTest {
                 return 0;
             }
         };
-        try (TestMount m = TestMount.mount(fs, MountOptions.builder().interrupts(true).build(), PathOptions.builder().directIo(true).build())) {
+        try (TestMount m = TestMount.mount(fs, MountOptions.builder().interrupts(true).build(), KernelSettings.builder().directIo(true).build())) {
             Files.writeString(m.path("slow"), "data");
             Process cat = new ProcessBuilder("cat", m.path("slow").toString()).start();
             assertTrue(reading.await(10, TimeUnit.SECONDS), "the read reached the filesystem");
@@ -282,7 +283,7 @@ class SemanticsThroughMountTest {
     void optionsAreCheckedWhenBuilt() {
         assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().maxWrite(2 * 1024 * 1024));
         assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().fsName("a,b"));
-        assertThrows(IllegalArgumentException.class, () -> PathOptions.builder().attrTimeout(-1));
+        assertThrows(IllegalArgumentException.class, () -> KernelSettings.builder().attrTimeout(-1));
         assertThrows(IllegalArgumentException.class, () -> MountOptions.builder().maxThreads(0));
         assertEquals(10, MountOptions.defaults().maxIdleThreads(), "idle workers are kept: no re-attach churn");
     }

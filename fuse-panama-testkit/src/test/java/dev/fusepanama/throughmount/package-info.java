@@ -19,7 +19,7 @@
  *   <li>{@code SemanticsThroughMountTest}: {@code PathOptions} (caching, hard_remove), the request
  *       context, init;</li>
  *   <li>{@code CacheConsistencyThroughMountTest}: {@code MountOptions.Builder.autoInvalData};</li>
- *   <li>{@code KernelCachingThroughMountTest}: each {@code KernelCaching} lever, in the requests the
+ *   <li>{@code KernelSettingsThroughMountTest}: each {@code KernelSettings} setting, in the requests the
  *       kernel sends;</li>
  *   <li>{@code InvalidateThroughMountTest}: {@code FuseMount.invalidate};</li>
  *   <li>{@code BufferedIoThroughMountTest}: read_buf and write_buf;</li>

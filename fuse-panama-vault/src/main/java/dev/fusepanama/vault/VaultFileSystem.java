@@ -40,6 +40,7 @@ import static dev.fusepanama.vault.LibcCalls.cString;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.ErrnoException;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.Stat;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
@@ -50,7 +51,6 @@ import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
-import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.ReadlinkReply;
@@ -127,7 +127,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      * and negative entries, which need a create over a name made meanwhile behind the vault to
      * check the caller's permission on the existing file (the kernel checked only the directory's).
      */
-    private static final KernelCaching CACHING = KernelCaching.builder().handleKillprivV2(true).build();
+    private static final KernelSettings CACHING = KernelSettings.builder().handleKillprivV2(true).build();
     /** Access and status flags that mean the same for the ciphertext file. */
     private static final int PASSED_FLAGS = O_SYNC | O_DSYNC | O_NOATIME;
 
@@ -789,7 +789,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
     }
 
     @Override
-    public KernelCaching kernelCaching() {
+    public KernelSettings kernelSettings() {
         return CACHING;
     }
 

@@ -4,6 +4,7 @@ import dev.fusepanama.AccessTimes;
 import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.Flock;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.MountException.Reason;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
@@ -13,7 +14,6 @@ import dev.fusepanama.WriteBuffer;
 import dev.fusepanama.inode.ForwardingInodeFileSystem;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
-import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.Request;
@@ -56,18 +56,15 @@ public final class InodeSession extends MountSession implements InodeMount, Init
     private final Set<Operation> operations;
     private final LibFuseLowLevel ll;
     private final Replies replies;
-    private final KernelCaching caching;
-    /** What of {@link #caching} the mount got, and what not and why; settled in init. */
-    private volatile String cachingGranted = "";
 
     private InodeSession(LibFuse lib, Path mountpoint, MountOptions options, InodeFileSystem fs, Set<Operation> operations,
-            KernelCaching caching) {
-        super(lib, mountpoint, options);
+            KernelSettings settings) {
+        super(lib, mountpoint, options, settings);
         this.fs = fs;
-        this.caching = caching;
         this.operations = operations;
         this.ll = lib.lowLevel;
-        this.replies = new Replies(lib, live, this);
+        this.replies = new Replies(lib, live, this, settings.negativeTimeout(),
+                settings.keepListings() ? OpenReply.CACHE_DIR | OpenReply.KEEP_CACHE : 0);
         replies.passthrough(backing);
     }
 
@@ -76,107 +73,67 @@ public final class InodeSession extends MountSession implements InodeMount, Init
         Path at = checkedMountpoint(mountpoint);
         Set<Operation> ops = operationsFor(InodeUpcalls.OPERATIONS, ForwardingInodeFileSystem.innermost(fs).getClass(), options,
                 fuse_lowlevel_ops.layout(lib.version), lib, at);
-        KernelCaching caching = kernelCaching(fs, ops, mountpoint);
-        InodeSession session = new InodeSession(lib, at, options, fs, ops, caching);
+        KernelSettings settings = kernelSettings(fs, ops, mountpoint, options);
+        InodeSession session = new InodeSession(lib, at, options, fs, ops, settings);
         session.start();
         return session;
     }
 
-    /** The filesystem's {@link KernelCaching}, checked against the operations it implements; registers what the library answers for it. */
-    private static KernelCaching kernelCaching(InodeFileSystem fs, Set<Operation> ops, Path mountpoint) throws MountException {
-        KernelCaching caching = fs.kernelCaching();
-        if (caching == null) {
-            throw new MountException(Reason.INVALID_OPTIONS, mountpoint, fs.getClass().getName()
-                    + ".kernelCaching() returned null; KernelCaching.NONE asks for nothing");
-        }
-        if (caching.noOpendir()) {
+    /** The filesystem's {@link KernelSettings}, checked against the operations it implements; registers what the library answers for it. */
+    private static KernelSettings kernelSettings(InodeFileSystem fs, Set<Operation> ops, Path mountpoint, MountOptions options)
+            throws MountException {
+        KernelSettings settings = fs.kernelSettings();
+        checkedSettings(settings, fs, mountpoint, options, settings == null ? List.of() : settings.pathOnly(),
+                "an inode filesystem gives its timeouts with each reply (Timeouts) and its page cache per open (OpenReply flags)");
+        if (settings.noOpendir()) {
             for (String own : List.of("opendir", "releasedir")) {
                 if (ops.contains(InodeUpcalls.OPERATIONS.named(own))) {
                     throw new MountException(Reason.INVALID_OPTIONS, mountpoint, fs.getClass().getName()
-                            + " asks for KernelCaching.noOpendir but implements " + own + ", which would never be called;"
+                            + " asks for KernelSettings.noOpendir but implements " + own + ", which would never be called;"
                             + " drop one or the other");
                 }
             }
         }
-        if (caching.noOpendir() || caching.keepListings()) {
+        if (settings.noOpendir() || settings.keepListings()) {
             ops.add(InodeUpcalls.OPERATIONS.named("opendir")); // answered by the library (noOpendir) or given the flags
         }
-        return caching;
+        return settings;
     }
 
     /**
-     * In init: asks the kernel for the levers of {@link #caching} it offers, tells the replies what
-     * to change, and records what was got for {@link #describe()}.
+     * In init: asks the kernel for the settings it offers, decides once how OPENDIR is answered,
+     * and records what was got for {@link #describe()}.
      */
-    private void applyCaching(NativeConnectionInfo c) {
+    private void applySettings(NativeConnectionInfo c) {
         List<String> got = new ArrayList<>();
         List<String> not = new ArrayList<>();
-        if (caching.noOpendir()) {
+        Replies.Opendir opendir = Replies.Opendir.FILESYSTEM;
+        if (settings.noOpendir()) {
             if (c.isCapable(ConnectionInfo.CAP_NO_OPENDIR_SUPPORT)) {
                 c.want(ConnectionInfo.CAP_NO_OPENDIR_SUPPORT);
-                replies.opendir = Replies.Opendir.NOT_IMPLEMENTED;
+                opendir = Replies.Opendir.NOT_IMPLEMENTED;
                 got.add("no opendir");
             } else {
-                replies.opendir = Replies.Opendir.KEEP_LISTING;
+                opendir = Replies.Opendir.KEEP_LISTING;
                 not.add("no opendir (the kernel does not offer it, Linux 5.1+; answered by the library instead)");
             }
-        } else if (caching.keepListings() && !InodeUpcalls.OPERATIONS.named("opendir").isImplementedBy(ForwardingInodeFileSystem.innermost(fs).getClass())) {
-            replies.opendir = Replies.Opendir.KEEP_LISTING;
+        } else if (settings.keepListings() && !InodeUpcalls.OPERATIONS.named("opendir").isImplementedBy(ForwardingInodeFileSystem.innermost(fs).getClass())) {
+            opendir = Replies.Opendir.KEEP_LISTING;
         }
-        if (caching.keepListings()) {
-            replies.dirOpenFlags = OpenReply.CACHE_DIR | OpenReply.KEEP_CACHE;
+        replies.opendir(opendir);
+        if (settings.keepListings()) {
             got.add("listings kept");
         }
-        if (caching.negativeTimeout() > 0) {
-            replies.negativeTimeout = caching.negativeTimeout();
-            got.add("negative entries " + formatSeconds(caching.negativeTimeout()));
+        if (settings.negativeTimeout() > 0) {
+            got.add("negative entries " + formatSeconds(settings.negativeTimeout()));
         }
-        if (caching.explicitDataInvalidation()) {
-            if (c.isCapable(ConnectionInfo.CAP_EXPLICIT_INVAL_DATA)) {
-                c.want(ConnectionInfo.CAP_EXPLICIT_INVAL_DATA);
-                c.unwant(ConnectionInfo.CAP_AUTO_INVAL_DATA);
-                got.add("explicit data invalidation");
-            } else {
-                not.add("explicit data invalidation (the kernel does not offer it, Linux 5.2+)");
-            }
-        }
-        if (caching.handleKillprivV2()) {
-            if (!lib.version.atLeast(3, 17, 1)) {
-                not.add("handle_killpriv_v2 (libfuse " + lib.packageVersion + " has none, 3.17.1+)");
-            } else if (!c.isCapable(ConnectionInfo.CAP_HANDLE_KILLPRIV_V2)) {
-                not.add("handle_killpriv_v2 (the kernel does not offer it, Linux 5.11+)");
-            } else {
-                c.want(ConnectionInfo.CAP_HANDLE_KILLPRIV_V2);
-                got.add("handle_killpriv_v2");
-            }
-        }
-        if (caching.writebackCache()) {
-            if (options.passthrough()) {
-                not.add("writeback cache (passthrough was asked for, which the kernel refuses beside it)");
-            } else if (!c.isCapable(ConnectionInfo.CAP_WRITEBACK_CACHE)) {
-                not.add("writeback cache (the kernel does not offer it, Linux 3.15+)");
-            } else {
-                c.want(ConnectionInfo.CAP_WRITEBACK_CACHE);
-                got.add("writeback cache");
-            }
-        }
-        if (!not.isEmpty()) {
-            LOG.debug("{}: kernel caching without {}", mountpoint, String.join(", ", not)); // describe() says it too
-        }
-        String text = String.join(", ", got);
-        if (!not.isEmpty()) text += (text.isEmpty() ? "" : "; ") + "without " + String.join(", ", not);
-        cachingGranted = text;
+        applySettings(c, got, not);
+        settingsSettled(got, not);
     }
 
     private static String formatSeconds(double s) {
         return (s == Math.rint(s) ? Long.toString((long) s) : Double.toString(s)) + " s";
     }
-
-    @Override
-    protected String kernelCachingDescription() {
-        return cachingGranted;
-    }
-
 
     @Override
     protected long create(MemorySegment args) throws Throwable {
@@ -233,8 +190,8 @@ public final class InodeSession extends MountSession implements InodeMount, Init
 
     @Override
     public void configure(NativeConnectionInfo connection, NativeFuseConfig none) {
-        connection.apply(options);
-        applyCaching(connection);
+        connection.apply(options, settings);
+        applySettings(connection);
         negotiate(connection);
         checkIoUring(connection);
         if (ioUringActive() && !lib.version.atLeast(3, 19, 0)) {

@@ -395,7 +395,7 @@ public final class InodeUpcalls {
         InodeThread t = InodeThread.get();
         var r = t.serve(new TypedReplies.Open(replies, req, t.area(), 0));
         try {
-            switch (replies.opendir) {
+            switch (replies.opendir()) {
                 case NOT_IMPLEMENTED -> r.error(Errno.ENOSYS);
                 case KEEP_LISTING -> r.open(0, OpenReply.CACHE_DIR | OpenReply.KEEP_CACHE);
                 case FILESYSTEM -> fs.opendir(t.request.at(req, scope), ino, fuse_file_info.flags(fi), r);

@@ -44,8 +44,14 @@ public final class Replies {
         this.backing = backing;
     }
 
-    /** @param session the mount these replies belong to (to tell its requests from another mount's) */
-    public Replies(LibFuse lib, ReentrantReadWriteLock live, Object session) {
+    /**
+     * @param session the mount these replies belong to (to tell its requests from another mount's)
+     * @param negativeTimeout seconds a lookup's ENOENT is cached, 0 for not at all
+     * @param dirOpenFlags open flags added to every opendir answer
+     */
+    public Replies(LibFuse lib, ReentrantReadWriteLock live, Object session, double negativeTimeout, int dirOpenFlags) {
+        this.negativeTimeout = negativeTimeout;
+        this.dirOpenFlags = dirOpenFlags;
         this.ll = lib.lowLevel;
         this.fileInfoBits = fuse_file_info.bits(lib.version);
         this.fileInfoSize = fuse_file_info.layout(lib.version).byteSize();
@@ -61,7 +67,7 @@ public final class Replies {
      */
     private volatile Supplier<String> deferralRefused = () -> null;
 
-    /** How the library answers OPENDIR for a filesystem of {@code KernelCaching.noOpendir}; set in init. */
+    /** How the library answers OPENDIR for a filesystem of {@code KernelSettings.noOpendir}; decided once, in init. */
     public enum Opendir {
         /** The filesystem answers (or libfuse, if it has no opendir). */
         FILESYSTEM,
@@ -71,12 +77,24 @@ public final class Replies {
         KEEP_LISTING
     }
 
-    /** Set in init, before the first request that reads them. */
-    public volatile Opendir opendir = Opendir.FILESYSTEM;
+    /** Decided in init ({@link #opendir(Opendir)}), before the first request that reads it. */
+    private volatile Opendir opendir;
     /** Open flags added to every opendir answer ({@code OpenReply.CACHE_DIR | KEEP_CACHE}), or 0. */
-    public volatile int dirOpenFlags;
+    final int dirOpenFlags;
     /** Seconds a lookup's ENOENT is cached as a negative entry; 0 for not at all. */
-    public volatile double negativeTimeout;
+    final double negativeTimeout;
+
+    /** Decides, once, how OPENDIR is answered. */
+    public void opendir(Opendir how) {
+        if (opendir != null) throw new IllegalStateException("OPENDIR's answer is decided once, in init");
+        opendir = how;
+    }
+
+    /** How OPENDIR is answered ({@link Opendir#FILESYSTEM} until init has decided). */
+    Opendir opendir() {
+        Opendir o = opendir;
+        return o == null ? Opendir.FILESYSTEM : o;
+    }
 
     /** Sets what says whether (and why) replies may not be deferred on this mount. */
     public void refuseDeferral(Supplier<String> why) {

@@ -1,6 +1,8 @@
 package dev.fusepanama.internal.mount;
 
+import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.Mount;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountException.Reason;
@@ -76,12 +78,92 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
     /** The mount's passthrough registrations (null if passthrough was not asked for or this libfuse has none). */
     protected final BackingFiles backing;
 
-    protected MountSession(LibFuse lib, Path mountpoint, MountOptions options) {
+    /** What the filesystem lets the kernel cache or decide, as it stated them at mount ({@link #checkedSettings}). */
+    protected final KernelSettings settings;
+    /** What of {@link #settings} the mount got, and what not and why; settled in init. */
+    private volatile String settingsGranted = "";
+
+    protected MountSession(LibFuse lib, Path mountpoint, MountOptions options, KernelSettings settings) {
         this.lib = lib;
         this.mountpoint = mountpoint;
         this.options = options;
+        this.settings = settings;
         features = new KernelFeatures(lib, mountpoint, options);
         backing = features.backing;
+    }
+
+    /**
+     * The filesystem's {@link KernelSettings}, asked once: refused when null, when they hold a
+     * setting the other API takes ({@code settingsOfTheOtherApi}, with what this API uses instead),
+     * or a page-cache setting beside passthrough.
+     */
+    protected static KernelSettings checkedSettings(KernelSettings settings, Object fs, Path mountpoint, MountOptions options,
+            List<String> settingsOfTheOtherApi, String insteadHere) throws MountException {
+        String name = fs.getClass().getName();
+        if (settings == null) {
+            throw new MountException(Reason.INVALID_OPTIONS, mountpoint, name
+                    + ".kernelSettings() returned null; KernelSettings.DEFAULTS asks for nothing");
+        }
+        if (!settingsOfTheOtherApi.isEmpty()) {
+            throw new MountException(Reason.INVALID_OPTIONS, mountpoint, name + ".kernelSettings() asks for "
+                    + String.join(", ", settingsOfTheOtherApi) + ", which this API cannot take: " + insteadHere);
+        }
+        List<String> pageCache = new ArrayList<>();
+        if (settings.keepCache()) pageCache.add("keepCache");
+        if (settings.autoCache()) pageCache.add("autoCache");
+        if (settings.directIo()) pageCache.add("directIo");
+        if (settings.writebackCache()) pageCache.add("writebackCache");
+        if (options.passthrough() && !pageCache.isEmpty()) {
+            throw new MountException(Reason.INVALID_OPTIONS, mountpoint, "passthrough cannot be combined with "
+                    + String.join(", ", pageCache) + " (" + name + ".kernelSettings()): "
+                    + (settings.writebackCache() ? "the kernel refuses the writeback cache beside it" : "each decides the page cache of every open file"));
+        }
+        return settings;
+    }
+
+    /**
+     * In init, before the filesystem's own: asks for the capabilities of {@link #settings} the
+     * kernel and libfuse offer, adding to {@code got} what the mount got and to {@code not} what
+     * it did not and why.
+     */
+    protected final void applySettings(NativeConnectionInfo c, List<String> got, List<String> not) {
+        if (settings.explicitDataInvalidation()) {
+            if (c.isCapable(ConnectionInfo.CAP_EXPLICIT_INVAL_DATA)) {
+                c.want(ConnectionInfo.CAP_EXPLICIT_INVAL_DATA);
+                c.unwant(ConnectionInfo.CAP_AUTO_INVAL_DATA);
+                got.add("explicit data invalidation");
+            } else {
+                not.add("explicit data invalidation (the kernel does not offer it, Linux 5.2+)");
+            }
+        }
+        if (settings.handleKillprivV2()) {
+            if (!lib.version.atLeast(3, 17, 1)) {
+                not.add("handle_killpriv_v2 (libfuse " + lib.packageVersion + " has none, 3.17.1+)");
+            } else if (!c.isCapable(ConnectionInfo.CAP_HANDLE_KILLPRIV_V2)) {
+                not.add("handle_killpriv_v2 (the kernel does not offer it, Linux 5.11+)");
+            } else {
+                c.want(ConnectionInfo.CAP_HANDLE_KILLPRIV_V2);
+                got.add("handle_killpriv_v2");
+            }
+        }
+        if (settings.writebackCache()) {
+            if (!c.isCapable(ConnectionInfo.CAP_WRITEBACK_CACHE)) {
+                not.add("writeback cache (the kernel does not offer it, Linux 3.15+)");
+            } else {
+                c.want(ConnectionInfo.CAP_WRITEBACK_CACHE);
+                got.add("writeback cache");
+            }
+        }
+    }
+
+    /** Records what {@link #applySettings} and the API's own found, for {@link #describe()}. */
+    protected final void settingsSettled(List<String> got, List<String> not) {
+        if (!not.isEmpty()) {
+            LOG.debug("{}: kernel settings without {}", mountpoint, String.join(", ", not)); // describe() says it too
+        }
+        String text = String.join(", ", got);
+        if (!not.isEmpty()) text += (text.isEmpty() ? "" : "; ") + "without " + String.join(", ", not);
+        settingsGranted = text;
     }
 
     /** The {@code struct fuse_session} of {@link #handle}, whose /dev/fuse descriptor the backing-file ioctls go to. */
@@ -633,15 +715,10 @@ public abstract class MountSession implements Mount, NativePollHandle.Guard {
     public String describe() {
         return "fuse-panama mount at " + mountpoint + " (libfuse " + lib.packageVersion + ", "
                 + operationCount() + " operations, " + features.describe() + ", "
-                + (kernelCachingDescription().isEmpty() ? "" : "kernel caching: " + kernelCachingDescription() + ", ")
+                + (settingsGranted.isEmpty() ? "" : "kernel settings: " + settingsGranted + ", ")
                 + (checksViews ? "views checked (" + ViewCheck.PROPERTY + "), " : "")
                 + (options.requestTimeoutSeconds() > 0 ? "request timeout " + options.requestTimeoutSeconds() + " s, " : "")
                 + (isMounted() ? "mounted" : "ended, loop result " + loopResult) + ")";
-    }
-
-    /** What an inode mount's kernel caching levers got, for {@link #describe()}; empty if none were asked for. */
-    protected String kernelCachingDescription() {
-        return "";
     }
 
     @Override

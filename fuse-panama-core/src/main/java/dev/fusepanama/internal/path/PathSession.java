@@ -10,9 +10,9 @@ import dev.fusepanama.FuseConfig;
 import dev.fusepanama.FuseFileSystem;
 import dev.fusepanama.FuseMount;
 import dev.fusepanama.LinkTarget;
-import dev.fusepanama.MountException.Reason;
 import dev.fusepanama.MountException;
 import dev.fusepanama.MountOptions;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.PathOptions;
 import dev.fusepanama.ReadReply;
 import dev.fusepanama.Stat;
@@ -54,8 +54,8 @@ public final class PathSession extends MountSession implements FuseMount, InitLi
     private final Set<Operation> operations;
 
     private PathSession(LibFuse lib, Path mountpoint, MountOptions options, PathOptions pathOptions, FuseFileSystem fs,
-            Set<Operation> operations) {
-        super(lib, mountpoint, options);
+            Set<Operation> operations, KernelSettings settings) {
+        super(lib, mountpoint, options, settings);
         this.pathOptions = pathOptions;
         this.fs = fs;
         this.operations = operations;
@@ -63,19 +63,14 @@ public final class PathSession extends MountSession implements FuseMount, InitLi
 
     public static PathSession mount(FuseFileSystem fs, Path mountpoint, MountOptions options, PathOptions pathOptions)
             throws MountException {
-        List<String> pageCache = new ArrayList<>();
-        if (pathOptions.kernelCache()) pageCache.add("kernelCache");
-        if (pathOptions.autoCache()) pageCache.add("autoCache");
-        if (pathOptions.directIo()) pageCache.add("directIo");
-        if (options.passthrough() && !pageCache.isEmpty()) {
-            throw new MountException(Reason.INVALID_OPTIONS, mountpoint, "passthrough cannot be combined with "
-                    + String.join(", ", pageCache) + ": each decides the page cache of every open file");
-        }
+        KernelSettings settings = fs.kernelSettings();
+        checkedSettings(settings, fs, mountpoint, options, settings == null ? List.of() : settings.inodeOnly(),
+                "libfuse's path layer opens and lists directories itself");
         LibFuse lib = libfuse(mountpoint);
         Path at = checkedMountpoint(mountpoint);
         Set<Operation> ops = operationsFor(Upcalls.OPERATIONS, ForwardingFileSystem.innermost(fs).getClass(), options,
                 fuse_operations.layout(lib.version), lib, at);
-        PathSession session = new PathSession(lib, at, options, pathOptions, fs, ops);
+        PathSession session = new PathSession(lib, at, options, pathOptions, fs, ops, settings);
         session.start();
         return session;
     }
@@ -116,8 +111,12 @@ public final class PathSession extends MountSession implements FuseMount, InitLi
 
     @Override
     public void configure(NativeConnectionInfo connection, NativeFuseConfig config) {
-        config.apply(pathOptions, options.interrupts(), lib.version.atLeast(3, 17, 0));
-        connection.apply(options);
+        config.apply(pathOptions, settings, options.interrupts(), lib.version.atLeast(3, 17, 0));
+        connection.apply(options, settings);
+        List<String> got = new ArrayList<>();
+        List<String> not = new ArrayList<>();
+        applySettings(connection, got, not);
+        settingsSettled(got, not);
         negotiate(connection);
         checkIoUring(connection);
     }

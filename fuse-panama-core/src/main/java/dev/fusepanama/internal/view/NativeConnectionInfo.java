@@ -1,6 +1,7 @@
 package dev.fusepanama.internal.view;
 
 import dev.fusepanama.ConnectionInfo;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.internal.bind.fuse_conn_info;
 
@@ -61,13 +62,13 @@ public final class NativeConnectionInfo implements ConnectionInfo {
     }
 
     /**
-     * Applies the mount's settings before the filesystem's init sees them: each wanted
-     * capability the kernel offers is turned on (one it does not offer is left off, never
-     * failing the mount), then the unwanted ones are turned off.
+     * Applies the mount's settings and the filesystem's capabilities before the filesystem's
+     * init sees them: each wanted capability the kernel offers is turned on (one it does not
+     * offer is left off, never failing the mount), then the unwanted ones are turned off.
      */
-    public void apply(MountOptions options) {
-        long want = wanted() | (capable() & options.wantedCapabilities());
-        setWanted(want & ~options.unwantedCapabilities());
+    public void apply(MountOptions options, KernelSettings settings) {
+        long want = wanted() | (capable() & settings.wantedCapabilities());
+        setWanted(want & ~settings.unwantedCapabilities());
         if (options.maxWrite() > 0) fuse_conn_info.max_write(a, options.maxWrite());
         if (options.maxRead() > 0) fuse_conn_info.max_read(a, options.maxRead());
         if (options.maxReadahead() >= 0) fuse_conn_info.max_readahead(a, options.maxReadahead());

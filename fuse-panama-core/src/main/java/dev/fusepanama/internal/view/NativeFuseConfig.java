@@ -3,6 +3,7 @@ package dev.fusepanama.internal.view;
 import static dev.fusepanama.internal.bind.Native.ALL;
 
 import dev.fusepanama.FuseConfig;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.PathOptions;
 import dev.fusepanama.internal.bind.fuse_config;
 import java.lang.foreign.StructLayout;
@@ -55,25 +56,26 @@ public final class NativeFuseConfig implements FuseConfig {
     @Override public boolean interrupts() { return flag(INTR); }
 
     /**
-     * Applies the path settings over what libfuse parsed from the {@code -o} options (which hold
-     * none of them: {@link dev.fusepanama.MountOptions} refuses those as raw options).
+     * Applies the path layer's settings and the filesystem's timeouts and page-cache modes over
+     * what libfuse parsed from the {@code -o} options (which hold none of them:
+     * {@link dev.fusepanama.MountOptions} refuses those as raw options).
      *
      * @param interruptsAfterInit whether libfuse installs its interrupt signal after init
      *        (3.17+); before, setting {@code intr} here would have it send a signal nobody handles
      */
-    public void apply(PathOptions options, boolean interrupts, boolean interruptsAfterInit) {
-        options.attrTimeout().ifPresent(s -> {
+    public void apply(PathOptions options, KernelSettings settings, boolean interrupts, boolean interruptsAfterInit) {
+        settings.attrTimeout().ifPresent(s -> {
             fuse_config.attr_timeout(a, s);
             // fuse_new copied the default attr_timeout into ac_attr_timeout before this ran.
             if ((int) acAttrTimeoutSet.get(ALL, a) == 0) {
                 acAttrTimeout.set(ALL, a, s);
             }
         });
-        options.entryTimeout().ifPresent(s -> fuse_config.entry_timeout(a, s));
-        options.negativeTimeout().ifPresent(s -> fuse_config.negative_timeout(a, s));
-        set(DIRECT_IO, options.directIo());
-        set(KERNEL_CACHE, options.kernelCache());
-        set(AUTO_CACHE, options.autoCache());
+        settings.entryTimeout().ifPresent(s -> fuse_config.entry_timeout(a, s));
+        fuse_config.negative_timeout(a, settings.negativeTimeout());
+        set(DIRECT_IO, settings.directIo());
+        set(KERNEL_CACHE, settings.keepCache());
+        set(AUTO_CACHE, settings.autoCache());
         set(HARD_REMOVE, options.hardRemove());
         set(nullpathOk, options.nullPathOk());
         set(USE_INO, options.useIno());

@@ -25,6 +25,7 @@ import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.FileNames;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
@@ -36,7 +37,6 @@ import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.InodeFileSystem;
-import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.LseekReply;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
@@ -155,10 +155,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
      * kernel checks permissions from the modes ({@code default_permissions}), as for tmpfs.
      */
     public static MountOptions.Builder mountOptions() {
-        // A symlink's target never changes: the kernel may keep what readlink answered.
-        // O_TRUNC arrives as a truncating setattr, the one way memfs truncates.
-        return MountOptions.builder().defaultPermissions(true).fsName("memfs").subtype("memfs")
-                .want(ConnectionInfo.CAP_CACHE_SYMLINKS).unwant(ConnectionInfo.CAP_ATOMIC_O_TRUNC);
+        return MountOptions.builder().defaultPermissions(true).fsName("memfs").subtype("memfs");
     }
 
     // ---- helpers ------------------------------------------------------------------------------
@@ -628,11 +625,14 @@ public final class MemoryFileSystem implements InodeFileSystem {
      * ListingRace} lost untouched names; without the cache none is lost, at the cost of a
      * READDIRPLUS and a READDIR per listing.
      */
-    private static final KernelCaching CACHING = KernelCaching.builder().negativeEntries(TIMEOUT)
-            .explicitDataInvalidation(true).handleKillprivV2(true).build();
+    private static final KernelSettings CACHING = KernelSettings.builder().negativeEntries(TIMEOUT)
+            .explicitDataInvalidation(true).handleKillprivV2(true)
+            .want(ConnectionInfo.CAP_CACHE_SYMLINKS) // a symlink's target never changes: the kernel may keep readlink's answer
+            .atomicOTrunc(false) // O_TRUNC arrives as a truncating setattr, the one way memfs truncates
+            .build();
 
     @Override
-    public KernelCaching kernelCaching() {
+    public KernelSettings kernelSettings() {
         return CACHING;
     }
 

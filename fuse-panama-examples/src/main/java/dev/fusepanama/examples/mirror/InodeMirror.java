@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.Stat;
 import dev.fusepanama.inode.AttrReply;
@@ -17,7 +18,6 @@ import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
-import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.LseekReply;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
@@ -182,31 +182,36 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
      * writes, and under {@code HANDLE_KILLPRIV_V2} the kernel leaves the bits to the filesystem
      * (fs/fuse/dir.c, fuse_setattr), so they would stay.
      */
-    private static final KernelCaching CLEARS_SET_ID = KernelCaching.builder().handleKillprivV2(true).build();
+    private static final KernelSettings PASSED_THROUGH = KernelSettings.builder()
+            .want(ConnectionInfo.CAP_FLOCK_LOCKS | ConnectionInfo.CAP_POSIX_ACL | ConnectionInfo.CAP_DONT_MASK)
+            .unwant(ConnectionInfo.CAP_SPLICE_READ | ConnectionInfo.CAP_HANDLE_KILLPRIV)
+            .build();
+    private static final KernelSettings CLEARS_SET_ID = PASSED_THROUGH.toBuilder().handleKillprivV2(true).build();
 
+    /**
+     * What the kernel may do for the mirror: set-ID bits cleared by the mirror where the kernel
+     * leaves them to it (not with passthrough, above) and by the kernel's rule otherwise (never the
+     * older {@code handle_killpriv}, which libfuse 3.14 asks for without telling the kernel);
+     * {@code flock} locks and POSIX ACLs are the source's. Requests are read into memory, not
+     * spliced ({@code SPLICE_READ}, which libfuse turns on for a filesystem with write_buf): it
+     * would read every request through a pipe, which cost the create cycle twice the CPU of
+     * passthrough_hp without splice ({@code --suite mirror}).
+     */
     @Override
-    public KernelCaching kernelCaching() {
-        return passthrough ? KernelCaching.builder().build() : CLEARS_SET_ID;
+    public KernelSettings kernelSettings() {
+        return passthrough ? PASSED_THROUGH : CLEARS_SET_ID;
     }
 
     /**
      * The options to mount with: the kernel checks permissions ({@code default_permissions}, since
-     * the mirror may run as root), set-ID bits are cleared by the mirror where the kernel leaves
-     * them to it ({@link #kernelCaching}) and by the kernel's rule otherwise (never the older
-     * {@code handle_killpriv}, which libfuse 3.14 asks for without telling the kernel), and
-     * {@code flock} locks are the source's. Requests are read into memory, not
-     * spliced ({@code SPLICE_READ}, which libfuse turns on for a filesystem with write_buf): it
-     * would read every request through a pipe, which cost the create cycle twice the CPU of
-     * passthrough_hp without splice ({@code --suite mirror}).
+     * the mirror may run as root), files are passed through where the mirror was made to
+     * ({@link #kernelSettings} says what else the kernel may do).
      */
     public MountOptions.Builder mountOptions() {
         return MountOptions.builder()
                 .fsName("mirror")
                 .subtype("mirror")
                 .defaultPermissions(true)
-                .want(ConnectionInfo.CAP_FLOCK_LOCKS | ConnectionInfo.CAP_POSIX_ACL | ConnectionInfo.CAP_DONT_MASK)
-                .unwant(ConnectionInfo.CAP_SPLICE_READ)
-                .unwant(ConnectionInfo.CAP_HANDLE_KILLPRIV)
                 .passthrough(passthrough);
     }
 

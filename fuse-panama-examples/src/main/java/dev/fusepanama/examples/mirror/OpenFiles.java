@@ -234,7 +234,7 @@ final class OpenFiles {
      * After {@code caller} changed the data of the file open as {@code fd} (a write, truncate,
      * allocation or copy into it): its set-ID bits cleared as a local filesystem clears them
      * ({@link SetId#afterDataChange}), which the kernel leaves to the mirror under
-     * {@code HANDLE_KILLPRIV_V2} ({@link InodeMirror#kernelCaching}). The source's own kernel
+     * {@code HANDLE_KILLPRIV_V2} ({@link InodeMirror#kernelSettings}). The source's own kernel
      * would not, since the mirror's process may keep them. One {@code fstat}; a {@code fchmod}
      * only for a file that has such a bit.
      */

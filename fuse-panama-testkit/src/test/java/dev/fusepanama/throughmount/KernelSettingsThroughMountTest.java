@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.fusepanama.Errno;
+import dev.fusepanama.ForwardingFileSystem;
 import dev.fusepanama.Fuse;
+import dev.fusepanama.FuseFileSystem;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.MountException;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
@@ -18,12 +21,12 @@ import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.Inode;
 import dev.fusepanama.inode.Timeouts;
 import dev.fusepanama.inode.InodeFileSystem;
-import dev.fusepanama.inode.KernelCaching;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.inode.WriteReply;
 import dev.fusepanama.inode.XattrReply;
+import dev.fusepanama.testing.ScratchFileSystem;
 import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.RequestTrace;
 import dev.fusepanama.testkit.TestMount;
@@ -45,13 +48,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Each {@link KernelCaching} lever, seen in the requests the kernel sends (its
+ * Each {@link KernelSettings} setting, seen in the requests the kernel sends (its
  * {@code fuse:fuse_request_send} tracepoint): the same walk of the same filesystem, mounted
- * without the lever and with it.
+ * without the setting and with it; and each API refusing the settings only the other can take.
  */
 @MountTest
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class KernelCachingThroughMountTest {
+class KernelSettingsThroughMountTest {
 
     /**
      * A root directory of files, each kept for an hour by the kernel, that the test can change
@@ -73,7 +76,7 @@ class KernelCachingThroughMountTest {
             }
         }
 
-        final KernelCaching caching;
+        final KernelSettings caching;
         final ConcurrentSkipListMap<String, File> files = new ConcurrentSkipListMap<>();
         final Map<Long, File> byIno = new ConcurrentHashMap<>();
         final AtomicLong inodes = new AtomicLong(ROOT + 1);
@@ -82,7 +85,7 @@ class KernelCachingThroughMountTest {
         /** Each WRITE's {@link Request#fromPageCache}. */
         final List<Boolean> writesFromPageCache = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-        Files1(KernelCaching caching) {
+        Files1(KernelSettings caching) {
             this.caching = caching;
         }
 
@@ -94,7 +97,7 @@ class KernelCachingThroughMountTest {
         }
 
         @Override
-        public KernelCaching kernelCaching() {
+        public KernelSettings kernelSettings() {
             return caching;
         }
 
@@ -187,7 +190,7 @@ class KernelCachingThroughMountTest {
 
     /** The same, opening directories itself (a handle of 7). */
     static class WithOpendir extends Files1 {
-        WithOpendir(KernelCaching caching) {
+        WithOpendir(KernelSettings caching) {
             super(caching);
         }
 
@@ -219,14 +222,14 @@ class KernelCachingThroughMountTest {
 
     @Test
     void noOpendirOpensAndClosesDirectoriesWithoutARequestAndKeepsTheListing() throws Exception {
-        Files1 plain = threeFiles(new WithOpendir(KernelCaching.NONE));
+        Files1 plain = threeFiles(new WithOpendir(KernelSettings.DEFAULTS));
         try (TestMount m = TestMount.mount(plain); RequestTrace trace = RequestTrace.start(m.root())) {
             listThrice(m.root());
             assertEquals(3, trace.count("OPENDIR"), trace.counts().toString());
             assertEquals(3, trace.count("RELEASEDIR"), trace.counts().toString());
             assertEquals(6, trace.count("READDIR"), "each listing reads the directory and its end: " + trace.counts());
         }
-        Files1 fs = threeFiles(new Files1(KernelCaching.builder().noOpendir(true).build()));
+        Files1 fs = threeFiles(new Files1(KernelSettings.builder().noOpendir(true).build()));
         try (TestMount m = TestMount.mount(fs); RequestTrace trace = RequestTrace.start(m.root())) {
             listThrice(m.root());
             assertEquals(1, trace.count("OPENDIR"), "only the first, answered ENOSYS: " + trace.counts());
@@ -248,7 +251,7 @@ class KernelCachingThroughMountTest {
 
     @Test
     void keepListingsKeepsTheListingAcrossOpensOfAFilesystemThatOpensDirectories() throws Exception {
-        Files1 fs = threeFiles(new WithOpendir(KernelCaching.builder().keepListings(true).build()));
+        Files1 fs = threeFiles(new WithOpendir(KernelSettings.builder().keepListings(true).build()));
         try (TestMount m = TestMount.mount(fs); RequestTrace trace = RequestTrace.start(m.root())) {
             listThrice(m.root());
             assertEquals(3, trace.count("OPENDIR"), trace.counts().toString());
@@ -262,7 +265,7 @@ class KernelCachingThroughMountTest {
         Path dir = Files.createTempDirectory("fp-noopendir-");
         try {
             var e = assertThrows(MountException.class,
-                    () -> Fuse.mount(new WithOpendir(KernelCaching.builder().noOpendir(true).build()), dir).close());
+                    () -> Fuse.mount(new WithOpendir(KernelSettings.builder().noOpendir(true).build()), dir).close());
             assertTrue(e.getMessage().contains("implements opendir"), e.getMessage());
         } finally {
             Files.deleteIfExists(dir);
@@ -272,7 +275,7 @@ class KernelCachingThroughMountTest {
     @Test
     void negativeEntriesRememberAnAbsentNameUntilItIsCreated() throws Exception {
         for (double timeout : new double[] {0, 3600}) {
-            Files1 fs = threeFiles(new Files1(KernelCaching.builder().negativeEntries(timeout).build()));
+            Files1 fs = threeFiles(new Files1(KernelSettings.builder().negativeEntries(timeout).build()));
             try (TestMount m = TestMount.mount(fs); RequestTrace trace = RequestTrace.start(m.root())) {
                 for (int i = 0; i < 3; i++) {
                     assertThrows(NoSuchFileException.class, () -> Files.readAttributes(m.path("absent"), "size"));
@@ -291,7 +294,7 @@ class KernelCachingThroughMountTest {
     @Test
     void explicitDataInvalidationKeepsThePagesOfAFileWhoseSizeChangedBehindTheKernel() throws Exception {
         for (boolean explicit : new boolean[] {false, true}) {
-            Files1 fs = new Files1(KernelCaching.builder().explicitDataInvalidation(explicit).build());
+            Files1 fs = new Files1(KernelSettings.builder().explicitDataInvalidation(explicit).build());
             Files1.File f = fs.put("f", "x".repeat(8192));
             try (TestMount m = TestMount.mount(fs)) {
                 assertEquals(8192, Files.readAllBytes(m.path("f")).length);
@@ -313,7 +316,7 @@ class KernelCachingThroughMountTest {
     @Test
     void handleKillprivV2StopsTheCapabilityLookupBeforeEachWrite() throws Exception {
         for (boolean v2 : new boolean[] {false, true}) {
-            Files1 fs = new Files1(KernelCaching.builder().handleKillprivV2(v2).build());
+            Files1 fs = new Files1(KernelSettings.builder().handleKillprivV2(v2).build());
             fs.put("f", "");
             try (TestMount m = TestMount.mount(fs)) {
                 boolean granted = m.handle().describe().contains("handle_killpriv_v2")
@@ -335,7 +338,7 @@ class KernelCachingThroughMountTest {
 
     @Test
     void aFilesystemWithoutFlushGetsOneFlushOnly() throws Exception {
-        Files1 fs = threeFiles(new Files1(KernelCaching.NONE));
+        Files1 fs = threeFiles(new Files1(KernelSettings.DEFAULTS));
         try (TestMount m = TestMount.mount(fs); RequestTrace trace = RequestTrace.start(m.root())) {
             for (String n : new String[] {"a", "b", "c", "a"}) {
                 try (var ch = java.nio.channels.FileChannel.open(m.path(n), StandardOpenOption.WRITE)) {
@@ -351,7 +354,7 @@ class KernelCachingThroughMountTest {
         byte[] expected = new byte[100 * 1000];
         for (int i = 0; i < expected.length; i++) expected[i] = (byte) (i % 251);
         for (boolean writeback : new boolean[] {false, true}) {
-            Files1 fs = new Files1(KernelCaching.builder().writebackCache(writeback).build());
+            Files1 fs = new Files1(KernelSettings.builder().writebackCache(writeback).build());
             fs.put("f", "");
             try (TestMount m = TestMount.mount(fs)) {
                 assertEquals(writeback, m.handle().describe().contains("writeback cache"), m.handle().describe());
@@ -383,7 +386,55 @@ class KernelCachingThroughMountTest {
 
     @Test
     void aBadNegativeTimeoutIsRefusedWhenBuilt() {
-        assertThrows(IllegalArgumentException.class, () -> KernelCaching.builder().negativeEntries(-1));
-        assertThrows(IllegalArgumentException.class, () -> KernelCaching.builder().negativeEntries(Double.NaN));
+        assertThrows(IllegalArgumentException.class, () -> KernelSettings.builder().negativeEntries(-1));
+        assertThrows(IllegalArgumentException.class, () -> KernelSettings.builder().negativeEntries(Double.NaN));
+    }
+
+    @Test
+    void eachApiRefusesTheSettingsOnlyTheOtherTakesNamingWhatItUsesInstead() throws Exception {
+        Path dir = Files.createTempDirectory("fp-settings-");
+        try {
+            Files1 inode = threeFiles(new Files1(KernelSettings.builder().attrTimeout(0).keepCache(true).build()));
+            var i = assertThrows(MountException.class, () -> Fuse.mount(inode, dir).close());
+            assertEquals(MountException.Reason.INVALID_OPTIONS, i.reason());
+            assertTrue(i.getMessage().contains("asks for attrTimeout, keepCache, which this API cannot take: an inode filesystem"
+                    + " gives its timeouts with each reply"), i.getMessage());
+            FuseFileSystem path = ForwardingFileSystem.withKernelSettings(new ScratchFileSystem(),
+                    KernelSettings.builder().keepListings(true).build());
+            var p = assertThrows(MountException.class, () -> Fuse.mount(path, dir).close());
+            assertEquals(MountException.Reason.INVALID_OPTIONS, p.reason());
+            assertTrue(p.getMessage().contains("asks for keepListings, which this API cannot take: libfuse's path layer"), p.getMessage());
+            FuseFileSystem none = new ScratchFileSystem() {
+                @Override
+                public KernelSettings kernelSettings() {
+                    return null;
+                }
+            };
+            var n = assertThrows(MountException.class, () -> Fuse.mount(none, dir).close());
+            assertTrue(n.getMessage().contains("kernelSettings() returned null"), n.getMessage());
+        } finally {
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    @Test
+    void thePathApiRemembersAbsentNamesAndAsksForCapabilitiesFromTheSameSettings() throws Exception {
+        for (double timeout : new double[] {0, 3600}) {
+            KernelSettings settings = KernelSettings.builder().negativeEntries(timeout).build();
+            try (TestMount m = TestMount.mount(new ScratchFileSystem(), settings); RequestTrace trace = RequestTrace.start(m.root())) {
+                for (int i = 0; i < 3; i++) {
+                    assertThrows(NoSuchFileException.class, () -> Files.readAttributes(m.path("absent"), "size"));
+                }
+                assertEquals(timeout > 0 ? 1 : 3, trace.count("LOOKUP"), "negative timeout " + timeout + ": " + trace.counts());
+                Files.writeString(m.path("absent"), "made through the mount"); // replaces the negative entry at once
+                assertEquals("made through the mount", Files.readString(m.path("absent")));
+            }
+        }
+        KernelSettings capabilities = KernelSettings.builder().explicitDataInvalidation(true).handleKillprivV2(true).build();
+        try (TestMount m = TestMount.mount(new ScratchFileSystem(), capabilities)) {
+            String d = m.handle().describe();
+            assertTrue(d.contains("kernel settings: explicit data invalidation"), d);
+            assertTrue(TestMount.libfuseAtLeast(3, 17) ? d.contains(", handle_killpriv_v2") : d.contains("without handle_killpriv_v2 (libfuse"), d);
+        }
     }
 }
