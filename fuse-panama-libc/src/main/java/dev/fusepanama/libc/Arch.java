@@ -37,9 +37,11 @@ public enum Arch {
     public final int oDirectory;
     /** {@code O_NOFOLLOW}. */
     public final int oNofollow;
-    /** {@code SYS_newfstatat}, {@code SYS_fstat}, {@code SYS_mknodat} (sys/syscall.h): for glibc before 2.33. */
+    /** {@code SYS_newfstatat} (sys/syscall.h): {@link Libc#fstatat} on glibc before 2.33, which has no symbol for it. */
     public final long sysNewfstatat;
+    /** {@code SYS_fstat}: {@link Libc#fstat} on glibc before 2.33. */
     public final long sysFstat;
+    /** {@code SYS_mknodat}: {@link Libc#mknodat} on glibc before 2.33. */
     public final long sysMknodat;
     /** {@code sizeof(struct stat)}: the room {@link Libc#fstatat} and {@link Libc#fstat} fill. */
     public final int statSize;
@@ -65,6 +67,7 @@ public enum Arch {
     /**
      * The architecture this JVM runs on.
      *
+     * @return the architecture, never null
      * @throws UnsupportedArchitectureException on any other than those of this enum
      */
     public static Arch current() {
@@ -77,6 +80,8 @@ public enum Arch {
     /**
      * Where the constants come from: this JVM's architecture, or for one fuse-panama does not
      * support, the generic tables (riscv64's), which nothing uses for a mount there.
+     *
+     * @return the architecture, never null; unlike {@link #current()} it does not throw
      */
     public static Arch constants() {
         return DETECTED == null ? RISCV64 : DETECTED;

@@ -34,15 +34,22 @@ public final class Dirents {
     private long at;
     private long nextAt;
 
-    /** A reader of batches in {@code buffer} (8-aligned, at least a page to hold long names). */
+    /**
+     * A reader of batches in {@code buffer}.
+     *
+     * @param buffer native memory for the batches, 8-aligned, at least a page to hold long names
+     *     ({@link Scratch#dents()} is one); the reader is its only user
+     */
     public Dirents(MemorySegment buffer) {
         this.buffer = buffer;
     }
 
     /**
-     * The next batch of the open directory {@code fd}, from its file offset: the number of bytes
-     * read (records to step through with {@link #next}), 0 at the end of the directory, or
-     * {@code -errno}.
+     * Reads the next batch of an open directory, from its file offset, and stands before its first record.
+     *
+     * @param fd a descriptor of the directory
+     * @return the number of bytes read (records to step through with {@link #next}), 0 at the end of
+     *     the directory, or {@code -errno} (the batch is then empty)
      */
     public long read(int fd) {
         long n = Libc.getdents64(fd, buffer, buffer.byteSize());
@@ -52,7 +59,11 @@ public final class Dirents {
         return n;
     }
 
-    /** Steps to the next record of the batch; false after the last. */
+    /**
+     * Steps to the next record of the batch.
+     *
+     * @return whether there is one; false after the last
+     */
     public boolean next() {
         if (nextAt >= end) {
             return false;
@@ -62,22 +73,25 @@ public final class Dirents {
         return true;
     }
 
-    /** The record's inode number ({@code d_ino}). */
+    /** {@return the record's inode number ({@code d_ino})} */
     public long ino() {
         return buffer.get(JAVA_LONG_UNALIGNED, at + INO);
     }
 
-    /** The directory offset after this record ({@code d_off}), to seek to or hand the kernel as the next entry's offset. */
+    /**
+     * {@return the directory offset after this record ({@code d_off})}: to seek to, or to hand the
+     * kernel as the next entry's offset. Opaque: a cookie of the filesystem, not a byte count.
+     */
     public long offset() {
         return buffer.get(JAVA_LONG_UNALIGNED, at + OFF);
     }
 
-    /** The record's file type ({@code d_type}: a {@code DT_*} value, {@code DT_UNKNOWN} 0 where the filesystem does not say). */
+    /** {@return the record's file type ({@code d_type})}: a {@code DT_*} value, {@code DT_UNKNOWN} 0 where the filesystem does not say. */
     public int type() {
         return Byte.toUnsignedInt(buffer.get(JAVA_BYTE, at + TYPE));
     }
 
-    /** The length of the record's name in bytes. */
+    /** {@return the length of the record's name in bytes}, without its NUL. */
     public int nameLength() {
         long end = at + NAME;
         while (buffer.get(JAVA_BYTE, end) != 0) {
@@ -86,12 +100,12 @@ public final class Dirents {
         return (int) (end - at - NAME);
     }
 
-    /** The record's name as bytes, without its NUL. */
+    /** {@return the record's name as a new array of bytes}, without its NUL. */
     public byte[] name() {
         return buffer.asSlice(at + NAME, nameLength()).toArray(JAVA_BYTE);
     }
 
-    /** Whether the name is "." or "..". */
+    /** {@return whether the record's name is "." or ".."} */
     public boolean isDotOrDotDot() {
         long p = at + NAME;
         return buffer.get(JAVA_BYTE, p) == '.'

@@ -24,6 +24,10 @@ import java.util.Arrays;
  * <p>Constants and system call numbers are those of Linux on the architectures of {@link Arch}:
  * the few that differ between them come from there; the system calls from 424 on have one number
  * on every architecture.
+ *
+ * <p>Paths, names and buffers are native memory the caller owns (a {@link Scratch} of the calling
+ * thread, typically); a path is NUL-terminated. A function this C library does not export fails
+ * only when it is called, with {@link UnsatisfiedLinkError}; the class itself always loads.
  */
 public final class Libc {
     private Libc() {}
@@ -39,14 +43,19 @@ public final class Libc {
     private static final ThreadLocal<MemorySegment> THREAD_ERRNO =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CAPTURE_LAYOUT));
 
+    /** As a {@code dirfd}: a relative path is taken from the current working directory. */
     public static final int AT_FDCWD = -100;
+    /** The *at calls: act on a final symbolic link itself, not on the file it points to. */
     public static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    /** unlinkat: remove a directory, as {@code rmdir(2)} does, instead of a file. */
     public static final int AT_REMOVEDIR = 0x200;
     /** faccessat: check as the effective (and filesystem) user, not the real one; the same bit as AT_REMOVEDIR. */
     public static final int AT_EACCESS = 0x200;
+    /** The *at calls: with an empty path, act on {@code dirfd} itself (any file, an {@code O_PATH} descriptor included). */
     public static final int AT_EMPTY_PATH = 0x1000;
     /** linkat: follow a last symbolic link (as through /proc/self/fd). */
     public static final int AT_SYMLINK_FOLLOW = 0x400;
+    /** {@code open_tree(2)}, {@code mount_setattr(2)}: the whole subtree of mounts. */
     public static final int AT_RECURSIVE = 0x8000;
 
     /**
@@ -57,10 +66,16 @@ public final class Libc {
     public static final int VALID_OPEN_FLAGS = 03 | 0100 | 0200 | 0400 | 01000 | 02000 | 04000 | 04010000
             | 020000 | 040000 | 0100000 | 0200000 | 0400000 | 01000000 | 02000000 | 010000000 | 020000000;
 
-    /** {@code struct open_how} (linux/openat2.h): flags, mode, resolve (3 x u64), and its resolve flags. */
+    /** {@code sizeof(struct open_how)} (linux/openat2.h): flags, mode, resolve, three u64s in that order. */
     public static final long OPEN_HOW_SIZE = 24;
+    /** openat2's resolve: refuse to follow a magic link such as {@code /proc/self/fd/N} (-ELOOP). */
     public static final long RESOLVE_NO_MAGICLINKS = 0x02;
+    /** openat2's resolve: refuse to follow any symbolic link on the way, the last one included (-ELOOP). */
     public static final long RESOLVE_NO_SYMLINKS = 0x04;
+    /**
+     * openat2's resolve: refuse a path that leads out of {@code dirfd} (an absolute path, a
+     * {@code ..} or a symbolic link above it: -EXDEV).
+     */
     public static final long RESOLVE_BENEATH = 0x08;
 
     /** unshare(2): a private filesystem context (root, working directory, umask) for the thread. */
@@ -69,8 +84,9 @@ public final class Libc {
     public static final int CLONE_NEWNS = 0x00020000;
     /** umount2(2): detach now, finish when no longer busy. */
     public static final int MNT_DETACH = 2;
-    /** mount(2): change the propagation of the whole subtree ({@code MS_REC}) to private ({@code MS_PRIVATE}). */
+    /** mount(2): apply to the whole subtree of mounts, not the one only. */
     public static final long MS_REC = 16384;
+    /** mount(2): make the mount private: mounts and unmounts under it propagate to no other namespace and from none. */
     public static final long MS_PRIVATE = 1L << 18;
 
     /** For glibc before 2.33, whose fstatat, fstat and mknodat are inline wrappers, not symbols. */
@@ -199,12 +215,31 @@ public final class Libc {
         return new IllegalStateException("libc downcall failed", t);
     }
 
+    /**
+     * {@code openat(2)}: opens {@code path}, creating it with {@code O_CREAT}.
+     *
+     * @param dirfd the directory a relative {@code path} is taken from, or {@link #AT_FDCWD}
+     * @param path the NUL-terminated path
+     * @param flags the {@code O_*} flags (those that differ between architectures from {@link Arch})
+     * @param mode the permission bits of a file it creates ({@code O_CREAT}, {@code O_TMPFILE}), before the umask
+     * @return the new descriptor, or -errno
+     */
     public static int openat(int dirfd, MemorySegment path, int flags, int mode) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) OPENAT.invokeExact(errno, dirfd, path, flags, mode), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code openat2(2)} (glibc 2.36 has no wrapper); {@code how} is a {@code struct open_how}; -ENOSYS before Linux 5.6. */
+    /**
+     * {@code openat2(2)} (glibc 2.36 has no wrapper): {@code openat(2)} with resolve flags, which
+     * rejects unknown flags instead of ignoring them.
+     *
+     * @param dirfd the directory a relative {@code path} is taken from, or {@link #AT_FDCWD}
+     * @param path the NUL-terminated path
+     * @param how a {@code struct open_how} of {@link #OPEN_HOW_SIZE} bytes: flags (only
+     *     {@link #VALID_OPEN_FLAGS}), mode, and the {@code RESOLVE_*} flags
+     * @return the new descriptor, or -errno: -ENOSYS before Linux 5.6, -EINVAL for a flag outside
+     *     {@link #VALID_OPEN_FLAGS}
+     */
     public static int openat2(int dirfd, MemorySegment path, MemorySegment how) {
         MemorySegment errno = THREAD_ERRNO.get();
         try {
@@ -212,7 +247,16 @@ public final class Libc {
         } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code fchmodat2(2)}, which honours AT_SYMLINK_NOFOLLOW in the kernel; -ENOSYS before Linux 6.6. */
+    /**
+     * {@code fchmodat2(2)}, which honours {@link #AT_SYMLINK_NOFOLLOW} in the kernel (glibc's
+     * {@link #fchmodat} emulates it, and refuses a symbolic link).
+     *
+     * @param dirfd the directory a relative {@code path} is taken from, or {@link #AT_FDCWD}
+     * @param path the NUL-terminated path
+     * @param mode the new permission bits (07777)
+     * @param flags {@link #AT_SYMLINK_NOFOLLOW}, {@link #AT_EMPTY_PATH}, or 0
+     * @return 0, or -errno: -ENOSYS before Linux 6.6
+     */
     public static int fchmodat2(int dirfd, MemorySegment path, int mode, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try {
@@ -224,9 +268,13 @@ public final class Libc {
     public static final long IO_URING_PARAMS_SIZE = 120;
 
     /**
-     * {@code io_uring_setup(2)} (no libc wrapper): a ring of {@code entries} described by the
-     * zeroed {@code struct io_uring_params} at {@code params}; its descriptor, or -EPERM where
-     * io_uring is forbidden ({@code kernel.io_uring_disabled}, a seccomp filter), -ENOSYS before Linux 5.1.
+     * {@code io_uring_setup(2)} (no libc wrapper): a new io_uring.
+     *
+     * @param entries the number of submission queue entries (the kernel rounds it up to a power of two)
+     * @param params a zeroed {@code struct io_uring_params} of {@link #IO_URING_PARAMS_SIZE} bytes,
+     *     flags set as wanted; the kernel fills in the rest (the rings' sizes and offsets)
+     * @return the ring's descriptor, or -errno: -EPERM where io_uring is forbidden
+     *     ({@code kernel.io_uring_disabled}, a seccomp filter), -ENOSYS before Linux 5.1
      */
     public static int ioUringSetup(int entries, MemorySegment params) {
         MemorySegment errno = THREAD_ERRNO.get();
@@ -235,22 +283,44 @@ public final class Libc {
         } catch (Throwable t) { throw broken(t); }
     }
 
+    /** {@link #pthreadSetcancelstate}: a cancellation request acts at the thread's next cancellation point. */
     public static final int PTHREAD_CANCEL_ENABLE = 0;
+    /** {@link #pthreadSetcancelstate}: a cancellation request waits until cancellation is enabled again. */
     public static final int PTHREAD_CANCEL_DISABLE = 1;
 
     /**
-     * {@code pthread_setcancelstate(3)} for the calling thread; the previous state is written to
-     * the int at {@code old}. Returns 0 or a positive error number.
+     * {@code pthread_setcancelstate(3)} for the calling thread.
+     *
+     * @param state {@link #PTHREAD_CANCEL_ENABLE} or {@link #PTHREAD_CANCEL_DISABLE}
+     * @param old an int the previous state is written to
+     * @return 0, or a positive error number (this call does not use errno)
      */
     public static int pthreadSetcancelstate(int state, MemorySegment old) {
         try { return (int) SETCANCELSTATE.invokeExact(state, old); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code close(2)}. The descriptor is released even when it fails (with -EINTR or -EIO, say): do
+     * not close it again.
+     *
+     * @param fd the descriptor
+     * @return 0, or -errno
+     */
     public static int close(int fd) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) CLOSE.invokeExact(errno, fd), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code fstatat(2)}: the attributes of {@code path} into a {@code struct stat}, which
+     * {@link dev.fusepanama.libc.structs.stat} reads. On glibc before 2.33 it is made as the system call.
+     *
+     * @param dirfd the directory a relative {@code path} is taken from, or {@link #AT_FDCWD}
+     * @param path the NUL-terminated path
+     * @param stat room for a {@code struct stat}: {@link Arch#statSize} bytes ({@link Scratch#stat()})
+     * @param flags {@link #AT_SYMLINK_NOFOLLOW}, {@link #AT_EMPTY_PATH}, or 0
+     * @return 0, or -errno
+     */
     public static int fstatat(int dirfd, MemorySegment path, MemorySegment stat, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try {
@@ -261,6 +331,14 @@ public final class Libc {
         } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code fstat(2)}: the attributes of the open file {@code fd} into a {@code struct stat}, which
+     * {@link dev.fusepanama.libc.structs.stat} reads. On glibc before 2.33 it is made as the system call.
+     *
+     * @param fd the descriptor
+     * @param stat room for a {@code struct stat}: {@link Arch#statSize} bytes ({@link Scratch#stat()})
+     * @return 0, or -errno
+     */
     public static int fstat(int fd, MemorySegment stat) {
         MemorySegment errno = THREAD_ERRNO.get();
         try {
@@ -271,21 +349,27 @@ public final class Libc {
         } catch (Throwable t) { throw broken(t); }
     }
 
-    /**
-     * The most bytes a file handle holds ({@code MAX_HANDLE_SZ}, linux/exportfs.h), and the room a
-     * {@code struct file_handle} needs with them: {@code handle_bytes} (u32, set to the room before
-     * the call), {@code handle_type} (int), then the handle ({@code f_handle}).
-     */
+    /** {@code MAX_HANDLE_SZ} (linux/exportfs.h): the most bytes a file handle holds. */
     public static final int MAX_HANDLE_SZ = 128;
+    /**
+     * The room a {@code struct file_handle} needs with {@link #MAX_HANDLE_SZ} bytes of handle:
+     * {@code handle_bytes} (u32, set to the room before the call), {@code handle_type} (int), then the
+     * handle ({@code f_handle}).
+     */
     public static final long FILE_HANDLE_SIZE = 8 + MAX_HANDLE_SZ;
 
     /**
-     * {@code name_to_handle_at(2)}: the file handle of {@code path} under {@code dirfd} into
-     * {@code handle} (a {@code struct file_handle} of {@link #FILE_HANDLE_SIZE} bytes whose
-     * {@code handle_bytes} the caller set to {@link #MAX_HANDLE_SZ}), and the id of its mount into
-     * {@code mountId} (an int). The handle names one inode for the filesystem's life: unlike the
-     * inode number, it is not given to a new file when the old one is deleted (it carries the
-     * inode's generation). -EOPNOTSUPP where the filesystem has none.
+     * {@code name_to_handle_at(2)}: the file handle of {@code path}. The handle names one inode for
+     * the filesystem's life: unlike the inode number, it is not given to a new file when the old one
+     * is deleted (it carries the inode's generation).
+     *
+     * @param dirfd the directory a relative {@code path} is taken from, or {@link #AT_FDCWD}
+     * @param path the NUL-terminated path
+     * @param handle a {@code struct file_handle} of {@link #FILE_HANDLE_SIZE} bytes whose
+     *     {@code handle_bytes} the caller set to {@link #MAX_HANDLE_SZ}; the handle is written there
+     * @param mountId an int the id of the file's mount is written to
+     * @param flags {@link #AT_SYMLINK_FOLLOW}, {@link #AT_EMPTY_PATH}, or 0
+     * @return 0, or -errno: -EOPNOTSUPP where the filesystem has no handles
      */
     public static int nameToHandleAt(int dirfd, MemorySegment path, MemorySegment handle, MemorySegment mountId, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
@@ -295,8 +379,12 @@ public final class Libc {
     }
 
     /**
-     * {@code open_by_handle_at(2)}: opens the file {@code handle} names, on the filesystem of
-     * {@code mountFd}; needs CAP_DAC_READ_SEARCH (-EPERM without), -ESTALE if the file is gone.
+     * {@code open_by_handle_at(2)}: opens the file {@code handle} names.
+     *
+     * @param mountFd any descriptor on the filesystem the handle is of
+     * @param handle a {@code struct file_handle} that {@link #nameToHandleAt} filled
+     * @param flags the {@code O_*} flags, as for {@link #openat}
+     * @return the new descriptor, or -errno: -EPERM without CAP_DAC_READ_SEARCH, -ESTALE if the file is gone
      */
     public static int openByHandleAt(int mountFd, MemorySegment handle, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
@@ -307,55 +395,144 @@ public final class Libc {
     public static final long STATX_SIZE = 256;
 
     /**
-     * {@code statx(2)} (glibc 2.28 and later) into the {@code struct statx} at {@code buf}
-     * ({@link #STATX_SIZE} bytes): what {@code mask} asks for, and the mask of what the
-     * filesystem filled in.
+     * {@code statx(2)} (glibc 2.28 and later): the attributes {@code mask} asks for into a
+     * {@code struct statx}, which {@link dev.fusepanama.libc.structs.statx} reads; its
+     * {@code stx_mask} says which of them the filesystem filled in.
+     *
+     * @param dirfd the directory a relative {@code path} is taken from, or {@link #AT_FDCWD}
+     * @param path the NUL-terminated path
+     * @param flags {@link #AT_SYMLINK_NOFOLLOW}, {@link #AT_EMPTY_PATH}, an {@code AT_STATX_*} sync flag, or 0
+     * @param mask the {@code STATX_*} bits of the attributes wanted
+     * @param buf room for a {@code struct statx}: {@link #STATX_SIZE} bytes
+     * @return 0, or -errno
      */
     public static int statx(int dirfd, MemorySegment path, int flags, int mask, MemorySegment buf) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) STATX.invokeExact(errno, dirfd, path, flags, mask, buf), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code write(2)} at the file offset, which it advances.
+     *
+     * @param fd the descriptor
+     * @param buf the bytes
+     * @param size how many of them
+     * @return the number of bytes written (possibly fewer than {@code size}), or -errno
+     */
     public static long write(int fd, MemorySegment buf, long size) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((long) WRITE.invokeExact(errno, fd, buf, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code read(2)} at the file offset, which it advances.
+     *
+     * @param fd the descriptor
+     * @param buf where the bytes go
+     * @param size the most bytes to read
+     * @return the number of bytes read (possibly fewer than {@code size}), 0 at the end of the file, or -errno
+     */
     public static long read(int fd, MemorySegment buf, long size) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((long) READ.invokeExact(errno, fd, buf, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code pread(2)}: reads at {@code offset}, leaving the file offset as it is.
+     *
+     * @param fd the descriptor
+     * @param buf where the bytes go
+     * @param size the most bytes to read
+     * @param offset where in the file, in bytes
+     * @return the number of bytes read (possibly fewer than {@code size}), 0 at or past the end, or -errno
+     */
     public static long pread(int fd, MemorySegment buf, long size, long offset) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((long) PREAD.invokeExact(errno, fd, buf, size, offset), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code pwrite(2)}: writes at {@code offset}, leaving the file offset as it is (Linux appends
+     * anyway on an {@code O_APPEND} descriptor).
+     *
+     * @param fd the descriptor
+     * @param buf the bytes
+     * @param size how many of them
+     * @param offset where in the file, in bytes
+     * @return the number of bytes written (possibly fewer than {@code size}), or -errno
+     */
     public static long pwrite(int fd, MemorySegment buf, long size, long offset) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((long) PWRITE.invokeExact(errno, fd, buf, size, offset), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code renameat2(2)}: renames {@code from} to {@code to}.
+     *
+     * @param fromDir the directory a relative {@code from} is taken from, or {@link #AT_FDCWD}
+     * @param from the NUL-terminated old path
+     * @param toDir the directory a relative {@code to} is taken from, or {@link #AT_FDCWD}
+     * @param to the NUL-terminated new path
+     * @param flags {@code RENAME_NOREPLACE} (1), {@code RENAME_EXCHANGE} (2), {@code RENAME_WHITEOUT} (4), or 0
+     * @return 0, or -errno: -EINVAL where the filesystem does not support a flag
+     */
     public static int renameat2(int fromDir, MemorySegment from, int toDir, MemorySegment to, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) RENAMEAT2.invokeExact(errno, fromDir, from, toDir, to, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code linkat(2)}: a new name {@code to} for the file {@code from}.
+     *
+     * @param fromDir the directory a relative {@code from} is taken from, or {@link #AT_FDCWD}
+     * @param from the NUL-terminated path of the file
+     * @param toDir the directory a relative {@code to} is taken from, or {@link #AT_FDCWD}
+     * @param to the NUL-terminated new path
+     * @param flags {@link #AT_SYMLINK_FOLLOW}, {@link #AT_EMPTY_PATH}, or 0
+     * @return 0, or -errno
+     */
     public static int linkat(int fromDir, MemorySegment from, int toDir, MemorySegment to, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) LINKAT.invokeExact(errno, fromDir, from, toDir, to, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code symlinkat(2)}: a symbolic link at {@code path} that holds {@code target}.
+     *
+     * @param target the NUL-terminated text of the link, not resolved
+     * @param dirfd the directory a relative {@code path} is taken from, or {@link #AT_FDCWD}
+     * @param path the NUL-terminated path of the new link
+     * @return 0, or -errno
+     */
     public static int symlinkat(MemorySegment target, int dirfd, MemorySegment path) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) SYMLINKAT.invokeExact(errno, target, dirfd, path), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code readlinkat(2)}: the text of the symbolic link {@code path}, not NUL-terminated.
+     *
+     * @param dirfd the directory a relative {@code path} is taken from, or {@link #AT_FDCWD}
+     * @param path the NUL-terminated path (empty, with an {@code O_PATH} {@code dirfd}, for the link itself)
+     * @param buf where the text goes
+     * @param size the room there; a text of {@code size} bytes may have been cut off
+     * @return the number of bytes placed in {@code buf}, or -errno
+     */
     public static long readlinkat(int dirfd, MemorySegment path, MemorySegment buf, long size) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((long) READLINKAT.invokeExact(errno, dirfd, path, buf, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code mknodat(2)}: a regular file, device, FIFO or socket at {@code path}. On glibc before 2.33
+     * it is made as the system call.
+     *
+     * @param dirfd the directory a relative {@code path} is taken from, or {@link #AT_FDCWD}
+     * @param path the NUL-terminated path
+     * @param mode the file type ({@code S_IF*}) and permission bits, before the umask
+     * @param dev the device number of a character or block device, else ignored
+     * @return 0, or -errno
+     */
     public static int mknodat(int dirfd, MemorySegment path, int mode, long dev) {
         MemorySegment errno = THREAD_ERRNO.get();
         try {
@@ -366,97 +543,245 @@ public final class Libc {
         } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code mkdirat(2)}.
+     *
+     * @param dirfd the directory a relative {@code path} is taken from, or {@link #AT_FDCWD}
+     * @param path the NUL-terminated path of the new directory
+     * @param mode its permission bits, before the umask
+     * @return 0, or -errno
+     */
     public static int mkdirat(int dirfd, MemorySegment path, int mode) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) MKDIRAT.invokeExact(errno, dirfd, path, mode), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code unlinkat(2)}: removes a name, or with {@link #AT_REMOVEDIR} an empty directory.
+     *
+     * @param dirfd the directory a relative {@code path} is taken from, or {@link #AT_FDCWD}
+     * @param path the NUL-terminated path
+     * @param flags {@link #AT_REMOVEDIR} or 0
+     * @return 0, or -errno
+     */
     public static int unlinkat(int dirfd, MemorySegment path, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) UNLINKAT.invokeExact(errno, dirfd, path, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code utimensat(2)}; with a NULL {@code path} it is {@code futimens(dirfd, times)}. */
+    /**
+     * {@code utimensat(2)}: sets the access and modification times; with a NULL {@code path} it is
+     * {@code futimens(dirfd, times)}.
+     *
+     * @param dirfd the directory a relative {@code path} is taken from, {@link #AT_FDCWD}, or the file itself
+     * @param path the NUL-terminated path, or {@link MemorySegment#NULL}
+     * @param times two {@code struct timespec} (access, then modification; {@code UTIME_NOW} or
+     *     {@code UTIME_OMIT} in {@code tv_nsec}), or {@link MemorySegment#NULL} for now
+     * @param flags {@link #AT_SYMLINK_NOFOLLOW} or 0
+     * @return 0, or -errno
+     */
     public static int utimensat(int dirfd, MemorySegment path, MemorySegment times, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) UTIMENSAT.invokeExact(errno, dirfd, path, times, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code faccessat(2)}: whether the caller may access {@code path} as {@code mode} asks.
+     *
+     * @param dirfd the directory a relative {@code path} is taken from, or {@link #AT_FDCWD}
+     * @param path the NUL-terminated path
+     * @param mode {@code F_OK} (0), or any of {@code R_OK} (4), {@code W_OK} (2), {@code X_OK} (1)
+     * @param flags {@link #AT_EACCESS}, {@link #AT_SYMLINK_NOFOLLOW}, or 0
+     * @return 0 if allowed, or -errno (-EACCES if not)
+     */
     public static int faccessat(int dirfd, MemorySegment path, int mode, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) FACCESSAT.invokeExact(errno, dirfd, path, mode, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code fchmodat(2)}. glibc emulates {@link #AT_SYMLINK_NOFOLLOW} and refuses it on a symbolic
+     * link (-EOPNOTSUPP); {@link #fchmodat2} does it in the kernel.
+     *
+     * @param dirfd the directory a relative {@code path} is taken from, or {@link #AT_FDCWD}
+     * @param path the NUL-terminated path
+     * @param mode the new permission bits (07777)
+     * @param flags {@link #AT_SYMLINK_NOFOLLOW} or 0
+     * @return 0, or -errno
+     */
     public static int fchmodat(int dirfd, MemorySegment path, int mode, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) FCHMODAT.invokeExact(errno, dirfd, path, mode, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code fchmod(2)}.
+     *
+     * @param fd the descriptor
+     * @param mode the new permission bits (07777)
+     * @return 0, or -errno
+     */
     public static int fchmod(int fd, int mode) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) FCHMOD.invokeExact(errno, fd, mode), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code fchownat(2)}.
+     *
+     * @param dirfd the directory a relative {@code path} is taken from, or {@link #AT_FDCWD}
+     * @param path the NUL-terminated path
+     * @param uid the new owner, or -1 to keep it
+     * @param gid the new group, or -1 to keep it
+     * @param flags {@link #AT_SYMLINK_NOFOLLOW}, {@link #AT_EMPTY_PATH}, or 0
+     * @return 0, or -errno
+     */
     public static int fchownat(int dirfd, MemorySegment path, int uid, int gid, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) FCHOWNAT.invokeExact(errno, dirfd, path, uid, gid, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code fchown(2)}.
+     *
+     * @param fd the descriptor
+     * @param uid the new owner, or -1 to keep it
+     * @param gid the new group, or -1 to keep it
+     * @return 0, or -errno
+     */
     public static int fchown(int fd, int uid, int gid) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) FCHOWN.invokeExact(errno, fd, uid, gid), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code truncate(2)}: cuts the file at {@code path} to {@code size} bytes, or extends it with zeros.
+     *
+     * @param path the NUL-terminated path (a symbolic link is followed)
+     * @param size the new size in bytes
+     * @return 0, or -errno
+     */
     public static int truncate(MemorySegment path, long size) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) TRUNCATE.invokeExact(errno, path, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code ftruncate(2)}: cuts the open file to {@code size} bytes, or extends it with zeros.
+     *
+     * @param fd a descriptor open for writing
+     * @param size the new size in bytes
+     * @return 0, or -errno
+     */
     public static int ftruncate(int fd, long size) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) FTRUNCATE.invokeExact(errno, fd, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code fallocate(2)}: allocates (or with {@code mode}'s flags punches, zeroes, collapses) a range.
+     *
+     * @param fd a descriptor open for writing
+     * @param mode 0 (allocate, extending the size), or {@code FALLOC_FL_*} flags such as
+     *     {@code KEEP_SIZE} (1) and {@code PUNCH_HOLE} (2)
+     * @param offset where the range starts, in bytes
+     * @param length its length in bytes
+     * @return 0, or -errno: -EOPNOTSUPP where the filesystem does not support {@code mode}
+     */
     public static int fallocate(int fd, int mode, long offset, long length) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) FALLOCATE.invokeExact(errno, fd, mode, offset, length), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code copy_file_range(2)}; {@code offIn}/{@code offOut} point to {@code loff_t}s, or are NULL for the file offsets. */
+    /**
+     * {@code copy_file_range(2)}: copies bytes between two files in the kernel.
+     *
+     * @param in the descriptor copied from
+     * @param offIn a {@code loff_t} with the offset to read at, which the call advances, or
+     *     {@link MemorySegment#NULL} for {@code in}'s file offset
+     * @param out the descriptor copied to
+     * @param offOut as {@code offIn}, for {@code out}
+     * @param len the most bytes to copy
+     * @param flags 0
+     * @return the number of bytes copied, 0 at the end of {@code in}, or -errno
+     */
     public static long copyFileRange(int in, MemorySegment offIn, int out, MemorySegment offOut, long len, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((long) COPY_FILE_RANGE.invokeExact(errno, in, offIn, out, offOut, len, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code lseek(2)}: moves the file offset, or finds data and holes.
+     *
+     * @param fd the descriptor
+     * @param offset the offset in bytes, counted from where {@code whence} says
+     * @param whence {@code SEEK_SET} (0), {@code SEEK_CUR} (1), {@code SEEK_END} (2), {@code SEEK_DATA} (3), {@code SEEK_HOLE} (4)
+     * @return the resulting offset from the start of the file, or -errno (-ENXIO past the last data for {@code SEEK_DATA})
+     */
     public static long lseek(int fd, long offset, int whence) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((long) LSEEK.invokeExact(errno, fd, offset, whence), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code flock(2)}: a whole-file lock, held by the open file description.
+     *
+     * @param fd the descriptor
+     * @param operation {@code LOCK_SH} (1), {@code LOCK_EX} (2) or {@code LOCK_UN} (8), with {@code LOCK_NB} (4) not to wait
+     * @return 0, or -errno (-EWOULDBLOCK for a lock held elsewhere with {@code LOCK_NB})
+     */
     public static int flock(int fd, int operation) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) FLOCK.invokeExact(errno, fd, operation), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code fcntl(2)} with a pointer argument ({@code struct flock *} for the lock commands). */
+    /**
+     * {@code fcntl(2)} with a pointer argument ({@code struct flock *} for the lock commands, which
+     * {@link dev.fusepanama.libc.structs.flock} reads and writes).
+     *
+     * @param fd the descriptor
+     * @param cmd the command, such as {@code F_GETLK}, {@code F_SETLK}, {@code F_OFD_SETLKW}
+     * @param arg the command's argument
+     * @return what the command returns (0 for the lock commands), or -errno
+     */
     public static int fcntl(int fd, int cmd, MemorySegment arg) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) FCNTL.invokeExact(errno, fd, cmd, arg), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code ioctl(2)} with a pointer argument. */
+    /**
+     * {@code ioctl(2)} with a pointer argument.
+     *
+     * @param fd the descriptor
+     * @param request the request number ({@code _IOR}/{@code _IOW} encode the argument's size and direction)
+     * @param arg the argument
+     * @return what the request returns (usually 0), or -errno (-ENOTTY where the file does not know the request)
+     */
     public static int ioctl(int fd, long request, MemorySegment arg) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) IOCTL.invokeExact(errno, fd, request, arg), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code poll(2)} over {@code nfds} {@code struct pollfd}s (8 bytes each) at {@code fds}. */
+    /**
+     * {@code poll(2)}: waits until one of the descriptors is ready; each {@code revents} tells what it is ready for.
+     *
+     * @param fds {@code nfds} {@code struct pollfd}s (fd, events, revents: 8 bytes each)
+     * @param nfds how many
+     * @param timeoutMillis the longest wait in milliseconds, -1 for no limit, 0 not to wait
+     * @return the number of ready descriptors, 0 on timeout, or -errno (-EINTR for a signal)
+     */
     public static int poll(MemorySegment fds, long nfds, int timeoutMillis) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) POLL.invokeExact(errno, fds, nfds, timeoutMillis), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code fsync(2)}, or {@code fdatasync(2)} when only the data (and the size) must reach the disk. */
+    /**
+     * {@code fsync(2)}, or {@code fdatasync(2)} when only the data (and the size) must reach the disk.
+     *
+     * @param fd the descriptor
+     * @param dataOnly whether {@code fdatasync(2)}: the data, not the metadata the data does not need
+     * @return 0, or -errno
+     */
     public static int fsync(int fd, boolean dataOnly) {
         MemorySegment errno = THREAD_ERRNO.get();
         try {
@@ -464,11 +789,27 @@ public final class Libc {
         } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code statvfs(3)}: the state of the filesystem {@code path} is on, into a
+     * {@code struct statvfs} ({@link dev.fusepanama.libc.structs.statvfs}).
+     *
+     * @param path the NUL-terminated path of any file on it
+     * @param buf room for a {@code struct statvfs}
+     * @return 0, or -errno
+     */
     public static int statvfs(MemorySegment path, MemorySegment buf) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) STATVFS.invokeExact(errno, path, buf), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code fstatvfs(3)}: the state of the filesystem the open file {@code fd} is on, into a
+     * {@code struct statvfs} ({@link dev.fusepanama.libc.structs.statvfs}).
+     *
+     * @param fd the descriptor
+     * @param buf room for a {@code struct statvfs}
+     * @return 0, or -errno
+     */
     public static int fstatvfs(int fd, MemorySegment buf) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) FSTATVFS.invokeExact(errno, fd, buf), errno); } catch (Throwable t) { throw broken(t); }
@@ -481,13 +822,27 @@ public final class Libc {
     /** {@code RLIM_INFINITY}: no limit. */
     public static final long RLIM_INFINITY = -1L;
 
-    /** {@code getrlimit(2)}: the soft and hard limits of {@code resource} into {@code rlim} ({@link #RLIMIT_SIZE} bytes). */
+    /**
+     * {@code getrlimit(2)}: the soft and hard limits of {@code resource}.
+     *
+     * @param resource the {@code RLIMIT_*} resource, such as {@link #RLIMIT_NOFILE}
+     * @param rlim room for a {@code struct rlimit} ({@link #RLIMIT_SIZE} bytes)
+     * @return 0, or -errno
+     */
     public static int getrlimit(int resource, MemorySegment rlim) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) GETRLIMIT.invokeExact(errno, resource, rlim), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code getdents64(2)}: {@code struct linux_dirent64} records, which {@link Dirents} reads. */
+    /**
+     * {@code getdents64(2)}: the next {@code struct linux_dirent64} records of a directory, which
+     * {@link Dirents} reads.
+     *
+     * @param fd a descriptor of the directory, its offset where the last call left it
+     * @param buf where the records go, 8-aligned
+     * @param size the room there (-EINVAL if not even one record fits)
+     * @return the number of bytes filled, 0 at the end of the directory, or -errno
+     */
     public static long getdents64(int fd, MemorySegment buf, long size) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((long) GETDENTS64.invokeExact(errno, fd, buf, size), errno); } catch (Throwable t) { throw broken(t); }
@@ -498,96 +853,211 @@ public final class Libc {
      * link itself.
      */
 
+    /**
+     * {@code getxattr(2)}: the value of an extended attribute, following a final symbolic link.
+     *
+     * @param path the NUL-terminated path
+     * @param name the NUL-terminated attribute name, with its namespace ({@code user.foo})
+     * @param value where the value goes
+     * @param size the room there, or 0 to ask for the value's size only
+     * @return the value's size in bytes, or -errno: -ENODATA for no such attribute, -ERANGE if it
+     *     does not fit, -ENOTSUP where the filesystem has none
+     */
     public static long getxattr(MemorySegment path, MemorySegment name, MemorySegment value, long size) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((long) GETXATTR.invokeExact(errno, path, name, value, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code setxattr(2)}: sets an extended attribute, following a final symbolic link.
+     *
+     * @param path the NUL-terminated path
+     * @param name the NUL-terminated attribute name, with its namespace
+     * @param value the value's bytes
+     * @param size how many
+     * @param flags {@code XATTR_CREATE} (1: -EEXIST if it exists), {@code XATTR_REPLACE} (2: -ENODATA if not), or 0
+     * @return 0, or -errno
+     */
     public static int setxattr(MemorySegment path, MemorySegment name, MemorySegment value, long size, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) SETXATTR.invokeExact(errno, path, name, value, size, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code listxattr(2)}: the names of a file's extended attributes, following a final symbolic link.
+     *
+     * @param path the NUL-terminated path
+     * @param list where the names go, each NUL-terminated, one after another
+     * @param size the room there ({@link Scratch#XATTR_LIST_MAX} is always enough), or 0 to ask for the size only
+     * @return the list's size in bytes, or -errno (-ERANGE if it does not fit)
+     */
     public static long listxattr(MemorySegment path, MemorySegment list, long size) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((long) LISTXATTR.invokeExact(errno, path, list, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code removexattr(2)}: removes an extended attribute, following a final symbolic link.
+     *
+     * @param path the NUL-terminated path
+     * @param name the NUL-terminated attribute name
+     * @return 0, or -errno (-ENODATA for no such attribute)
+     */
     public static int removexattr(MemorySegment path, MemorySegment name) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) REMOVEXATTR.invokeExact(errno, path, name), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code lgetxattr(2)}: {@link #getxattr} of a symbolic link itself.
+     *
+     * @param path the NUL-terminated path
+     * @param name the NUL-terminated attribute name, with its namespace
+     * @param value where the value goes
+     * @param size the room there, or 0 to ask for the value's size only
+     * @return the value's size in bytes, or -errno (-ENODATA, -ERANGE, -ENOTSUP as for {@link #getxattr})
+     */
     public static long lgetxattr(MemorySegment path, MemorySegment name, MemorySegment value, long size) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((long) LGETXATTR.invokeExact(errno, path, name, value, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code lsetxattr(2)}: {@link #setxattr} of a symbolic link itself (Linux allows only
+     * {@code trusted.} and {@code security.} attributes on a link).
+     *
+     * @param path the NUL-terminated path
+     * @param name the NUL-terminated attribute name, with its namespace
+     * @param value the value's bytes
+     * @param size how many
+     * @param flags {@code XATTR_CREATE} (1), {@code XATTR_REPLACE} (2), or 0
+     * @return 0, or -errno
+     */
     public static int lsetxattr(MemorySegment path, MemorySegment name, MemorySegment value, long size, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) LSETXATTR.invokeExact(errno, path, name, value, size, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code llistxattr(2)}: {@link #listxattr} of a symbolic link itself.
+     *
+     * @param path the NUL-terminated path
+     * @param list where the names go, each NUL-terminated
+     * @param size the room there, or 0 to ask for the size only
+     * @return the list's size in bytes, or -errno
+     */
     public static long llistxattr(MemorySegment path, MemorySegment list, long size) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((long) LLISTXATTR.invokeExact(errno, path, list, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code lremovexattr(2)}: {@link #removexattr} of a symbolic link itself.
+     *
+     * @param path the NUL-terminated path
+     * @param name the NUL-terminated attribute name
+     * @return 0, or -errno
+     */
     public static int lremovexattr(MemorySegment path, MemorySegment name) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) LREMOVEXATTR.invokeExact(errno, path, name), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** inotify(7) flags and event bits (linux/inotify.h). */
+    // inotify(7) flags and event bits (linux/inotify.h).
+    /** {@link #inotifyInit1}: a read that finds no event ready returns -EAGAIN instead of waiting. */
     public static final int IN_NONBLOCK = 04000;
+    /** {@link #inotifyInit1}: the descriptor is closed on {@code execve(2)}. */
     public static final int IN_CLOEXEC = 02000000;
+    /** A file was written to. */
     public static final int IN_MODIFY = 0x2;
+    /** Metadata changed: permissions, times, owner, link count, extended attributes. */
     public static final int IN_ATTRIB = 0x4;
+    /** A file opened for writing was closed. */
     public static final int IN_CLOSE_WRITE = 0x8;
+    /** A name was moved out of the watched directory; the matching {@link #IN_MOVED_TO} has the same cookie. */
     public static final int IN_MOVED_FROM = 0x40;
+    /** A name was moved into the watched directory. */
     public static final int IN_MOVED_TO = 0x80;
+    /** A name was created in the watched directory. */
     public static final int IN_CREATE = 0x100;
+    /** A name was deleted from the watched directory. */
     public static final int IN_DELETE = 0x200;
+    /** Events were lost: the queue was full (the event's watch descriptor is -1). */
     public static final int IN_Q_OVERFLOW = 0x4000;
+    /** The watch is gone: removed with {@link #inotifyRmWatch}, or its inode deleted or unmounted. */
     public static final int IN_IGNORED = 0x8000;
+    /** {@link #inotifyAddWatch}: watch the path only if it is a directory (-ENOTDIR otherwise). */
     public static final int IN_ONLYDIR = 0x01000000;
+    /** {@link #inotifyAddWatch}: no events for a child after it was unlinked from the watched directory. */
     public static final int IN_EXCL_UNLINK = 0x04000000;
     /** {@code struct inotify_event}: wd, mask, cookie, len (4 x 32 bits), then {@code len} bytes of NUL-padded name. */
     public static final long INOTIFY_EVENT_SIZE = 16;
-    /** fanotify(7): fanotify_init flags (linux/fanotify.h). */
+    // fanotify(7): fanotify_init flags (linux/fanotify.h).
+    /** {@link #fanotifyInit}: notification only, no permission events. */
     public static final int FAN_CLASS_NOTIF = 0;
+    /** {@link #fanotifyInit}: the descriptor is closed on {@code execve(2)}. */
     public static final int FAN_CLOEXEC = 0x1;
+    /** {@link #fanotifyInit}: a read that finds no event ready returns -EAGAIN. */
     public static final int FAN_NONBLOCK = 0x2;
+    /** {@link #fanotifyInit}: no limit to the events queued (CAP_SYS_ADMIN). */
     public static final int FAN_UNLIMITED_QUEUE = 0x10;
+    /** {@link #fanotifyInit}: events name the object by its file handle, not an open descriptor (Linux 5.1). */
     public static final int FAN_REPORT_FID = 0x200;
+    /** {@link #fanotifyInit}: events carry the handle of the directory the entry is in (Linux 5.9). */
     public static final int FAN_REPORT_DIR_FID = 0x400;
+    /** {@link #fanotifyInit}, with {@link #FAN_REPORT_DIR_FID}: and the entry's name (Linux 5.9). */
     public static final int FAN_REPORT_NAME = 0x800;
-    /** fanotify_mark flags. */
+    // fanotify_mark flags.
+    /** {@link #fanotifyMark}: add the events of the mask to the mark. */
     public static final int FAN_MARK_ADD = 0x1;
+    /** {@link #fanotifyMark}: remove the events of the mask from the mark. */
     public static final int FAN_MARK_REMOVE = 0x2;
+    /** {@link #fanotifyMark}: mark a final symbolic link itself. */
     public static final int FAN_MARK_DONT_FOLLOW = 0x4;
+    /** {@link #fanotifyMark}: -ENOTDIR unless the path is a directory. */
     public static final int FAN_MARK_ONLYDIR = 0x8;
+    /** {@link #fanotifyMark}: mark the inode the path names (the default). */
     public static final int FAN_MARK_INODE = 0;
+    /** {@link #fanotifyMark}: mark the whole filesystem the path is on. */
     public static final int FAN_MARK_FILESYSTEM = 0x100;
-    /** fanotify event bits. */
+    // fanotify event bits.
+    /** A file was written to. */
     public static final long FAN_MODIFY = 0x2;
+    /** Metadata changed (needs {@link #FAN_REPORT_FID}). */
     public static final long FAN_ATTRIB = 0x4;
+    /** A file opened for writing was closed. */
     public static final long FAN_CLOSE_WRITE = 0x8;
+    /** A name was moved out of a marked directory (needs {@link #FAN_REPORT_FID}). */
     public static final long FAN_MOVED_FROM = 0x40;
+    /** A name was moved into a marked directory (needs {@link #FAN_REPORT_FID}). */
     public static final long FAN_MOVED_TO = 0x80;
+    /** A name was created in a marked directory (needs {@link #FAN_REPORT_FID}). */
     public static final long FAN_CREATE = 0x100;
+    /** A name was deleted from a marked directory (needs {@link #FAN_REPORT_FID}). */
     public static final long FAN_DELETE = 0x200;
+    /** The marked file or directory itself was deleted. */
     public static final long FAN_DELETE_SELF = 0x400;
+    /** The marked file or directory itself was moved. */
     public static final long FAN_MOVE_SELF = 0x800;
+    /** Events were lost: the queue was full. */
     public static final long FAN_Q_OVERFLOW = 0x4000;
+    /** The events of a marked directory's children too. */
     public static final long FAN_EVENT_ON_CHILD = 0x08000000;
+    /** Events on directories too, not only on files. */
     public static final long FAN_ONDIR = 0x40000000;
-    /** {@code struct fanotify_event_metadata}: event_len (u32), vers (u8), reserved (u8), metadata_len (u16), mask (u64), fd (s32), pid (s32). */
+    /**
+     * {@code sizeof(struct fanotify_event_metadata)}: event_len (u32), vers (u8), reserved (u8),
+     * metadata_len (u16), mask (u64), fd (s32), pid (s32).
+     */
     public static final long FANOTIFY_METADATA_SIZE = 24;
+    /** The {@code vers} of the metadata this layout is: an event of another version is not to be read with it. */
     public static final int FANOTIFY_METADATA_VERSION = 3;
-    /** Info records after the metadata: {@code struct fanotify_event_info_header} (info_type u8, pad u8, len u16). */
+    // Info records after the metadata: struct fanotify_event_info_header (info_type u8, pad u8, len u16).
+    /** An info record with the file handle of the object. */
     public static final int FAN_EVENT_INFO_TYPE_FID = 1;
+    /** An info record with the file handle of the directory and the entry's name. */
     public static final int FAN_EVENT_INFO_TYPE_DFID_NAME = 2;
+    /** An info record with the file handle of the directory. */
     public static final int FAN_EVENT_INFO_TYPE_DFID = 3;
     /**
      * Where the {@code struct file_handle} begins in {@code struct fanotify_event_info_fid}: after
@@ -596,54 +1066,124 @@ public final class Libc {
      */
     public static final long FANOTIFY_INFO_FID_HANDLE = 12;
 
-    /** {@code fanotify_init(2)}: a descriptor, or a negative errno (EPERM unprivileged before Linux 5.13, EINVAL for flags the kernel lacks). */
+    /**
+     * {@code fanotify_init(2)}: a new fanotify group.
+     *
+     * @param flags {@code FAN_CLASS_*}, {@code FAN_REPORT_*} and the descriptor's own flags
+     *     ({@link #FAN_CLOEXEC}, {@link #FAN_NONBLOCK})
+     * @param eventFlags the {@code open(2)} flags of the descriptors events carry, such as
+     *     {@code O_RDONLY | O_CLOEXEC} (the events of a {@link #FAN_REPORT_FID} group carry none)
+     * @return its descriptor, or -errno: -EPERM unprivileged before Linux 5.13, -EINVAL for flags the kernel lacks
+     */
     public static int fanotifyInit(int flags, int eventFlags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) FANOTIFY_INIT.invokeExact(errno, flags, eventFlags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code fanotify_mark(2)}; {@code path} may be {@link MemorySegment#NULL} to mark {@code dirFd} itself. */
+    /**
+     * {@code fanotify_mark(2)}: adds or removes events of a mark.
+     *
+     * @param fd the group's descriptor ({@link #fanotifyInit})
+     * @param flags {@link #FAN_MARK_ADD} or {@link #FAN_MARK_REMOVE}, with what to mark ({@code FAN_MARK_*})
+     * @param mask the event bits ({@code FAN_*})
+     * @param dirFd the directory a relative {@code path} is taken from, or {@link #AT_FDCWD}
+     * @param path the NUL-terminated path, or {@link MemorySegment#NULL} to mark {@code dirFd} itself
+     * @return 0, or -errno
+     */
     public static int fanotifyMark(int fd, int flags, long mask, int dirFd, MemorySegment path) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) FANOTIFY_MARK.invokeExact(errno, fd, flags, mask, dirFd, path), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** eventfd(2) flags. */
+    // eventfd(2) flags.
+    /** {@link #eventfd}: the descriptor is closed on {@code execve(2)}. */
     public static final int EFD_CLOEXEC = 02000000;
+    /** {@link #eventfd}: a read of a zero counter returns -EAGAIN instead of waiting. */
     public static final int EFD_NONBLOCK = 04000;
 
+    /**
+     * {@code inotify_init1(2)}: a new inotify instance.
+     *
+     * @param flags {@link #IN_NONBLOCK}, {@link #IN_CLOEXEC}, or 0
+     * @return its descriptor, or -errno (-EMFILE past {@code fs.inotify.max_user_instances})
+     */
     public static int inotifyInit1(int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) INOTIFY_INIT1.invokeExact(errno, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code inotify_add_watch(2)}: the watch descriptor, the same one again for an inode already watched. */
+    /**
+     * {@code inotify_add_watch(2)}: watches {@code path} for the events of {@code mask}.
+     *
+     * @param fd the instance's descriptor ({@link #inotifyInit1})
+     * @param path the NUL-terminated path
+     * @param mask the event bits ({@code IN_*}) and watch flags such as {@link #IN_ONLYDIR}
+     * @return the watch descriptor, the same one again for an inode already watched (whose mask
+     *     this one replaces), or -errno (-ENOSPC past {@code fs.inotify.max_user_watches})
+     */
     public static int inotifyAddWatch(int fd, MemorySegment path, int mask) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) INOTIFY_ADD_WATCH.invokeExact(errno, fd, path, mask), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code inotify_rm_watch(2)}: ends a watch; an {@link #IN_IGNORED} event follows.
+     *
+     * @param fd the instance's descriptor
+     * @param wd the watch descriptor {@link #inotifyAddWatch} returned
+     * @return 0, or -errno (-EINVAL for a watch that is gone already)
+     */
     public static int inotifyRmWatch(int fd, int wd) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) INOTIFY_RM_WATCH.invokeExact(errno, fd, wd), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code eventfd(2)}: a descriptor over a 64-bit counter, to wake a thread that waits in
+     * {@link #poll} or a read.
+     *
+     * @param initval the counter's first value
+     * @param flags {@link #EFD_CLOEXEC}, {@link #EFD_NONBLOCK}, or 0
+     * @return its descriptor, or -errno
+     */
     public static int eventfd(int initval, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) EVENTFD.invokeExact(errno, initval, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code unshare(2)}: gives the calling thread its own copy of what {@code flags} names.
+     *
+     * @param flags {@link #CLONE_FS}, {@link #CLONE_NEWNS}, ...
+     * @return 0, or -errno (-EPERM for {@link #CLONE_NEWNS} without CAP_SYS_ADMIN, or under a seccomp filter)
+     */
     public static int unshare(int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) UNSHARE.invokeExact(errno, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code umount2(2)}.
+     *
+     * @param path the NUL-terminated mount point
+     * @param flags {@link #MNT_DETACH} or 0
+     * @return 0, or -errno (-EBUSY for a mount in use without {@link #MNT_DETACH}, -EPERM unprivileged)
+     */
     public static int umount2(MemorySegment path, int flags) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) UMOUNT2.invokeExact(errno, path, flags), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code mount(2)}; {@link MemorySegment#NULL} for an argument the call leaves out. */
+    /**
+     * {@code mount(2)}.
+     *
+     * @param source the NUL-terminated source, or {@link MemorySegment#NULL}
+     * @param target the NUL-terminated mount point
+     * @param type the NUL-terminated filesystem type, or {@link MemorySegment#NULL}
+     * @param flags the {@code MS_*} flags, such as {@link #MS_REC} | {@link #MS_PRIVATE}
+     * @param data the filesystem's NUL-terminated options, or {@link MemorySegment#NULL}
+     * @return 0, or -errno
+     */
     public static int mount(MemorySegment source, MemorySegment target, MemorySegment type, long flags, MemorySegment data) {
         MemorySegment errno = THREAD_ERRNO.get();
         try { return r((int) MOUNT.invokeExact(errno, source, target, type, flags, data), errno); } catch (Throwable t) { throw broken(t); }
@@ -655,6 +1195,7 @@ public final class Libc {
      * other threads as they were. A filesystem's worker does it once with 0: the kernel has already
      * applied the caller's umask to every mode it sends, and a second mask would take bits away.
      *
+     * @param mask the thread's new umask
      * @return 0, or -errno of the unshare (the umask is then left as it was)
      */
     public static int threadUmask(int mask) {
@@ -665,12 +1206,23 @@ public final class Libc {
         return rc;
     }
 
-    /** {@code umask(2)}: sets this filesystem context's mask, returns the previous one; cannot fail. */
+    /**
+     * {@code umask(2)}: sets the mask of the calling thread's filesystem context (the process's,
+     * unless {@link #threadUmask} gave the thread its own); cannot fail.
+     *
+     * @param mask the new mask
+     * @return the previous mask
+     */
     public static int umask(int mask) {
         try { return (int) UMASK.invokeExact(mask); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code setfsgid(2)}: this thread's group for file access; returns the previous one. */
+    /**
+     * {@code setfsgid(2)}: the group the calling thread (only it, on Linux) accesses files as.
+     *
+     * @param gid the new group; one the thread may not take leaves it as it was
+     * @return the previous group, whether or not it changed
+     */
     public static int setfsgid(int gid) {
         try { return (int) SETFSGID.invokeExact(gid); } catch (Throwable t) { throw broken(t); }
     }
@@ -686,6 +1238,10 @@ public final class Libc {
      * {@link #CLOCK_REALTIME_COARSE} is what the kernel's {@code current_time()} reads for the
      * times it sets itself, a tick (1-10 ms) behind the precise clock: a filesystem whose times
      * the kernel also sets (FUSE's writeback cache) keeps their order by stamping from it too.
+     *
+     * @param clock the {@code CLOCK_*} clock, such as {@link #CLOCK_REALTIME_COARSE}
+     * @return its time in nanoseconds
+     * @throws IllegalArgumentException for a clock this kernel does not have
      */
     public static long clockNanos(int clock) {
         long[] timespec = TIMESPEC.get(); // struct timespec on 64-bit Linux: tv_sec, tv_nsec
@@ -699,30 +1255,64 @@ public final class Libc {
         return timespec[0] * 1_000_000_000L + timespec[1];
     }
 
+    /**
+     * {@code geteuid(2)}; cannot fail.
+     *
+     * @return the process's effective user id
+     */
     public static int geteuid() {
         try { return (int) GETEUID.invokeExact(); } catch (Throwable t) { throw broken(t); }
     }
 
+    /**
+     * {@code getegid(2)}; cannot fail.
+     *
+     * @return the process's effective group id
+     */
     public static int getegid() {
         try { return (int) GETEGID.invokeExact(); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code malloc(3)}, for memory that libfuse will {@code free()} itself; 0 when out of memory. */
+    /**
+     * {@code malloc(3)}, for memory that libfuse will {@code free()} itself.
+     *
+     * @param size the number of bytes
+     * @return the address of the memory (not zeroed), or 0 when out of memory
+     */
     public static long malloc(long size) {
         try { return (long) MALLOC.invokeExact(size); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code calloc(3)}: {@code n * size} zeroed bytes off the Java heap, 0 when out of memory; give them back with {@link #free}. */
+    /**
+     * {@code calloc(3)}: zeroed memory off the Java heap; give it back with {@link #free}.
+     *
+     * @param n the number of elements
+     * @param size the size of one, in bytes
+     * @return the address of {@code n * size} zeroed bytes, or 0 when out of memory
+     */
     public static long calloc(long n, long size) {
         try { return (long) CALLOC.invokeExact(n, size); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code free(3)} of what {@link #malloc} or {@link #calloc} returned (0 is allowed and does nothing). */
+    /**
+     * {@code free(3)} of what {@link #malloc} or {@link #calloc} returned, once.
+     *
+     * @param address the address; 0 is allowed and does nothing
+     */
     public static void free(long address) {
         try { FREE.invokeExact(address); } catch (Throwable t) { throw broken(t); }
     }
 
-    /** {@code vsnprintf(3)} with raw addresses: formats a {@code va_list} that native code handed in. */
+    /**
+     * {@code vsnprintf(3)} with raw addresses: formats a {@code va_list} that native code handed in.
+     *
+     * @param buffer where the text goes, NUL-terminated
+     * @param size the room there, the NUL included
+     * @param format the address of the NUL-terminated {@code printf} format
+     * @param vaList the {@code va_list}, used up by the call
+     * @return the length the whole text has (more than {@code size - 1} if it was cut off), or a
+     *     negative number for a bad format
+     */
     public static int vsnprintf(long buffer, long size, long format, long vaList) {
         try { return (int) VSNPRINTF.invokeExact(buffer, size, format, vaList); } catch (Throwable t) { throw broken(t); }
     }

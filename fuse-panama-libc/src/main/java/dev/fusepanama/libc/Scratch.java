@@ -58,7 +58,11 @@ public final class Scratch {
 
     private Scratch() {}
 
-    /** The calling thread's. */
+    /**
+     * The calling thread's, made on its first call.
+     *
+     * @return the calling thread's scratch memory, the same object on every call from this thread
+     */
     public static Scratch get() {
         return PER_THREAD.get();
     }
@@ -69,6 +73,8 @@ public final class Scratch {
      * files are created with the modes the kernel sent, to which it has applied the caller's
      * umask already. Where that is refused (a seccomp filter), it says so once per thread and
      * the process's umask stays.
+     *
+     * @return the calling thread's scratch memory, the same object as {@link #get()}
      */
     public static Scratch worker() {
         Scratch s = PER_THREAD.get();
@@ -83,7 +89,7 @@ public final class Scratch {
         return s;
     }
 
-    /** Room for one {@code struct stat} of this architecture ({@link Arch#statSize}), 8-aligned. */
+    /** {@return room for one {@code struct stat} of this architecture} ({@link Arch#statSize} bytes, 8-aligned), made on first use. */
     public MemorySegment stat() {
         if (stat == null) {
             stat = arena.allocate(Arch.constants().statSize, 8);
@@ -91,7 +97,7 @@ public final class Scratch {
         return stat;
     }
 
-    /** {@link #DENTS} bytes for {@code getdents64(2)}, 8-aligned. */
+    /** {@return {@link #DENTS} bytes for {@code getdents64(2)}}, 8-aligned, made on first use. */
     public MemorySegment dents() {
         if (dents == null) {
             dents = arena.allocate(DENTS, 8);
@@ -99,7 +105,7 @@ public final class Scratch {
         return dents;
     }
 
-    /** A reader of {@link #dents()}. */
+    /** {@return a reader of {@link #dents()}}, the same on every call. */
     public Dirents dirents() {
         if (dirents == null) {
             dirents = new Dirents(dents());
@@ -107,7 +113,7 @@ public final class Scratch {
         return dirents;
     }
 
-    /** {@link #XATTR_LIST_MAX} bytes, for a {@code listxattr(2)}. */
+    /** {@return {@link #XATTR_LIST_MAX} bytes, for a {@code listxattr(2)}}, made on first use. */
     public MemorySegment xattrList() {
         if (xattrList == null) {
             xattrList = arena.allocate(XATTR_LIST_MAX);
@@ -116,8 +122,11 @@ public final class Scratch {
     }
 
     /**
-     * A buffer of at least {@code size} bytes (at least 128 KiB, the kernel's usual read),
-     * 16-aligned, the same until a larger one is asked for; what it held is not kept then.
+     * A buffer of at least {@code size} bytes, the same until a larger one is asked for.
+     *
+     * @param size the bytes needed
+     * @return the buffer: at least {@code size} and at least 128 KiB (the kernel's usual read),
+     *     16-aligned; when it grows, what the old one held is not copied
      */
     public MemorySegment buffer(long size) {
         if (buffer == null || buffer.byteSize() < size) {
@@ -127,7 +136,10 @@ public final class Scratch {
         return buffer;
     }
 
-    /** The memory of the last {@link #buffer}, as a cleared {@code ByteBuffer} (the same object until the buffer grows). */
+    /**
+     * {@return the memory of the last {@link #buffer}, as a cleared {@code ByteBuffer}}. It is the
+     * same object until the buffer grows; with no buffer yet, it makes one of 128 KiB.
+     */
     public ByteBuffer bufferView() {
         if (bufferView == null) {
             buffer(0);
@@ -136,8 +148,11 @@ public final class Scratch {
     }
 
     /**
-     * {@code bytes}, NUL-terminated, at the start of {@code into}.
+     * Copies {@code bytes}, NUL-terminated, to the start of {@code into}.
      *
+     * @param into the memory to write to, such as {@link #path}
+     * @param bytes the string's bytes, without a NUL
+     * @return {@code into}, for the call that takes the string
      * @throws IndexOutOfBoundsException if {@code into} has no room for them and the NUL
      */
     public static MemorySegment cString(MemorySegment into, byte[] bytes) {
@@ -146,7 +161,13 @@ public final class Scratch {
         return into;
     }
 
-    /** {@code /proc/self/fd/FD} in {@link #text}: how a descriptor's file is named to a call that takes no descriptor. */
+    /**
+     * Writes {@code /proc/self/fd/FD} to {@link #text}: how a descriptor's file is named to a call
+     * that takes no descriptor.
+     *
+     * @param fd the descriptor, not negative
+     * @return {@link #text}, holding the NUL-terminated path
+     */
     public MemorySegment procPath(int fd) {
         MemorySegment t = text;
         int n = 0;

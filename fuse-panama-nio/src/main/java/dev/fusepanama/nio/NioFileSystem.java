@@ -190,45 +190,86 @@ public final class NioFileSystem implements InodeFileSystem {
         return d.toNanos() / 1e9;
     }
 
-    /** Serves the directory {@code root} of its NIO filesystem, trusting names and attributes for a second. */
+    /**
+     * Serves the directory {@code root} of its NIO filesystem, trusting names and attributes for a second.
+     *
+     * @param root the directory to serve, of any provider; the mount shows what is under it
+     * @return the filesystem, to mount
+     * @throws IOException if {@code root} is not a directory, or not one that can be reached
+     *     ({@link java.nio.file.NotDirectoryException})
+     */
     public static NioFileSystem of(Path root) throws IOException {
         return of(root, Duration.ofSeconds(1));
     }
 
-    /** Serves {@code root}, trusting names and attributes for {@code cacheTimeout} (0: ask the provider every time). */
+    /**
+     * Serves {@code root}, trusting names, misses and attributes for {@code cacheTimeout}.
+     *
+     * @param root the directory to serve, of any provider
+     * @param cacheTimeout how long the kernel trusts what it was told; 0 to ask the provider every time
+     * @return the filesystem, to mount
+     * @throws IOException if {@code root} is not a directory, or not one that can be reached
+     * @throws IllegalArgumentException if {@code cacheTimeout} is negative
+     */
     public static NioFileSystem of(Path root, Duration cacheTimeout) throws IOException {
         return of(root, NioOptions.builder().cacheTimeout(cacheTimeout).build());
     }
 
-    /** Serves {@code root} with the timeouts, and any owner and mode shown, of {@code options}. */
+    /**
+     * Serves {@code root} with the timeouts, and any owner and mode shown, of {@code options}.
+     *
+     * @param root the directory to serve, of any provider
+     * @param options how the files are presented
+     * @return the filesystem, to mount
+     * @throws IOException if {@code root} is not a directory, or not one that can be reached
+     */
     public static NioFileSystem of(Path root, NioOptions options) throws IOException {
         return new NioFileSystem(root, options);
     }
 
-    /** How long the kernel trusts attributes it was given. */
+    /** {@return how long the kernel trusts attributes it was given}: {@link NioOptions#attributeTimeout()}. */
     public Duration cacheTimeout() {
         return options.attributeTimeout();
     }
 
-    /** The timeouts, and any owner and mode shown, this filesystem serves with. */
+    /** {@return the timeouts, and any owner and mode shown, this filesystem serves with} */
     public NioOptions options() {
         return options;
     }
 
     /**
      * The options this filesystem is meant to be mounted with: the kernel checks permissions from
-     * the modes; read-only where the NIO filesystem is.
+     * the modes and drops cached data when a file's size or time changed; read-only where the NIO
+     * filesystem is; the provider's scheme as the source in the mount table, subtype {@code nio}.
+     *
+     * @return a builder with these set, to add to and build
      */
     public MountOptions.Builder mountOptions() {
         return MountOptions.builder().defaultPermissions(true).readOnly(root.getFileSystem().isReadOnly())
                 .fsName(root.getFileSystem().provider().getScheme()).subtype("nio");
     }
 
-    /** Mounts at {@code mountpoint} with {@link #mountOptions}. */
+    /**
+     * Mounts at {@code mountpoint} with {@link #mountOptions}.
+     *
+     * @param mountpoint an existing empty directory
+     * @return the mount, which {@link #invalidate} and {@link #watchChanges} use from then on
+     * @throws MountException saying what is wrong and how to fix it
+     */
     public InodeMount mount(Path mountpoint) throws MountException {
         return mount(mountpoint, mountOptions().build());
     }
 
+    /**
+     * Mounts at {@code mountpoint} with {@code options}, which should start from {@link #mountOptions}.
+     * The filesystem keeps the mount, for {@link #invalidate} and {@link #watchChanges}: mount each
+     * instance once at a time.
+     *
+     * @param mountpoint an existing empty directory
+     * @param options the mount's options
+     * @return the mount
+     * @throws MountException saying what is wrong and how to fix it
+     */
     public InodeMount mount(Path mountpoint, MountOptions options) throws MountException {
         InodeMount m = Fuse.mount(this, mountpoint, options);
         mount = m;
@@ -236,9 +277,14 @@ public final class NioFileSystem implements InodeFileSystem {
     }
 
     /**
-     * {@code path} (a path of the served filesystem, under the root) changed behind the mount:
-     * the kernel drops its cached name and, for a file it knows, its attributes and data, so the
-     * next access asks again. Does nothing before mounting or for a path the kernel never saw.
+     * {@code path} changed behind the mount: the kernel drops its cached name and, for a file it
+     * knows, its attributes and data, so the next access asks again. Does nothing before mounting,
+     * for the root, or for a path the kernel never saw.
+     *
+     * @param path a path of the served filesystem, under the root
+     * @throws IOException if the kernel refused the notification (its errno in the message)
+     * @throws IllegalArgumentException if {@code path} is not of the served filesystem
+     * @throws IllegalStateException if the mount has ended, or when called from inside one of its operations
      */
     public void invalidate(Path path) throws IOException {
         InodeMount m = mount;

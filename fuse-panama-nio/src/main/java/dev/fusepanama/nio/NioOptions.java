@@ -33,26 +33,27 @@ public final class NioOptions {
         this.umask = b.umask;
     }
 
-    /** Every timeout 1 s; owners and modes as the provider keeps them. */
+    /** {@return every timeout 1 s; owners and modes as the provider keeps them} */
     public static NioOptions defaults() {
         return builder().build();
     }
 
+    /** {@return a builder that starts from the {@linkplain #defaults() defaults}} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** How long the kernel trusts a file's attributes. */
+    /** {@return how long the kernel trusts a file's attributes} */
     public Duration attributeTimeout() { return attributeTimeout; }
-    /** How long the kernel trusts a name it looked up. */
+    /** {@return how long the kernel trusts a name it looked up} */
     public Duration entryTimeout() { return entryTimeout; }
-    /** How long the kernel trusts that a name does not exist. */
+    /** {@return how long the kernel trusts that a name does not exist} */
     public Duration negativeTimeout() { return negativeTimeout; }
-    /** The owner every file is shown with, or -1: the provider's (or the mounting user where it keeps none). */
+    /** {@return the owner every file is shown with, or -1: the provider's (or the mounting user where it keeps none)} */
     public int owner() { return owner; }
-    /** The group every file is shown with, or -1. */
+    /** {@return the group every file is shown with, or -1: the provider's (or the mounting user's)} */
     public int group() { return group; }
-    /** The umask every file's permission bits are shown through ({@code 0777 & ~umask}), or -1: the provider's bits. */
+    /** {@return the umask every file's permission bits are shown through ({@code 0777 & ~umask}), or -1: the provider's bits} */
     public int umask() { return umask; }
 
     @Override
@@ -62,6 +63,7 @@ public final class NioOptions {
                 + (umask >= 0 ? ", umask 0" + Integer.toOctalString(umask) : "") + "]";
     }
 
+    /** Sets the options one by one; each setter returns the builder. Not for use by several threads at once. */
     public static final class Builder {
         private Duration attributeTimeout = Duration.ofSeconds(1);
         private Duration entryTimeout = Duration.ofSeconds(1);
@@ -72,39 +74,88 @@ public final class NioOptions {
 
         private Builder() {}
 
-        /** All three timeouts at once (0: ask the provider every time). */
+        /**
+         * Sets all three timeouts at once.
+         *
+         * @param timeout how long the kernel trusts what it was told; 0 to ask the provider every time
+         * @return this builder
+         * @throws IllegalArgumentException if {@code timeout} is negative
+         * @throws NullPointerException if {@code timeout} is null
+         */
         public Builder cacheTimeout(Duration timeout) {
             return attributeTimeout(timeout).entryTimeout(timeout).negativeTimeout(timeout);
         }
 
+        /**
+         * Sets how long the kernel trusts a file's attributes.
+         *
+         * @param timeout the time, 0 to ask the provider every time; 1 s by default
+         * @return this builder
+         * @throws IllegalArgumentException if {@code timeout} is negative
+         * @throws NullPointerException if {@code timeout} is null
+         */
         public Builder attributeTimeout(Duration timeout) {
             attributeTimeout = notNegative("attribute timeout", timeout);
             return this;
         }
 
+        /**
+         * Sets how long the kernel trusts a name it looked up.
+         *
+         * @param timeout the time, 0 to ask the provider every time; 1 s by default
+         * @return this builder
+         * @throws IllegalArgumentException if {@code timeout} is negative
+         * @throws NullPointerException if {@code timeout} is null
+         */
         public Builder entryTimeout(Duration timeout) {
             entryTimeout = notNegative("entry timeout", timeout);
             return this;
         }
 
+        /**
+         * Sets how long the kernel trusts that a name does not exist.
+         *
+         * @param timeout the time, 0 not to remember misses; 1 s by default
+         * @return this builder
+         * @throws IllegalArgumentException if {@code timeout} is negative
+         * @throws NullPointerException if {@code timeout} is null
+         */
         public Builder negativeTimeout(Duration timeout) {
             negativeTimeout = notNegative("negative timeout", timeout);
             return this;
         }
 
-        /** Shows every file as owned by user {@code uid} (libfuse's {@code -o uid=}). */
+        /**
+         * Shows every file as owned by user {@code uid} (libfuse's {@code -o uid=}).
+         *
+         * @param uid the user id
+         * @return this builder
+         * @throws IllegalArgumentException if {@code uid} is negative
+         */
         public Builder owner(int uid) {
             owner = notNegative("uid", uid);
             return this;
         }
 
-        /** Shows every file as owned by group {@code gid} (libfuse's {@code -o gid=}). */
+        /**
+         * Shows every file as owned by group {@code gid} (libfuse's {@code -o gid=}).
+         *
+         * @param gid the group id
+         * @return this builder
+         * @throws IllegalArgumentException if {@code gid} is negative
+         */
         public Builder group(int gid) {
             group = notNegative("gid", gid);
             return this;
         }
 
-        /** Shows every file with the permission bits {@code 0777 & ~umask} (libfuse's {@code -o umask=}, octal there). */
+        /**
+         * Shows every file with the permission bits {@code 0777 & ~umask} (libfuse's {@code -o umask=}, octal there).
+         *
+         * @param umask the bits to take away, 0 to 0777
+         * @return this builder
+         * @throws IllegalArgumentException if {@code umask} is outside 0 to 0777
+         */
         public Builder umask(int umask) {
             if (umask < 0 || umask > 0777) {
                 throw new IllegalArgumentException("a umask is between 0 and 0777, not 0" + Integer.toOctalString(umask));
@@ -113,6 +164,7 @@ public final class NioOptions {
             return this;
         }
 
+        /** {@return the options as set}, immutable; the builder may go on to build others. */
         public NioOptions build() {
             return new NioOptions(this);
         }

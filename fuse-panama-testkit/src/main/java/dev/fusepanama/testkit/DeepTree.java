@@ -12,11 +12,11 @@ import java.nio.file.Path;
  * descriptor of its parent ({@code /proc/self/fd/N/NAME}), so that the deepest one can be longer
  * from the top than one path string may be. Used to reach paths near PATH_MAX.
  */
-public final class DeepTree {
+final class DeepTree {
     private final String dirName;
     private final int[] dirs;
 
-    public DeepTree(Path top, int levels, String dirName) {
+    DeepTree(Path top, int levels, String dirName) {
         this.dirName = dirName;
         this.dirs = new int[levels + 1];
         dirs[0] = Os.open(Os.bytes(top), Posix.O_PATH | Posix.O_DIRECTORY, 0);
@@ -29,12 +29,12 @@ public final class DeepTree {
     }
 
     /** {@code name} in the deepest directory, as a path through its descriptor. */
-    public byte[] inDeepest(String name) {
+    byte[] inDeepest(String name) {
         return inDescriptor(dirs[dirs.length - 1], name);
     }
 
     /** Removes the (by then empty) directories from the deepest up and closes the descriptors; whether every rmdir succeeded. */
-    public boolean remove() {
+    boolean remove() {
         boolean all = true;
         for (int i = dirs.length - 1; i > 0; i--) {
             Os.close(dirs[i]);

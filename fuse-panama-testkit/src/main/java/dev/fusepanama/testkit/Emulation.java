@@ -28,7 +28,7 @@ public final class Emulation {
      */
     public static final String ENVIRONMENT = "FUSE_PANAMA_RUN";
 
-    /** Whether the tests run in an emulated JVM of another architecture than the kernel's. */
+    /** {@return whether the tests run in an emulated JVM of another architecture than the kernel's}: {@value #ENVIRONMENT} is set and not blank. */
     public static boolean active() {
         String run = System.getenv(ENVIRONMENT);
         return run != null && !run.isBlank();

@@ -14,7 +14,17 @@ import java.util.List;
 public final class Ext4 {
     private Ext4() {}
 
-    /** A new ext4 of {@code mib} MiB, root mode 0755, at a new temporary directory named after {@code name}. */
+    /**
+     * A new ext4, root mode 0755 and owned by root, with no {@code lost+found}, at a new temporary
+     * directory named after {@code name}. The image is deleted at once: the loop device keeps it
+     * until the unmount.
+     *
+     * @param name the start of the directory's and the image's names
+     * @param mib its size in MiB, taken from /dev/shm's memory as it fills
+     * @return the directory, to {@link #unmount} when done
+     * @throws IOException if it cannot be made or mounted (it needs root and e2fsprogs); the directory is removed again
+     * @throws InterruptedException if interrupted while {@code mkfs.ext4} or {@code mount} runs
+     */
     public static Path mount(String name, int mib) throws IOException, InterruptedException {
         Path image = Files.createTempFile(Path.of("/dev/shm"), name + "-", ".ext4");
         Path dir = Files.createTempDirectory(name + "-");
@@ -34,7 +44,13 @@ public final class Ext4 {
         return dir;
     }
 
-    /** Unmounts {@code dir} (its loop device goes with it) and removes it; detaches it lazily if busy, and throws. */
+    /**
+     * Unmounts {@code dir} (its loop device goes with it) and removes it; detaches it lazily if busy, and throws.
+     *
+     * @param dir what {@link #mount} returned
+     * @throws IOException if the filesystem was busy (it is detached all the same), or the directory cannot be removed
+     * @throws InterruptedException if interrupted while {@code umount} runs
+     */
     public static void unmount(Path dir) throws IOException, InterruptedException {
         String busy = Commands.run(List.of("umount", "-d", dir.toString()));
         if (busy != null) {

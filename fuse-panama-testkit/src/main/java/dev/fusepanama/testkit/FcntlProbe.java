@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /** Record locks belong to processes: this main tries one from a second JVM. */
-public final class FcntlProbe {
+final class FcntlProbe {
     private FcntlProbe() {}
 
     /** 0: the lock was granted; 1: refused because another process holds it. */
@@ -18,6 +18,7 @@ public final class FcntlProbe {
         return p.exitValue();
     }
 
+    /** Tries a write lock on all of the file {@code args[0]}, without waiting: exits with 0 if granted, 1 if another process holds one, 2 on any other error. */
     public static void main(String[] args) {
         int fd = Os.open(Path.of(args[0]), Posix.O_RDWR);
         int rc = Os.fcntlLock(fd, Posix.F_SETLK, Posix.F_WRLCK, 0, 0);

@@ -46,9 +46,15 @@ public final class ListingRace {
     private ListingRace() {}
 
     /**
-     * Runs rounds in fresh subdirectories of {@code root} until {@code listings} listings were
-     * made; returns how many were made, or throws an {@link AssertionError} naming the first
-     * listing that missed or repeated an untouched name.
+     * Runs rounds in fresh subdirectories of {@code root} (removed again after each round) until
+     * {@code listings} listings were made.
+     *
+     * @param root an empty directory of the filesystem under test
+     * @param listings how many listings to make at least (a round makes 160)
+     * @return how many were made
+     * @throws java.util.concurrent.ExecutionException whose cause is an {@link AssertionError} naming
+     *     the first listing that missed or repeated an untouched name, or the I/O error of a thread
+     * @throws Exception if the round's files cannot be made or removed, or the wait is interrupted
      */
     public static int check(Path root, int listings) throws Exception {
         int made = 0;

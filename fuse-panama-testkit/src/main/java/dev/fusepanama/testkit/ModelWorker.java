@@ -114,6 +114,14 @@ public final class ModelWorker {
         }
     }
 
+    /**
+     * Runs the worker as the class description's command lines say: {@code DIR SECONDS SEED} and the options.
+     *
+     * @param args the directory (made if missing), the seconds to run, the seed of the random
+     *     operations, then {@code --no-xattrs}, {@code --no-links}, {@code --utf8-names},
+     *     {@code --fill}, or {@code --synced LOG}
+     * @throws Exception if the worker cannot run at all (an I/O error outside the model's checks)
+     */
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
         double seconds = Double.parseDouble(args[1]);
@@ -667,9 +675,15 @@ public final class ModelWorker {
     }
 
     /**
-     * Checks {@code dir} against the log {@link #synced} kept: every file it wrote and did not
-     * remove has exactly its contents, every file it removed is gone. Returns what differed, or
-     * null; {@code counted[0]} gets the number of files checked.
+     * Checks {@code dir} against the log a {@code --synced} worker kept: every file it wrote and did
+     * not remove has exactly its contents, every file it removed is gone (one whose removal was under
+     * way at the kill may be either).
+     *
+     * @param dir the worker's directory, in a new mount of the same store
+     * @param log the worker's log
+     * @param counted an array whose first element is increased by the number of files checked
+     * @return what differed, or null if nothing did
+     * @throws IOException if the log or a file cannot be read
      */
     public static String checkSynced(Path dir, Path log, long[] counted) throws IOException {
         Map<String, String> expected = new HashMap<>();

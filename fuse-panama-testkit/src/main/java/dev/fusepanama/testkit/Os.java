@@ -31,14 +31,26 @@ import java.util.List;
 public final class Os {
     private Os() {}
 
+    /** {@link Libc#AT_FDCWD}: the calls here take paths from the working directory (or absolute ones). */
     public static final int AT_FDCWD = Libc.AT_FDCWD;
+    /** {@link Libc#AT_SYMLINK_NOFOLLOW}: act on a final symbolic link itself. */
     public static final int AT_SYMLINK_NOFOLLOW = Libc.AT_SYMLINK_NOFOLLOW;
 
+    /**
+     * {@return {@code p} as the bytes the calls here take}: its text in UTF-8, no NUL.
+     *
+     * @param p the path
+     */
     public static byte[] bytes(Path p) {
         return p.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** {@code dir + "/" + name} as bytes. */
+    /**
+     * {@return {@code dir + "/" + name} as bytes}, for a name that need not be UTF-8.
+     *
+     * @param dir the directory
+     * @param name the entry's name, any bytes but NUL and '/'
+     */
     public static byte[] child(Path dir, byte[] name) {
         byte[] d = bytes(dir);
         byte[] r = Arrays.copyOf(d, d.length + 1 + name.length);
@@ -60,24 +72,60 @@ public final class Os {
     }
 
 
+    /**
+     * {@code open(2)}.
+     *
+     * @param path the path
+     * @param flags the {@code O_*} flags ({@link Posix})
+     * @param mode the permission bits of a file it creates, before the umask
+     * @return the descriptor, or -errno
+     */
     public static int open(byte[] path, int flags, int mode) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.openat(AT_FDCWD, cstr(a, path), flags, mode);
         }
     }
 
+    /**
+     * {@code open(2)} with the mode 0644 for a file it creates.
+     *
+     * @param path the path
+     * @param flags the {@code O_*} flags ({@link Posix})
+     * @return the descriptor, or -errno
+     */
     public static int open(Path path, int flags) { return open(bytes(path), flags, 0644); }
 
+    /**
+     * {@code close(2)}: on a FUSE file, the flush the filesystem answered.
+     *
+     * @param fd the descriptor
+     * @return 0, or -errno
+     */
     public static int close(int fd) {
         return Libc.close(fd);
     }
 
+    /**
+     * {@code pwrite(2)} of all of {@code data}, in one call.
+     *
+     * @param fd the descriptor
+     * @param data the bytes
+     * @param offset where in the file
+     * @return the number of bytes written, or -errno
+     */
     public static long pwrite(int fd, byte[] data, long offset) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.pwrite(fd, data(a, data), data.length, offset);
         }
     }
 
+    /**
+     * {@code write(2)} of all of {@code data} at the file offset, in one call.
+     *
+     * @param fd the descriptor
+     * @param data the bytes
+     * @return the number of bytes written, or -errno
+     */
     public static long write(int fd, byte[] data) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.write(fd, data(a, data), data.length);
@@ -85,8 +133,12 @@ public final class Os {
     }
 
     /**
-     * What {@code echo DATA > PATH} does: open (create, truncate), one write, close. 0, or the
-     * first call's {@code -errno} (a short write is -ENOSPC, as the shell's write would report it).
+     * What {@code echo DATA > PATH} does: open (create with 0644, truncate), one write, close.
+     *
+     * @param path the file
+     * @param data its new contents
+     * @return 0, or the first failing call's {@code -errno} (a short write is -ENOSPC, as the
+     *     shell's write would report it)
      */
     public static int writeFile(Path path, byte[] data) {
         int fd = open(bytes(path), Posix.O_CREAT | Posix.O_WRONLY | Posix.O_TRUNC, 0644);
@@ -102,14 +154,22 @@ public final class Os {
      * Drops the kernel's clean page cache and unused dentries and inodes
      * ({@code /proc/sys/vm/drop_caches}, root only): what a FUSE filesystem is asked afterwards is
      * what it stored, not what the kernel kept.
+     *
+     * @throws IOException if the file cannot be written (not root)
      */
     public static void dropCaches() throws IOException {
         Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "3");
     }
 
     /**
-     * pread of up to {@code size} bytes into a page-aligned buffer (as O_DIRECT on a real
-     * filesystem, and so on a passed-through FUSE file, requires); throws {@link OsException} on error.
+     * {@code pread(2)} into a page-aligned buffer, as O_DIRECT on a real filesystem (and so on a
+     * passed-through FUSE file) requires.
+     *
+     * @param fd the descriptor
+     * @param size the most bytes to read
+     * @param offset where in the file
+     * @return the bytes read, fewer than {@code size} at the end of the file, none past it
+     * @throws OsException if the call fails
      */
     public static byte[] pread(int fd, int size, long offset) {
         try (Arena a = Arena.ofConfined()) {
@@ -122,27 +182,71 @@ public final class Os {
         }
     }
 
+    /**
+     * {@code lseek(2)}.
+     *
+     * @param fd the descriptor
+     * @param offset the offset, counted from where {@code whence} says
+     * @param whence {@code SEEK_SET}, {@code SEEK_CUR}, {@code SEEK_END}, {@code SEEK_DATA} or {@code SEEK_HOLE}
+     * @return the resulting offset, or -errno
+     */
     public static long lseek(int fd, long offset, int whence) {
         return Libc.lseek(fd, offset, whence);
     }
 
+    /**
+     * {@code ftruncate(2)}.
+     *
+     * @param fd a descriptor open for writing
+     * @param size the new size in bytes
+     * @return 0, or -errno
+     */
     public static int ftruncate(int fd, long size) {
         return Libc.ftruncate(fd, size);
     }
 
+    /**
+     * {@code fsync(2)}.
+     *
+     * @param fd the descriptor
+     * @return 0, or -errno
+     */
     public static int fsync(int fd) {
         return Libc.fsync(fd, false);
     }
 
+    /**
+     * {@code fdatasync(2)}.
+     *
+     * @param fd the descriptor
+     * @return 0, or -errno
+     */
     public static int fdatasync(int fd) {
         return Libc.fsync(fd, true);
     }
 
+    /**
+     * {@code flock(2)}.
+     *
+     * @param fd the descriptor
+     * @param op {@code LOCK_SH}, {@code LOCK_EX} or {@code LOCK_UN}, with {@code LOCK_NB} not to wait
+     * @return 0, or -errno
+     */
     public static int flock(int fd, int op) {
         return Libc.flock(fd, op);
     }
 
-    /** fcntl record lock; for F_GETLK returns the lock type found (F_UNLCK if none). */
+    /**
+     * A record lock command ({@code fcntl(2)} with a {@code struct flock}), its range counted from
+     * the start of the file.
+     *
+     * @param fd the descriptor
+     * @param cmd {@code F_GETLK}, {@code F_SETLK}, {@code F_SETLKW} or an {@code F_OFD_*} one
+     * @param type {@code F_RDLCK}, {@code F_WRLCK} or {@code F_UNLCK}
+     * @param start the range's first byte
+     * @param len its length, 0 for up to the end of the file
+     * @return for {@code F_GETLK} the type of the lock found ({@code F_UNLCK} if none), else 0; or -errno
+     */
     public static int fcntlLock(int fd, int cmd, short type, long start, long len) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment fl = a.allocate(flock.LAYOUT);
@@ -156,22 +260,55 @@ public final class Os {
         }
     }
 
+    /**
+     * {@code fallocate(2)}.
+     *
+     * @param fd a descriptor open for writing
+     * @param mode 0, or {@code FALLOC_FL_*} flags
+     * @param offset the range's first byte
+     * @param len its length in bytes
+     * @return 0, or -errno
+     */
     public static int fallocate(int fd, int mode, long offset, long len) {
         return Libc.fallocate(fd, mode, offset, len);
     }
 
+    /**
+     * {@code copy_file_range(2)} between explicit offsets; the file offsets stay as they were.
+     *
+     * @param in the descriptor copied from
+     * @param offIn where in {@code in}
+     * @param out the descriptor copied to
+     * @param offOut where in {@code out}
+     * @param len the most bytes to copy
+     * @return the number of bytes copied, 0 at the end of {@code in}, or -errno
+     */
     public static long copyFileRange(int in, long offIn, int out, long offOut, long len) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.copyFileRange(in, a.allocateFrom(JAVA_LONG, offIn), out, a.allocateFrom(JAVA_LONG, offOut), len, 0);
         }
     }
 
-    /** ioctl with a pointer to {@code arg} (in/out). */
+    /**
+     * {@code ioctl(2)} with a pointer to {@code arg}, which the request reads or fills.
+     *
+     * @param fd the descriptor
+     * @param cmd the request number
+     * @param arg the argument, in native memory
+     * @return what the request returns, or -errno
+     */
     public static int ioctl(int fd, long cmd, MemorySegment arg) {
         return Libc.ioctl(fd, cmd, arg);
     }
 
-    /** poll one fd; returns revents, 0 on timeout, or -errno. */
+    /**
+     * {@code poll(2)} of one descriptor.
+     *
+     * @param fd the descriptor
+     * @param events the {@code POLL*} events to wait for
+     * @param timeoutMillis the longest wait in milliseconds, -1 for no limit
+     * @return the events that happened ({@code revents}), 0 on timeout, or -errno
+     */
     public static int poll(int fd, short events, int timeoutMillis) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment pfd = a.allocate(8, 4);
@@ -182,43 +319,96 @@ public final class Os {
         }
     }
 
+    /**
+     * {@code renameat2(2)}.
+     *
+     * @param from the old path
+     * @param to the new path
+     * @param flags {@code RENAME_NOREPLACE}, {@code RENAME_EXCHANGE}, {@code RENAME_WHITEOUT}, or 0
+     * @return 0, or -errno
+     */
     public static int renameat2(byte[] from, byte[] to, int flags) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.renameat2(AT_FDCWD, cstr(a, from), AT_FDCWD, cstr(a, to), flags);
         }
     }
 
+    /**
+     * {@code mknod(2)}.
+     *
+     * @param path the path
+     * @param mode the file type ({@code S_IF*}) and permission bits
+     * @param dev the device number of a device file
+     * @return 0, or -errno
+     */
     public static int mknod(byte[] path, int mode, long dev) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.mknodat(AT_FDCWD, cstr(a, path), mode, dev);
         }
     }
 
+    /**
+     * {@code unlink(2)}.
+     *
+     * @param path the path
+     * @return 0, or -errno
+     */
     public static int unlink(byte[] path) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.unlinkat(AT_FDCWD, cstr(a, path), 0);
         }
     }
 
+    /**
+     * {@code access(2)}: checked as the real user, following a final symbolic link.
+     *
+     * @param path the path
+     * @param mode {@code F_OK}, or any of {@code R_OK}, {@code W_OK}, {@code X_OK}
+     * @return 0 if allowed, or -errno
+     */
     public static int access(byte[] path, int mode) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.faccessat(AT_FDCWD, cstr(a, path), mode, 0);
         }
     }
 
+    /**
+     * {@code chown(2)}, following a final symbolic link.
+     *
+     * @param path the path
+     * @param uid the new owner, or -1 to keep it
+     * @param gid the new group, or -1 to keep it
+     * @return 0, or -errno
+     */
     public static int chown(byte[] path, int uid, int gid) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.fchownat(AT_FDCWD, cstr(a, path), uid, gid, 0);
         }
     }
 
+    /**
+     * {@code truncate(2)}.
+     *
+     * @param path the path
+     * @param size the new size in bytes
+     * @return 0, or -errno
+     */
     public static int truncate(byte[] path, long size) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.truncate(cstr(a, path), size);
         }
     }
 
-    /** utimensat with explicit nanoseconds (may be UTIME_NOW / UTIME_OMIT). */
+    /**
+     * {@code utimensat(2)} with explicit times, following a final symbolic link.
+     *
+     * @param path the path
+     * @param aSec the access time's seconds
+     * @param aNsec its nanoseconds, or {@code UTIME_NOW} or {@code UTIME_OMIT}
+     * @param mSec the modification time's seconds
+     * @param mNsec its nanoseconds, or {@code UTIME_NOW} or {@code UTIME_OMIT}
+     * @return 0, or -errno
+     */
     public static int utimens(byte[] path, long aSec, long aNsec, long mSec, long mNsec) {
         try (Arena a = Arena.ofConfined()) {
             long size = timespec.LAYOUT.byteSize();
@@ -231,13 +421,29 @@ public final class Os {
         }
     }
 
+    /**
+     * {@code setxattr(2)}, following a final symbolic link.
+     *
+     * @param path the path
+     * @param name the attribute's name with its namespace, such as {@code user.foo}
+     * @param value its value
+     * @param flags {@code XATTR_CREATE}, {@code XATTR_REPLACE}, or 0
+     * @return 0, or -errno
+     */
     public static int setxattr(byte[] path, String name, byte[] value, int flags) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.setxattr(cstr(a, path), a.allocateFrom(name), data(a, value), value.length, flags);
         }
     }
 
-    /** getxattr into a buffer of {@code size} bytes; result is -errno, or the value (size 0: length only, as byte[n] of zeros). */
+    /**
+     * {@code getxattr(2)} into a buffer of {@code size} bytes, following a final symbolic link.
+     *
+     * @param path the path
+     * @param name the attribute's name with its namespace
+     * @param size the buffer's size; 0 asks for the value's length only
+     * @return the value's length (or -errno) and, unless {@code size} was 0 or the call failed, the value
+     */
     public static Result getxattr(byte[] path, String name, int size) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment v = a.allocate(Math.max(1, size));
@@ -246,7 +452,14 @@ public final class Os {
         }
     }
 
-    /** listxattr into a buffer of {@code size} bytes; size 0 queries the length. */
+    /**
+     * {@code listxattr(2)} into a buffer of {@code size} bytes, following a final symbolic link.
+     *
+     * @param path the path
+     * @param size the buffer's size; 0 asks for the list's length only
+     * @return the list's length (or -errno) and, unless {@code size} was 0 or the call failed, the
+     *     list ({@link Result#names()})
+     */
     public static Result listxattr(byte[] path, int size) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment v = a.allocate(Math.max(1, size));
@@ -255,14 +468,31 @@ public final class Os {
         }
     }
 
+    /**
+     * {@code removexattr(2)}, following a final symbolic link.
+     *
+     * @param path the path
+     * @param name the attribute's name with its namespace
+     * @return 0, or -errno
+     */
     public static int removexattr(byte[] path, String name) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.removexattr(cstr(a, path), a.allocateFrom(name));
         }
     }
 
-    /** A result with data: {@code rc} is the count or -errno. */
+    /**
+     * The result of a call that returns bytes.
+     *
+     * @param rc the number of bytes, or -errno
+     * @param data the bytes, or null where the call failed or only a length was asked for
+     */
     public record Result(long rc, byte[] data) {
+        /**
+         * {@return the names in {@link #data()}, an {@code xattr} list of NUL-terminated names}, decoded as UTF-8.
+         *
+         * @throws NullPointerException if the result has no data
+         */
         public List<String> names() {
             List<String> out = new ArrayList<>();
             int start = 0;
@@ -276,7 +506,13 @@ public final class Os {
         }
     }
 
-    /** lstat, as the fields tests look at; throws OsException on failure. */
+    /**
+     * {@code lstat(2)}: the attributes of {@code path}, not following a final symbolic link.
+     *
+     * @param path the path
+     * @return the fields tests look at
+     * @throws OsException if the call fails
+     */
     public static StatResult lstat(byte[] path) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment st = a.allocate(stat.LAYOUT);
@@ -288,7 +524,13 @@ public final class Os {
         }
     }
 
-    /** fstat of an open descriptor; throws OsException on failure. */
+    /**
+     * {@code fstat(2)} of an open descriptor.
+     *
+     * @param fd the descriptor
+     * @return the fields tests look at
+     * @throws OsException if the call fails
+     */
     public static StatResult fstat(int fd) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment st = a.allocate(stat.LAYOUT);
@@ -300,10 +542,25 @@ public final class Os {
         }
     }
 
-    /** What {@link #statx} returns: the mask of fields filled, the birth time, the mode and size. */
+    /**
+     * What {@link #statx} returns.
+     *
+     * @param mask the {@code STATX_*} bits of the fields the filesystem filled in
+     * @param btimeSeconds the birth time's seconds since the epoch (0 unless {@code STATX_BTIME} is in the mask)
+     * @param btimeNanos its nanoseconds
+     * @param mode the file type and permission bits
+     * @param size the size in bytes
+     */
     public record StatxResult(int mask, long btimeSeconds, int btimeNanos, int mode, long size) {}
 
-    /** {@code statx(2)} of {@code path} (not following a last symlink) asking for {@code mask}; throws OsException on failure. */
+    /**
+     * {@code statx(2)} of {@code path}, not following a final symbolic link.
+     *
+     * @param path the path
+     * @param mask the {@code STATX_*} bits of the fields to ask for
+     * @return the fields tests look at
+     * @throws OsException if the call fails
+     */
     public static StatxResult statx(byte[] path, int mask) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment buf = a.allocate(dev.fusepanama.libc.structs.statx.LAYOUT);
@@ -320,31 +577,65 @@ public final class Os {
         }
     }
 
+    /**
+     * {@code mkdir(2)}.
+     *
+     * @param path the path
+     * @param mode the permission bits, before the umask
+     * @return 0, or -errno
+     */
     public static int mkdir(byte[] path, int mode) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.mkdirat(AT_FDCWD, cstr(a, path), mode);
         }
     }
 
+    /**
+     * {@code rmdir(2)}.
+     *
+     * @param path the path
+     * @return 0, or -errno
+     */
     public static int rmdir(byte[] path) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.unlinkat(AT_FDCWD, cstr(a, path), Libc.AT_REMOVEDIR);
         }
     }
 
+    /**
+     * {@code symlink(2)}.
+     *
+     * @param target the text of the link
+     * @param path where the link is made
+     * @return 0, or -errno
+     */
     public static int symlink(byte[] target, byte[] path) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.symlinkat(cstr(a, target), AT_FDCWD, cstr(a, path));
         }
     }
 
+    /**
+     * {@code link(2)}: not following a final symbolic link of {@code from}.
+     *
+     * @param from the existing file
+     * @param to the new name
+     * @return 0, or -errno
+     */
     public static int link(byte[] from, byte[] to) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.linkat(AT_FDCWD, cstr(a, from), AT_FDCWD, cstr(a, to), 0);
         }
     }
 
-    /** {@code linkat} of an open descriptor's file to {@code to}, through its /proc/self/fd name (as a tool links an O_TMPFILE file). */
+    /**
+     * {@code linkat(2)} of an open descriptor's file to {@code to}, through its /proc/self/fd name
+     * (as a tool links an O_TMPFILE file).
+     *
+     * @param fd the descriptor
+     * @param to the new name
+     * @return 0, or -errno
+     */
     public static int linkOpen(int fd, byte[] to) {
         try (Arena a = Arena.ofConfined()) {
             byte[] proc = ("/proc/self/fd/" + fd).getBytes(StandardCharsets.US_ASCII);
@@ -352,13 +643,26 @@ public final class Os {
         }
     }
 
+    /**
+     * {@code chmod(2)}, following a final symbolic link.
+     *
+     * @param path the path
+     * @param mode the new permission bits
+     * @return 0, or -errno
+     */
     public static int chmod(byte[] path, int mode) {
         try (Arena a = Arena.ofConfined()) {
             return Libc.fchmodat(AT_FDCWD, cstr(a, path), mode, 0);
         }
     }
 
-    /** readlink: the target bytes; throws {@link OsException} on failure. */
+    /**
+     * {@code readlink(2)}.
+     *
+     * @param path the symbolic link
+     * @return its text (at most 4096 bytes)
+     * @throws OsException if the call fails
+     */
     public static byte[] readlink(byte[] path) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment buf = a.allocate(4096);
@@ -370,6 +674,22 @@ public final class Os {
         }
     }
 
+    /**
+     * The fields of a {@code struct stat} that tests look at.
+     *
+     * @param mode the file type and permission bits
+     * @param ino the inode number
+     * @param nlink the number of hard links
+     * @param size the size in bytes
+     * @param uid the owner
+     * @param gid the group
+     * @param rdev the device a device file stands for
+     * @param atimeSec the access time's seconds since the epoch
+     * @param atimeNsec its nanoseconds
+     * @param mtimeSec the modification time's seconds since the epoch
+     * @param mtimeNsec its nanoseconds
+     * @param blocks the space allocated, in 512-byte units
+     */
     public record StatResult(int mode, long ino, long nlink, long size, int uid, int gid, long rdev,
                              long atimeSec, long atimeNsec, long mtimeSec, long mtimeNsec, long blocks) {
         static StatResult of(long s) {
@@ -379,8 +699,26 @@ public final class Os {
         }
     }
 
+    /**
+     * The fields of a {@code struct statvfs} that tests look at.
+     *
+     * @param bsize the block size, in bytes
+     * @param blocks the filesystem's size in blocks
+     * @param bfree the free blocks
+     * @param bavail the free blocks an unprivileged user may use
+     * @param files the number of inodes
+     * @param ffree the free inodes
+     * @param namemax the longest name, in bytes
+     */
     public record StatVfsResult(long bsize, long blocks, long bfree, long bavail, long files, long ffree, long namemax) {}
 
+    /**
+     * {@code statvfs(3)} of the filesystem {@code path} is on.
+     *
+     * @param path any file on it
+     * @return the fields tests look at
+     * @throws OsException if the call fails
+     */
     public static StatVfsResult statvfs(Path path) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment st = a.allocate(statvfs.LAYOUT);
@@ -394,7 +732,13 @@ public final class Os {
         }
     }
 
-    /** The directory's entry names as raw bytes, in the order getdents64(2) returns them ("." and ".." included). */
+    /**
+     * The directory's entry names as raw bytes, in the order {@code getdents64(2)} returns them.
+     *
+     * @param dir the directory
+     * @return the names, "." and ".." included
+     * @throws OsException if it cannot be opened or read
+     */
     public static List<byte[]> listBytes(Path dir) {
         int fd = open(bytes(dir), Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
         if (fd < 0) {
@@ -413,8 +757,12 @@ public final class Os {
     }
 
     /**
-     * One getdents64(2) on the open directory {@code fd} with a buffer of {@code bufferSize}
-     * bytes: the names it returned, none at the end of the directory; throws {@link OsException}.
+     * One {@code getdents64(2)} on an open directory, from its offset.
+     *
+     * @param fd the directory's descriptor
+     * @param bufferSize the buffer's size in bytes (-EINVAL if not even one entry fits)
+     * @return the names it returned, none at the end of the directory
+     * @throws OsException if the call fails
      */
     public static List<byte[]> getdents(int fd, int bufferSize) {
         try (Arena a = Arena.ofConfined()) {
@@ -434,6 +782,7 @@ public final class Os {
     /** A failed call, with its errno. */
     public static final class OsException extends RuntimeException {
         private static final long serialVersionUID = 1L;
+        /** The errno, positive. */
         public final int errno;
 
         OsException(String call, int errno) {

@@ -95,7 +95,12 @@ public abstract class PjdfstestSuite {
     /** Seconds between changes whose timestamps are compared: above any FUSE filesystem's granularity (1 ns here). */
     private static final double NAPTIME = 0.01;
 
-    /** Mounts the filesystem under test at a fresh directory. */
+    /**
+     * Mounts the filesystem under test at a fresh directory, with {@code allowOther}.
+     *
+     * @return the mount, which the suite closes when pjdfstest is done
+     * @throws Exception if it cannot be mounted (the test fails), or a JUnit assumption to skip it
+     */
     protected abstract TestMount mountFilesystem() throws Exception;
 
     /** pjdfstest's optional features ({@code pjdfstest -l}) that exist on Linux. */
@@ -117,12 +122,22 @@ public abstract class PjdfstestSuite {
         }
     }
 
-    /** The features this filesystem does not have; the tests that need them are skipped. None by default. */
+    /**
+     * The features this filesystem does not have; the tests that need them are skipped. None by default.
+     *
+     * @return the features to switch off in pjdfstest's configuration
+     */
     protected Set<Feature> unsupported() {
         return Set.of();
     }
 
-    /** Tests known to fail, by pjdfstest's name (e.g. {@code rename::exdev_target}), each with the reason. None by default. */
+    /**
+     * Tests known to fail, each with the reason; none by default. See the class description for
+     * patterns and for how a stale entry fails the run.
+     *
+     * @return pjdfstest's names (e.g. {@code rename::exdev_target}) or patterns ({@code *::fifo}) to
+     *     the one line that says why
+     */
     protected Map<String, String> knownFailures() {
         return Map.of();
     }

@@ -36,7 +36,12 @@ public abstract class PosixChecks {
     /** For a subclass: the filesystem under test is the one it mounts. */
     protected PosixChecks() {}
 
-    /** Mounts the filesystem under test at a fresh directory. */
+    /**
+     * Mounts the filesystem under test at a fresh directory, once for each check.
+     *
+     * @return the mount, which the harness closes after the check
+     * @throws Exception if it cannot be mounted (the check fails), or a JUnit assumption to skip the check
+     */
     protected abstract TestMount mountFilesystem() throws Exception;
 
     /** What a filesystem may choose not to support: the checks that need it are skipped, saying why. */
@@ -115,12 +120,20 @@ public abstract class PosixChecks {
         FSTAT_OF_REMOVED_FILES
     }
 
-    /** The features this filesystem does not support; none by default. */
+    /**
+     * The features this filesystem does not support; none by default.
+     *
+     * @return the features whose checks are skipped, saying why
+     */
     protected Set<Feature> unsupported() {
         return Set.of();
     }
 
-    /** Skips the calling check unless the filesystem supports every one of {@code features}. */
+    /**
+     * Skips the calling check unless the filesystem supports every one of {@code features}.
+     *
+     * @param features what the check needs
+     */
     protected final void requires(Feature... features) {
         for (Feature f : features) {
             Assumptions.assumeFalse(unsupported().contains(f), () -> "the filesystem does not support " + f);
@@ -133,7 +146,9 @@ public abstract class PosixChecks {
 
     static Path tmpfs;
     TestMount mount;
+    /** The root of the filesystem under test, mounted for the current check. */
     protected Path fs;
+    /** The current check's own directory in the reference tmpfs, empty at the start, to compare the mount with. */
     protected Path ref;
 
     @BeforeAll
@@ -169,7 +184,9 @@ public abstract class PosixChecks {
     /**
      * After each check's unmount: close what {@link #mountFilesystem} opened for the filesystem
      * (a subclass's own {@code @AfterEach} would run before the unmount, while the kernel may
-     * still send releases).
+     * still send releases). Does nothing by default.
+     *
+     * @throws Exception to fail the check
      */
     protected void afterUnmount() throws Exception {}
 
@@ -180,7 +197,7 @@ public abstract class PosixChecks {
     }
 
     /** What a script observed, line by line. */
-    protected static final class Log {
+    static final class Log {
         final List<String> lines = new ArrayList<>();
         /** Whether a directory's link count is compared. */
         private final boolean directoryLinks;
@@ -248,12 +265,12 @@ public abstract class PosixChecks {
     }
 
     @FunctionalInterface
-    protected interface Script {
+    interface Script {
         void run(Path base, Log log) throws Exception;
     }
 
     /** Runs {@code script} in the mount and in the reference tmpfs; the logs must be equal. */
-    protected void same(Script script) throws Exception {
+    void same(Script script) throws Exception {
         Log expected = newLog();
         script.run(ref, expected);
         Log actual = newLog();
@@ -261,11 +278,11 @@ public abstract class PosixChecks {
         assertEquals(String.join("\n", expected.lines), String.join("\n", actual.lines), "mount vs. kernel tmpfs");
     }
 
-    protected static byte[] p(Path base, String relative) {
+    static byte[] p(Path base, String relative) {
         return Os.bytes(base.resolve(relative));
     }
 
-    protected static String sh(List<String> command, Path dir) throws Exception {
+    static String sh(List<String> command, Path dir) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         if (dir != null) pb.directory(dir.toFile());
         Process proc = pb.start();
@@ -275,7 +292,7 @@ public abstract class PosixChecks {
         return out;
     }
 
-    protected static int status(List<String> command, Path dir) throws Exception {
+    static int status(List<String> command, Path dir) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         if (dir != null) pb.directory(dir.toFile());
         Process proc = pb.start();

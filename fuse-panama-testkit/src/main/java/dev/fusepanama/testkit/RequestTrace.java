@@ -38,7 +38,7 @@ public final class RequestTrace implements AutoCloseable {
         this.connection = connection;
     }
 
-    /** Whether this kernel has the tracepoint (tracefs mounted or mountable, event present). */
+    /** {@return whether this kernel has the tracepoint} (tracefs mounted or mountable, event present). */
     public static boolean available() {
         try {
             return Files.isDirectory(tracefs().resolve("events/fuse/fuse_request_send"));
@@ -47,7 +47,16 @@ public final class RequestTrace implements AutoCloseable {
         }
     }
 
-    /** Starts counting the requests sent to the FUSE filesystem mounted at {@code mountpoint}. */
+    /**
+     * Starts counting the requests sent to the FUSE filesystem mounted at {@code mountpoint}. It
+     * first removes the trace instances that test JVMs killed before closing theirs left behind.
+     *
+     * @param mountpoint where the filesystem is mounted
+     * @return the trace, counting from now; close it to free the kernel's buffers
+     * @throws IOException if no FUSE filesystem is mounted there, the kernel has no such tracepoint,
+     *     or tracefs is not writable (not root)
+     * @throws InterruptedException if interrupted while tracefs is mounted
+     */
     public static RequestTrace start(Path mountpoint) throws IOException, InterruptedException {
         int connection = connectionOf(mountpoint);
         Path root = tracefs();
@@ -94,7 +103,13 @@ public final class RequestTrace implements AutoCloseable {
         }
     }
 
-    /** The requests sent since {@link #start} or the last {@link #reset}, by name ("LOOKUP", "GETATTR"). */
+    /**
+     * The requests sent since {@link #start} or the last {@link #reset}.
+     *
+     * @return the number sent of each opcode, by name without {@code FUSE_} ("LOOKUP", "GETATTR"),
+     *     in the names' order; an opcode never sent is absent
+     * @throws IOException if the trace cannot be read, or the kernel lost events (its buffer was full)
+     */
     public Map<String, Long> counts() throws IOException {
         Map<String, Long> counts = new TreeMap<>();
         List<String> lines = Files.readAllLines(instance.resolve("trace"), StandardCharsets.UTF_8);
@@ -110,21 +125,40 @@ public final class RequestTrace implements AutoCloseable {
         return counts;
     }
 
-    /** How many {@code opcode} requests were sent ("OPENDIR"). */
+    /**
+     * How many requests of one opcode were sent since {@link #start} or the last {@link #reset}.
+     *
+     * @param opcode its name without {@code FUSE_}, such as "OPENDIR"
+     * @return the number, 0 if none
+     * @throws IOException as {@link #counts()}
+     */
     public long count(String opcode) throws IOException {
         return counts().getOrDefault(opcode, 0L);
     }
 
-    /** All requests sent, of every kind. */
+    /**
+     * {@return all requests sent since {@link #start} or the last {@link #reset}, of every kind}
+     *
+     * @throws IOException as {@link #counts()}
+     */
     public long total() throws IOException {
         return counts().values().stream().mapToLong(Long::longValue).sum();
     }
 
-    /** Forgets what was counted so far. */
+    /**
+     * Forgets what was counted so far.
+     *
+     * @throws IOException if the trace cannot be cleared
+     */
     public void reset() throws IOException {
         Files.writeString(instance.resolve("trace"), "");
     }
 
+    /**
+     * Stops the trace and removes its tracefs instance, with the kernel's buffers.
+     *
+     * @throws IOException if the instance cannot be removed
+     */
     @Override
     public void close() throws IOException {
         try {

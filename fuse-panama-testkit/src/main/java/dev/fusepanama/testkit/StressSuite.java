@@ -85,14 +85,24 @@ public abstract class StressSuite {
     }
 
     /**
-     * The command that serves the filesystem at {@code mountpoint}, keeping its files in
-     * {@code store} (a directory of a filesystem of the test's own, empty the first time and
-     * handed in again after a kill), or for a filesystem in memory in at most {@code capacity}
-     * bytes (then {@code store} is null). It must mount, serve until SIGTERM, unmount and exit 0.
+     * The command that serves the filesystem at {@code mountpoint}. It must mount, serve until
+     * SIGTERM, unmount and exit 0.
+     *
+     * @param store a directory of a filesystem of the test's own to keep the files in, empty the first
+     *     time and handed in again after a kill; null for a filesystem in memory
+     * @param mountpoint the empty directory to mount at
+     * @param capacity for a filesystem in memory, the most bytes it may hold (the full-store check's
+     *     8 MiB, else 512 MiB); a filesystem with a store may ignore it
+     * @return the command line, as for a {@link ProcessBuilder}
+     * @throws Exception if it cannot be made (the check fails)
      */
     protected abstract List<String> command(Path store, Path mountpoint, long capacity) throws Exception;
 
-    /** What this filesystem lacks of {@link Feature}. */
+    /**
+     * What this filesystem lacks of {@link Feature}; nothing by default.
+     *
+     * @return the features whose checks are left out
+     */
     protected Set<Feature> unsupported() {
         return Set.of();
     }

@@ -33,18 +33,54 @@ public final class TestMount implements AutoCloseable {
         this.mount = mount;
     }
 
+    /**
+     * Mounts a path filesystem at a fresh temporary directory, with the default options.
+     *
+     * @param fs the filesystem
+     * @return the mount, to close when the test ends
+     * @throws IOException if it cannot be mounted ({@link dev.fusepanama.MountException} says why)
+     * @throws IllegalStateException if this run leaves out the tests that mount ({@link #checkMountsAllowed()})
+     */
     public static TestMount mount(FuseFileSystem fs) throws IOException {
         return mount(fs, MountOptions.defaults());
     }
 
+    /**
+     * Mounts a path filesystem at a fresh temporary directory.
+     *
+     * @param fs the filesystem
+     * @param options the mount's options
+     * @return the mount, to close when the test ends
+     * @throws IOException if it cannot be mounted
+     * @throws IllegalStateException if this run leaves out the tests that mount
+     */
     public static TestMount mount(FuseFileSystem fs, MountOptions options) throws IOException {
         return mount(fs, options, PathOptions.defaults());
     }
 
+    /**
+     * Mounts a path filesystem at a fresh temporary directory, with the default mount options.
+     *
+     * @param fs the filesystem
+     * @param pathOptions the options of the path API
+     * @return the mount, to close when the test ends
+     * @throws IOException if it cannot be mounted
+     * @throws IllegalStateException if this run leaves out the tests that mount
+     */
     public static TestMount mount(FuseFileSystem fs, PathOptions pathOptions) throws IOException {
         return mount(fs, MountOptions.defaults(), pathOptions);
     }
 
+    /**
+     * Mounts a path filesystem at a fresh temporary directory.
+     *
+     * @param fs the filesystem
+     * @param options the mount's options
+     * @param pathOptions the options of the path API
+     * @return the mount, to close when the test ends
+     * @throws IOException if it cannot be mounted
+     * @throws IllegalStateException if this run leaves out the tests that mount
+     */
     public static TestMount mount(FuseFileSystem fs, MountOptions options, PathOptions pathOptions) throws IOException {
         return mountAt(dir -> Fuse.mount(fs, dir, options, pathOptions));
     }
@@ -94,12 +130,24 @@ public final class TestMount implements AutoCloseable {
     /** Mounts a filesystem at the directory it is given. */
     @FunctionalInterface
     public interface Mounter {
+        /**
+         * Mounts at {@code dir}.
+         *
+         * @param dir an empty directory the test kit made
+         * @return the mount, which {@link TestMount#close()} closes
+         * @throws IOException if it cannot be mounted
+         */
         Mount mount(Path dir) throws IOException;
     }
 
     /**
      * Mounts by {@code mounter} at a fresh temporary directory: for a filesystem that mounts
      * itself and keeps its mount, e.g. {@code NioFileSystem::mount}, whose invalidations need it.
+     *
+     * @param mounter what mounts at the directory
+     * @return the mount, to close when the test ends
+     * @throws IOException if it cannot be mounted (the directory is removed again)
+     * @throws IllegalStateException if this run leaves out the tests that mount
      */
     public static TestMount mountWith(Mounter mounter) throws IOException {
         return mountAt(mounter);
@@ -114,6 +162,8 @@ public final class TestMount implements AutoCloseable {
     /**
      * Fails when this run leaves out the tests that mount: a test that got here lacks
      * {@link MountTest}, and would otherwise mount (or fail for want of root) in a unit-only run.
+     *
+     * @throws IllegalStateException if {@link #EXCLUDED_GROUPS_PROPERTY} names {@value MountTest#TAG}
      */
     public static void checkMountsAllowed() {
         String excluded = System.getProperty(EXCLUDED_GROUPS_PROPERTY, "");
@@ -136,11 +186,28 @@ public final class TestMount implements AutoCloseable {
         }
     }
 
-    /** Mounts an inode-based filesystem (see {@link dev.fusepanama.inode}) at a fresh temporary directory. */
+    /**
+     * Mounts an inode-based filesystem (see {@link dev.fusepanama.inode}) at a fresh temporary
+     * directory, with the default options.
+     *
+     * @param fs the filesystem
+     * @return the mount, to close when the test ends
+     * @throws IOException if it cannot be mounted
+     * @throws IllegalStateException if this run leaves out the tests that mount
+     */
     public static TestMount mount(InodeFileSystem fs) throws IOException {
         return mount(fs, MountOptions.defaults());
     }
 
+    /**
+     * Mounts an inode-based filesystem at a fresh temporary directory.
+     *
+     * @param fs the filesystem
+     * @param options the mount's options
+     * @return the mount, to close when the test ends
+     * @throws IOException if it cannot be mounted
+     * @throws IllegalStateException if this run leaves out the tests that mount
+     */
     public static TestMount mount(InodeFileSystem fs, MountOptions options) throws IOException {
         return mountAt(dir -> Fuse.mount(fs, dir, options));
     }
@@ -163,6 +230,9 @@ public final class TestMount implements AutoCloseable {
      * Whether mounts of this run can pass files through to the kernel: libfuse 3.17+, root and
      * Linux 6.9+ (where our machines have {@code CONFIG_FUSE_PASSTHROUGH}), and not under qemu-user,
      * which does not pass the backing-file ioctl on ({@link Emulation}).
+     *
+     * @return whether a filesystem that asks for passthrough should get it
+     * @throws IOException if /proc cannot be read or libfuse cannot be loaded
      */
     public static boolean passthroughExpected() throws IOException {
         boolean root = "0".equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid").toString());
@@ -170,7 +240,14 @@ public final class TestMount implements AutoCloseable {
                 && atLeast(Files.readString(Path.of("/proc/sys/kernel/osrelease")), 6, 9);
     }
 
-    /** Whether the loaded libfuse is at least {@code major.minor}. */
+    /**
+     * Whether the loaded libfuse is at least {@code major.minor}.
+     *
+     * @param major the major version, 3
+     * @param minor the minor version, e.g. 17
+     * @return whether libfuse's version is that or later
+     * @throws IOException if libfuse cannot be loaded
+     */
     public static boolean libfuseAtLeast(int major, int minor) throws IOException {
         return atLeast(Fuse.libfuseVersion(), major, minor);
     }
@@ -182,13 +259,24 @@ public final class TestMount implements AutoCloseable {
         return ma > major || (ma == major && mi >= minor);
     }
 
+    /** {@return the mount point}, the root of the mounted filesystem. */
     public Path root() { return dir; }
 
+    /**
+     * {@return a path in the mount}
+     *
+     * @param relative the path from the mount point
+     */
     public Path path(String relative) { return dir.resolve(relative); }
 
+    /** {@return the mount}, as the filesystem's API returned it. */
     public Mount handle() { return mount; }
 
-    /** The mount of a path filesystem, with its notification. */
+    /**
+     * {@return the mount of a path filesystem}, with its notification.
+     *
+     * @throws IllegalStateException if the mount is of an inode-based filesystem
+     */
     public FuseMount pathHandle() {
         if (!(mount instanceof FuseMount m)) {
             throw new IllegalStateException("not a path filesystem's mount: " + mount.describe());
@@ -196,7 +284,11 @@ public final class TestMount implements AutoCloseable {
         return m;
     }
 
-    /** The mount of an inode-based filesystem, with its notifications. */
+    /**
+     * {@return the mount of an inode-based filesystem}, with its notifications.
+     *
+     * @throws IllegalStateException if the mount is of a path filesystem
+     */
     public InodeMount inodeHandle() {
         if (!(mount instanceof InodeMount m)) {
             throw new IllegalStateException("not an inode filesystem's mount: " + mount.describe());
@@ -204,6 +296,12 @@ public final class TestMount implements AutoCloseable {
         return m;
     }
 
+    /**
+     * Unmounts and removes the directory. A close that fails or takes more than 20 seconds is
+     * forced ({@link #forceUnmount}); either way nothing is left mounted.
+     *
+     * @throws Exception if the directory cannot be removed, or forcing fails
+     */
     @Override
     public void close() throws Exception {
         Thread closer = new Thread(() -> {
@@ -231,9 +329,13 @@ public final class TestMount implements AutoCloseable {
     private static boolean mountedFusectl;
 
     /**
-     * fusectl is where a test aborts a connection itself; systemd mounts it, bare containers may
-     * not. Where this JVM has to mount it, it unmounts it again when it exits, leaving the
-     * machine's mount table as it found it.
+     * Mounts fusectl at /sys/fs/fuse/connections unless it is there: it is where a test aborts a
+     * connection itself; systemd mounts it, bare containers may not. Where this JVM has to mount it,
+     * it unmounts it again when it exits, leaving the machine's mount table as it found it. A mount
+     * that fails (not root) is not reported: what needs fusectl finds it missing.
+     *
+     * @throws IOException if {@code mount} cannot be started or /proc read
+     * @throws InterruptedException if interrupted while {@code mount} runs
      */
     public static synchronized void ensureFusectl() throws IOException, InterruptedException {
         Path connections = Path.of("/sys/fs/fuse/connections");
@@ -257,7 +359,13 @@ public final class TestMount implements AutoCloseable {
         }
     }
 
-    /** Last resort for a wedged mount: abort its connection (fusectl), then detach it. */
+    /**
+     * Last resort for a wedged mount: abort its connection (fusectl), then detach it lazily.
+     *
+     * @param dir the mount point
+     * @throws IOException if /proc or fusectl cannot be read or written, or {@code umount} started
+     * @throws InterruptedException if interrupted while {@code umount} runs
+     */
     public static void forceUnmount(Path dir) throws IOException, InterruptedException {
         ensureFusectl();
         for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
  * did on 2026-11-28. {@link #ringsOf} therefore judges each mount by its own account.
  */
 public final class UringSwitch implements AutoCloseable {
+    /** The parameter's file in sysfs: "Y" or "N" as the kernel shows it, "1" or "0" as written; absent where the fuse module has none. */
     public static final Path PARAMETER = Path.of("/sys/module/fuse/parameters/enable_uring");
 
     private final String before;
@@ -25,7 +26,13 @@ public final class UringSwitch implements AutoCloseable {
         this.before = before;
     }
 
-    /** Sets the parameter to {@code on} where this process may (root, a kernel that has it); otherwise changes nothing. */
+    /**
+     * Sets the parameter to {@code on} where this process may (root, a kernel that has it); otherwise changes nothing.
+     *
+     * @param on whether io_uring is to be allowed
+     * @return what puts the parameter back as it was, when closed (nothing to put back where it changed nothing)
+     * @throws IOException if the parameter is writable but cannot be read or written
+     */
     public static UringSwitch set(boolean on) throws IOException {
         if (!Files.isWritable(PARAMETER)) {
             return new UringSwitch(null);
@@ -35,7 +42,7 @@ public final class UringSwitch implements AutoCloseable {
         return new UringSwitch(before);
     }
 
-    /** Whether the parameter is on now. */
+    /** {@return whether the parameter is on now}: false where it cannot be read. */
     public static boolean isOn() {
         try {
             String v = Files.readString(PARAMETER).trim();
@@ -46,11 +53,16 @@ public final class UringSwitch implements AutoCloseable {
     }
 
     /**
-     * Whether the mount a test asked io_uring of ({@code describe}, its {@code Mount.describe()})
-     * has it, checked against what libfuse and the parameter allow: a mount may not claim rings
-     * libfuse (3.18+) or the parameter cannot give, and where both allow them it must have them
-     * unless the kernel refused ({@link #kernelRefusal(String)}). Any other reason fails the test.
-     * Decided per mount, not once: where the kernel refuses, it refuses each mount on its own.
+     * Whether the mount a test asked io_uring of has it, checked against what libfuse and the
+     * parameter allow: a mount may not claim rings libfuse (3.18+) or the parameter cannot give, and
+     * where both allow them it must have them unless the kernel refused ({@link #kernelRefusal(String)}).
+     * Any other reason fails the test. Decided per mount, not once: where the kernel refuses, it
+     * refuses each mount on its own.
+     *
+     * @param describe the mount's {@code Mount.describe()}
+     * @return whether the mount is served over io_uring
+     * @throws AssertionError if the mount has rings it cannot have, or lacks them for a reason other than the kernel's
+     * @throws IOException if libfuse cannot be loaded
      */
     public static boolean ringsOf(String describe) throws IOException {
         boolean rings = describe.contains("transport io_uring");
@@ -75,15 +87,22 @@ public final class UringSwitch implements AutoCloseable {
 
     /**
      * The kernel's refusal in a mount's {@code describe()}, if that is why the mount serves
-     * /dev/fuse; null if the mount has the rings, or did without them for any other reason (a
-     * reason the tests must not excuse).
+     * /dev/fuse.
+     *
+     * @param describe the mount's {@code Mount.describe()}
+     * @return the refusal, to skip a test with; null if the mount has the rings, or did without them
+     *     for any other reason (a reason the tests must not excuse)
      */
     public static String kernelRefusal(String describe) {
         var m = REFUSED.matcher(describe);
         return m.find() ? "the kernel refuses FUSE-over-io_uring: " + m.group(1) : null;
     }
 
-    /** How many of this process's threads are libfuse's io_uring queue threads ({@code fuse-ring-N}). */
+    /**
+     * {@return how many of this process's threads are libfuse's io_uring queue threads ({@code fuse-ring-N})}
+     *
+     * @throws IOException if /proc/self/task cannot be listed
+     */
     public static long ringThreads() throws IOException {
         try (var tasks = Files.list(Path.of("/proc/self/task"))) {
             return tasks.filter(t -> {
@@ -96,6 +115,11 @@ public final class UringSwitch implements AutoCloseable {
         }
     }
 
+    /**
+     * Puts the parameter back as {@link #set} found it; does nothing where {@link #set} changed nothing.
+     *
+     * @throws IOException if the parameter cannot be written
+     */
     @Override
     public void close() throws IOException {
         if (before != null) {

@@ -37,6 +37,9 @@ public final class Vault {
      * Makes {@code cipherDir} (empty, created if missing) a new vault protected by {@code password}.
      * A directory is made only once the password and cost are taken.
      *
+     * @param cipherDir the cipher directory: missing, or an empty directory
+     * @param password the password, which the caller wipes
+     * @param scryptLogN scrypt's cost, log2 N: {@link #DEFAULT_SCRYPT_LOG_N} unless there is a reason
      * @throws IOException if the directory is not empty or cannot be written
      * @throws IllegalArgumentException for an empty password or a scrypt cost that cannot be had ({@link VaultConfig#create})
      */
@@ -65,10 +68,15 @@ public final class Vault {
 
     /**
      * Unlocks the vault in {@code cipherDir} with {@code password}: a filesystem to mount, which
-     * holds the master key until it is closed.
+     * holds the master key and a descriptor of the cipher directory until it is closed. Costs one
+     * scrypt run at the vault's cost.
      *
+     * @param cipherDir the cipher directory, holding {@code gocryptfs.conf} and {@code gocryptfs.diriv}
+     * @param password the password, which the caller wipes
+     * @return the filesystem, to {@link #mount}
      * @throws WrongPasswordException if the password does not decrypt the master key
-     * @throws IOException if {@code cipherDir} is not a vault this library can open (the message says why)
+     * @throws IOException if {@code cipherDir} is not a vault this library can open, or cannot be
+     *     opened (the message says why)
      */
     public static VaultFileSystem unlock(Path cipherDir, char[] password) throws IOException, WrongPasswordException {
         Path conf = cipherDir.resolve("gocryptfs.conf");
@@ -107,6 +115,13 @@ public final class Vault {
      * Mounts the unlocked vault {@code fs} at {@code mountpoint} and starts watching its cipher
      * directory, so that changes other programs make there (a sync client) are seen through the
      * mount at once. Closing the mount wipes the key.
+     *
+     * @param fs the vault, from {@link #unlock}
+     * @param mountpoint an existing empty directory
+     * @param options the mount's options, normally {@link #mountOptions(Path)}'s
+     * @return the mount
+     * @throws IOException if it cannot be mounted ({@link dev.fusepanama.MountException} says why),
+     *     or the watch cannot start (the mount is closed again)
      */
     public static InodeMount mount(VaultFileSystem fs, Path mountpoint, MountOptions options) throws IOException {
         InodeMount mount = Fuse.mount(fs, mountpoint, options);
@@ -124,6 +139,9 @@ public final class Vault {
      * ({@code default_permissions}), reads ahead up to 1 MiB, the largest request libfuse takes
      * (as root: a third more cold sequential throughput than the kernel's 128 KiB), and
      * {@code /proc/mounts} shows the cipher directory as the source and {@code fuse.vault} as the type.
+     *
+     * @param cipherDir the cipher directory (a comma in its path is shown as {@code _})
+     * @return a builder with these set, to add to and build
      */
     public static MountOptions.Builder mountOptions(Path cipherDir) {
         return MountOptions.builder().defaultPermissions(true).maxReadahead(MountOptions.MAX_WRITE_LIMIT)

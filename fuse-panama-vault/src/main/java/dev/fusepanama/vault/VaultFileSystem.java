@@ -223,7 +223,9 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      * {@link dev.fusepanama.Mount#forceClose}, so programs that still have files open there
      * get errors instead of data.
      *
-     * @return whether the mount's session ended within {@code timeout}
+     * @param timeout how long to wait for the mount's session to end
+     * @return whether the mount's session ended within {@code timeout} (true for a vault never mounted)
+     * @throws IOException if the mount cannot be ended ({@link dev.fusepanama.MountException}); the key is wiped all the same
      */
     public boolean lockNow(Duration timeout) throws IOException {
         InodeMount m = mount;
@@ -242,7 +244,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         return m == null || m.forceClose(timeout);
     }
 
-    /** Whether the key has been wiped (the vault closed, or its mount ended). */
+    /** {@return whether the key has been wiped} (the vault closed or locked, or its mount ended) */
     public boolean isLocked() {
         return closed.get();
     }
@@ -320,7 +322,11 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
      * Starts telling the kernel about changes other programs make in the cipher directory (a
      * sync client adding, replacing or removing files), through {@code mount}'s notifications:
      * what it cached of a changed name or file is dropped, so the change is seen at once while
-     * caching stays on. Called once the vault is mounted; stopped by {@link #close}.
+     * caching stays on. Called once the vault is mounted ({@link Vault#mount} does); stopped by
+     * {@link #close}.
+     *
+     * @param mount this vault's mount
+     * @throws IOException if the cipher directory cannot be watched (no fanotify, and no inotify instance to be had)
      */
     public void watch(InodeMount mount) throws IOException {
         this.mount = mount;

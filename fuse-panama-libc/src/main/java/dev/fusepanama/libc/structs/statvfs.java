@@ -13,6 +13,7 @@ import java.lang.invoke.VarHandle;
 public final class statvfs {
     private statvfs() {}
 
+    /** The layout of {@code struct statvfs}: 112 bytes. */
     public static final StructLayout LAYOUT = MemoryLayout.structLayout(
             JAVA_LONG.withName("f_bsize"),
             JAVA_LONG.withName("f_frsize"),
@@ -41,27 +42,148 @@ public final class statvfs {
     private static final VarHandle f_flag = vh("f_flag");
     private static final VarHandle f_namemax = vh("f_namemax");
 
+    /**
+     * {@return {@code f_bsize}: the filesystem's preferred I/O block size, in bytes}
+     *
+     * @param s the address of a {@code struct statvfs}
+     */
     public static long f_bsize(long s) { return (long) f_bsize.get(ALL, s); }
+    /**
+     * {@return {@code f_frsize}: the fragment size, in bytes: the unit of {@code f_blocks}, {@code f_bfree} and {@code f_bavail}}
+     *
+     * @param s the address of a {@code struct statvfs}
+     */
     public static long f_frsize(long s) { return (long) f_frsize.get(ALL, s); }
+    /**
+     * {@return {@code f_blocks}: the filesystem's size, in {@code f_frsize} units}
+     *
+     * @param s the address of a {@code struct statvfs}
+     */
     public static long f_blocks(long s) { return (long) f_blocks.get(ALL, s); }
+    /**
+     * {@return {@code f_bfree}: the free blocks, in {@code f_frsize} units}
+     *
+     * @param s the address of a {@code struct statvfs}
+     */
     public static long f_bfree(long s) { return (long) f_bfree.get(ALL, s); }
+    /**
+     * {@return {@code f_bavail}: the free blocks an unprivileged user may use, in {@code f_frsize} units}
+     *
+     * @param s the address of a {@code struct statvfs}
+     */
     public static long f_bavail(long s) { return (long) f_bavail.get(ALL, s); }
+    /**
+     * {@return {@code f_files}: the number of inodes}
+     *
+     * @param s the address of a {@code struct statvfs}
+     */
     public static long f_files(long s) { return (long) f_files.get(ALL, s); }
+    /**
+     * {@return {@code f_ffree}: the free inodes}
+     *
+     * @param s the address of a {@code struct statvfs}
+     */
     public static long f_ffree(long s) { return (long) f_ffree.get(ALL, s); }
+    /**
+     * {@return {@code f_favail}: the free inodes an unprivileged user may use}
+     *
+     * @param s the address of a {@code struct statvfs}
+     */
     public static long f_favail(long s) { return (long) f_favail.get(ALL, s); }
+    /**
+     * {@return {@code f_fsid}: the filesystem id}
+     *
+     * @param s the address of a {@code struct statvfs}
+     */
     public static long f_fsid(long s) { return (long) f_fsid.get(ALL, s); }
+    /**
+     * {@return {@code f_flag}: the mount flags ({@code ST_RDONLY} 1, {@code ST_NOSUID} 2, ...)}
+     *
+     * @param s the address of a {@code struct statvfs}
+     */
     public static long f_flag(long s) { return (long) f_flag.get(ALL, s); }
+    /**
+     * {@return {@code f_namemax}: the longest file name, in bytes}
+     *
+     * @param s the address of a {@code struct statvfs}
+     */
     public static long f_namemax(long s) { return (long) f_namemax.get(ALL, s); }
 
+    /**
+     * Sets {@code f_bsize}: the filesystem's preferred I/O block size, in bytes.
+     *
+     * @param s the address of a {@code struct statvfs}
+     * @param v the new value
+     */
     public static void f_bsize(long s, long v) { f_bsize.set(ALL, s, v); }
+    /**
+     * Sets {@code f_frsize}: the fragment size, in bytes: the unit of {@code f_blocks}, {@code f_bfree} and {@code f_bavail}.
+     *
+     * @param s the address of a {@code struct statvfs}
+     * @param v the new value
+     */
     public static void f_frsize(long s, long v) { f_frsize.set(ALL, s, v); }
+    /**
+     * Sets {@code f_blocks}: the filesystem's size, in {@code f_frsize} units.
+     *
+     * @param s the address of a {@code struct statvfs}
+     * @param v the new value
+     */
     public static void f_blocks(long s, long v) { f_blocks.set(ALL, s, v); }
+    /**
+     * Sets {@code f_bfree}: the free blocks, in {@code f_frsize} units.
+     *
+     * @param s the address of a {@code struct statvfs}
+     * @param v the new value
+     */
     public static void f_bfree(long s, long v) { f_bfree.set(ALL, s, v); }
+    /**
+     * Sets {@code f_bavail}: the free blocks an unprivileged user may use, in {@code f_frsize} units.
+     *
+     * @param s the address of a {@code struct statvfs}
+     * @param v the new value
+     */
     public static void f_bavail(long s, long v) { f_bavail.set(ALL, s, v); }
+    /**
+     * Sets {@code f_files}: the number of inodes.
+     *
+     * @param s the address of a {@code struct statvfs}
+     * @param v the new value
+     */
     public static void f_files(long s, long v) { f_files.set(ALL, s, v); }
+    /**
+     * Sets {@code f_ffree}: the free inodes.
+     *
+     * @param s the address of a {@code struct statvfs}
+     * @param v the new value
+     */
     public static void f_ffree(long s, long v) { f_ffree.set(ALL, s, v); }
+    /**
+     * Sets {@code f_favail}: the free inodes an unprivileged user may use.
+     *
+     * @param s the address of a {@code struct statvfs}
+     * @param v the new value
+     */
     public static void f_favail(long s, long v) { f_favail.set(ALL, s, v); }
+    /**
+     * Sets {@code f_fsid}: the filesystem id.
+     *
+     * @param s the address of a {@code struct statvfs}
+     * @param v the new value
+     */
     public static void f_fsid(long s, long v) { f_fsid.set(ALL, s, v); }
+    /**
+     * Sets {@code f_flag}: the mount flags ({@code ST_RDONLY} 1, {@code ST_NOSUID} 2, ...).
+     *
+     * @param s the address of a {@code struct statvfs}
+     * @param v the new value
+     */
     public static void f_flag(long s, long v) { f_flag.set(ALL, s, v); }
+    /**
+     * Sets {@code f_namemax}: the longest file name, in bytes.
+     *
+     * @param s the address of a {@code struct statvfs}
+     * @param v the new value
+     */
     public static void f_namemax(long s, long v) { f_namemax.set(ALL, s, v); }
 }

@@ -12,6 +12,7 @@ import java.lang.invoke.VarHandle;
 public final class timespec {
     private timespec() {}
 
+    /** The layout of {@code struct timespec}: two longs, 16 bytes. */
     public static final StructLayout LAYOUT = MemoryLayout.structLayout(
             JAVA_LONG.withName("tv_sec"),
             JAVA_LONG.withName("tv_nsec")).withName("timespec");
@@ -19,8 +20,30 @@ public final class timespec {
     private static final VarHandle tv_sec = LAYOUT.varHandle(groupElement("tv_sec"));
     private static final VarHandle tv_nsec = LAYOUT.varHandle(groupElement("tv_nsec"));
 
+    /**
+     * {@return {@code tv_sec}: the seconds (since the epoch, for a time of day)}
+     *
+     * @param ts the address of a {@code struct timespec}
+     */
     public static long tv_sec(long ts) { return (long) tv_sec.get(ALL, ts); }
+    /**
+     * {@return {@code tv_nsec}: the nanoseconds, 0 to 999,999,999 (or {@code UTIME_NOW}, {@code UTIME_OMIT} for {@code utimensat(2)})}
+     *
+     * @param ts the address of a {@code struct timespec}
+     */
     public static long tv_nsec(long ts) { return (long) tv_nsec.get(ALL, ts); }
+    /**
+     * Sets {@code tv_sec}: the seconds (since the epoch, for a time of day).
+     *
+     * @param ts the address of a {@code struct timespec}
+     * @param v the new value
+     */
     public static void tv_sec(long ts, long v) { tv_sec.set(ALL, ts, v); }
+    /**
+     * Sets {@code tv_nsec}: the nanoseconds, 0 to 999,999,999 (or {@code UTIME_NOW}, {@code UTIME_OMIT} for {@code utimensat(2)}).
+     *
+     * @param ts the address of a {@code struct timespec}
+     * @param v the new value
+     */
     public static void tv_nsec(long ts, long v) { tv_nsec.set(ALL, ts, v); }
 }

@@ -35,13 +35,19 @@ import javax.crypto.spec.GCMParameterSpec;
 public final class ContentCipher {
     /** On-disk format version in the file header (and in gocryptfs.conf). */
     public static final int VERSION = 2;
+    /** The length of a file ID, in bytes: random, in the header, bound to every block of the file. */
     public static final int FILE_ID_SIZE = 16;
     /** {@code uint16} version + file ID. */
     public static final int HEADER_SIZE = 2 + FILE_ID_SIZE;
+    /** The plaintext bytes of a full block. */
     public static final int PLAIN_BLOCK = 4096;
+    /** The length of a block's random nonce, in bytes (gocryptfs's 128-bit GCM nonces). */
     public static final int NONCE_SIZE = 16;
+    /** The length of a block's GCM authentication tag, in bytes. */
     public static final int TAG_SIZE = 16;
+    /** What a stored block adds to its plaintext: nonce and tag, 32 bytes. */
     public static final int BLOCK_OVERHEAD = NONCE_SIZE + TAG_SIZE;
+    /** The stored bytes of a full block: 4128. */
     public static final int CIPHER_BLOCK = PLAIN_BLOCK + BLOCK_OVERHEAD;
 
     private static final int TAG_BITS = TAG_SIZE * 8;
@@ -118,12 +124,17 @@ public final class ContentCipher {
 
     // ---- header -------------------------------------------------------------------------------
 
-    /** A new random file ID (never all zero). A file gets one when its first byte is written. */
+    /** {@return a new random file ID (never all zero)}: a file gets one when its first byte is written. */
     public static byte[] newFileId() {
         return SecureBytes.bytes(FILE_ID_SIZE);
     }
 
-    /** The 18-byte header for {@code fileId}: version 2 as a big-endian {@code uint16}, then the ID. */
+    /**
+     * {@return the 18-byte header for {@code fileId}}: version 2 as a big-endian {@code uint16}, then the ID.
+     *
+     * @param fileId the file's ID, {@link #FILE_ID_SIZE} bytes
+     * @throws IllegalArgumentException if {@code fileId} is not 16 bytes
+     */
     public static byte[] header(byte[] fileId) {
         requireFileId(fileId);
         byte[] header = new byte[HEADER_SIZE];
@@ -136,6 +147,10 @@ public final class ContentCipher {
      * The file ID in the header that starts {@code buf}. Refused as gocryptfs refuses them:
      * fewer than 18 bytes, a version other than 2, an all-zero file ID. (gocryptfs treats a
      * file shorter than 19 bytes as empty without parsing it; see {@link #plainSize}.)
+     *
+     * @param buf the file's first bytes; those after the header are ignored
+     * @return a copy of the file ID
+     * @throws CorruptDataException if the header is refused
      */
     public static byte[] parseHeader(byte[] buf) throws CorruptDataException {
         if (buf.length < HEADER_SIZE) {
@@ -152,7 +167,13 @@ public final class ContentCipher {
         return id;
     }
 
-    /** As {@link #parseHeader(byte[])}, from the bytes at {@code header}'s position (which does not move). */
+    /**
+     * As {@link #parseHeader(byte[])}, from the bytes at {@code header}'s position (which does not move).
+     *
+     * @param header the file's first bytes, from its position
+     * @return a copy of the file ID
+     * @throws CorruptDataException if the header is refused
+     */
     public static byte[] parseHeader(ByteBuffer header) throws CorruptDataException {
         byte[] copy = new byte[Math.min(HEADER_SIZE, header.remaining())];
         header.get(header.position(), copy);
@@ -162,10 +183,18 @@ public final class ContentCipher {
     // ---- one block, arrays --------------------------------------------------------------------
 
     /**
-     * Encrypts {@code length} (1..4096) plaintext bytes as block {@code blockNo} of the file
-     * {@code fileId}, writing {@code length + 32} bytes (nonce, ciphertext, tag) at
-     * {@code dst[dstOff]}; returns that count. An empty block encrypts to nothing (0), as in
-     * gocryptfs. {@code dst} must not overlap {@code src}.
+     * Encrypts plaintext as one block of a file, with a fresh random nonce. An empty block encrypts
+     * to nothing, as in gocryptfs.
+     *
+     * @param src the plaintext
+     * @param srcOff where it starts in {@code src}
+     * @param length its length, 0 to 4096
+     * @param blockNo the block's number in the file
+     * @param fileId the file's ID, {@link #FILE_ID_SIZE} bytes
+     * @param dst where nonce, ciphertext and tag go ({@code length + 32} bytes); must not overlap {@code src}
+     * @param dstOff where they start in {@code dst}
+     * @return the bytes written: {@code length + 32}, or 0 for an empty block
+     * @throws IllegalArgumentException for a file ID of another length or more than 4096 bytes
      */
     public int encryptBlock(byte[] src, int srcOff, int length, long blockNo, byte[] fileId, byte[] dst, int dstOff) {
         requireFileId(fileId);
@@ -179,10 +208,17 @@ public final class ContentCipher {
     }
 
     /**
-     * Decrypts one stored block ({@code length} ≤ 4128 bytes) of the file {@code fileId} at
-     * {@code blockNo} into {@code dst[dstOff]}; returns the plaintext length ({@code length - 32},
-     * or 4096 for a hole). May run in place ({@code dst == src}, {@code dstOff == srcOff}).
+     * Decrypts one stored block of a file. May run in place ({@code dst == src},
+     * {@code dstOff == srcOff}).
      *
+     * @param src the stored block
+     * @param srcOff where it starts in {@code src}
+     * @param length its length, at most 4128
+     * @param blockNo the block's number in the file
+     * @param fileId the file's ID, {@link #FILE_ID_SIZE} bytes
+     * @param dst where the plaintext goes
+     * @param dstOff where it starts in {@code dst}
+     * @return the plaintext length: {@code length - 32}, 4096 for a hole, 0 for an empty block
      * @throws CorruptDataException if authentication fails or the block cannot be one gocryptfs
      *     wrote (1..31 bytes, or an all-zero nonce outside a full-size hole)
      */
@@ -198,14 +234,29 @@ public final class ContentCipher {
         }
     }
 
-    /** {@link #encryptBlock(byte[], int, int, long, byte[], byte[], int)} into a new array. */
+    /**
+     * {@link #encryptBlock(byte[], int, int, long, byte[], byte[], int)} into a new array.
+     *
+     * @param plain the block's plaintext, at most 4096 bytes
+     * @param blockNo the block's number in the file
+     * @param fileId the file's ID
+     * @return the stored block: nonce, ciphertext and tag
+     */
     public byte[] encryptBlock(byte[] plain, long blockNo, byte[] fileId) {
         byte[] out = new byte[encryptedLength(plain.length)];
         encryptBlock(plain, 0, plain.length, blockNo, fileId, out, 0);
         return out;
     }
 
-    /** {@link #decryptBlock(byte[], int, int, long, byte[], byte[], int)} into a new array. */
+    /**
+     * {@link #decryptBlock(byte[], int, int, long, byte[], byte[], int)} into a new array.
+     *
+     * @param stored the stored block, at most 4128 bytes
+     * @param blockNo the block's number in the file
+     * @param fileId the file's ID
+     * @return the plaintext
+     * @throws CorruptDataException as {@link #decryptBlock(byte[], int, int, long, byte[], byte[], int)}
+     */
     public byte[] decryptBlock(byte[] stored, long blockNo, byte[] fileId) throws CorruptDataException {
         requireCipherBlock(stored.length);
         byte[] out = new byte[decryptedLength(stored.length)];
@@ -216,9 +267,15 @@ public final class ContentCipher {
     // ---- one block, buffers -------------------------------------------------------------------
 
     /**
-     * Encrypts {@code src}'s remaining bytes (at most 4096) as block {@code blockNo}, writing
-     * nonce, ciphertext and tag at {@code dst}'s position. Both positions advance; returns the
-     * bytes written. Direct and heap buffers alike; {@code src} and {@code dst} must not overlap.
+     * Encrypts {@code src}'s remaining bytes as one block, writing nonce, ciphertext and tag at
+     * {@code dst}'s position. Both positions advance. Direct and heap buffers alike.
+     *
+     * @param src the plaintext, at most 4096 bytes remaining
+     * @param blockNo the block's number in the file
+     * @param fileId the file's ID
+     * @param dst where the stored block goes; must not overlap {@code src}
+     * @return the bytes written, as the array form
+     * @throws IllegalArgumentException if {@code dst} has no room for the block
      */
     public int encryptBlock(ByteBuffer src, long blockNo, byte[] fileId, ByteBuffer dst) {
         requireFileId(fileId);
@@ -233,7 +290,14 @@ public final class ContentCipher {
 
     /**
      * Decrypts {@code src}'s remaining bytes as one stored block into {@code dst}'s position. Both
-     * positions advance on success (on failure neither moves); returns the plaintext length.
+     * positions advance on success (on failure neither moves).
+     *
+     * @param src the stored block, at most 4128 bytes remaining
+     * @param blockNo the block's number in the file
+     * @param fileId the file's ID
+     * @param dst where the plaintext goes
+     * @return the plaintext length, as the array form
+     * @throws CorruptDataException as {@link #decryptBlock(byte[], int, int, long, byte[], byte[], int)}
      */
     public int decryptBlock(ByteBuffer src, long blockNo, byte[] fileId, ByteBuffer dst) throws CorruptDataException {
         requireFileId(fileId);
@@ -249,10 +313,17 @@ public final class ContentCipher {
     // ---- consecutive blocks -------------------------------------------------------------------
 
     /**
-     * Encrypts {@code length} plaintext bytes as consecutive blocks from {@code firstBlockNo}
-     * (all full but the last), writing {@link #encryptedLength(int)} bytes at {@code dst[dstOff]}.
-     * The plaintext must start on a block boundary; read-modify-write of partial blocks is the
-     * caller's. {@code dst} must not overlap {@code src}.
+     * Encrypts plaintext as consecutive blocks (all full but the last). The plaintext must start on
+     * a block boundary; read-modify-write of partial blocks is the caller's.
+     *
+     * @param src the plaintext
+     * @param srcOff where it starts in {@code src}
+     * @param length its length
+     * @param firstBlockNo the number of its first block in the file
+     * @param fileId the file's ID
+     * @param dst where the stored blocks go, {@link #encryptedLength(int)} bytes; must not overlap {@code src}
+     * @param dstOff where they start in {@code dst}
+     * @return the bytes written, {@link #encryptedLength(int) encryptedLength(length)}
      */
     public int encryptBlocks(byte[] src, int srcOff, int length, long firstBlockNo, byte[] fileId, byte[] dst, int dstOff) {
         requireFileId(fileId);
@@ -272,11 +343,17 @@ public final class ContentCipher {
     }
 
     /**
-     * Decrypts {@code length} stored bytes holding consecutive blocks from {@code firstBlockNo}
-     * (all 4128 bytes but the last) into {@code dst[dstOff]}; returns the plaintext length, at
-     * most {@link #decryptedLength(int)}. May run in place ({@code dst == src},
-     * {@code dstOff == srcOff}).
+     * Decrypts stored bytes holding consecutive blocks (all 4128 bytes but the last). May run in
+     * place ({@code dst == src}, {@code dstOff == srcOff}).
      *
+     * @param src the stored blocks
+     * @param srcOff where they start in {@code src}
+     * @param length their length
+     * @param firstBlockNo the number of the first block in the file
+     * @param fileId the file's ID
+     * @param dst where the plaintext goes, room for {@link #decryptedLength(int)} bytes
+     * @param dstOff where it starts in {@code dst}
+     * @return the plaintext length, at most {@link #decryptedLength(int) decryptedLength(length)}
      * @throws CorruptDataException naming the first block that fails; blocks before it are
      *     already in {@code dst}
      */
@@ -297,7 +374,17 @@ public final class ContentCipher {
         return written;
     }
 
-    /** {@link #encryptBlocks(byte[], int, int, long, byte[], byte[], int)} from {@code src}'s remaining bytes to {@code dst}. */
+    /**
+     * {@link #encryptBlocks(byte[], int, int, long, byte[], byte[], int)} from {@code src}'s
+     * remaining bytes to {@code dst}'s position; both positions advance.
+     *
+     * @param src the plaintext, from a block boundary
+     * @param firstBlockNo the number of its first block in the file
+     * @param fileId the file's ID
+     * @param dst where the stored blocks go; must not overlap {@code src}
+     * @return the bytes written
+     * @throws IllegalArgumentException if {@code dst} runs out of room (the blocks before are written)
+     */
     public int encryptBlocks(ByteBuffer src, long firstBlockNo, byte[] fileId, ByteBuffer dst) {
         requireFileId(fileId);
         int limit = src.limit();
@@ -317,7 +404,17 @@ public final class ContentCipher {
         return written;
     }
 
-    /** {@link #decryptBlocks(byte[], int, int, long, byte[], byte[], int)} from {@code src}'s remaining bytes to {@code dst}. */
+    /**
+     * {@link #decryptBlocks(byte[], int, int, long, byte[], byte[], int)} from {@code src}'s
+     * remaining bytes to {@code dst}'s position; both positions advance past each block decrypted.
+     *
+     * @param src the stored blocks
+     * @param firstBlockNo the number of the first block in the file
+     * @param fileId the file's ID
+     * @param dst where the plaintext goes
+     * @return the plaintext length
+     * @throws CorruptDataException naming the first block that fails; both buffers stand before it
+     */
     public int decryptBlocks(ByteBuffer src, long firstBlockNo, byte[] fileId, ByteBuffer dst) throws CorruptDataException {
         requireFileId(fileId);
         int limit = src.limit();
@@ -342,6 +439,9 @@ public final class ContentCipher {
     /**
      * The stored form of a symlink target: the target encrypted like a content block with block
      * number 0 and no file ID (associated data is 8 zero bytes), as Raw64 text. Empty stays empty.
+     *
+     * @param target the link's text, at most 4096 bytes
+     * @return the stored form, ASCII
      */
     public byte[] encryptSymlink(byte[] target) {
         if (target.length == 0) {
@@ -355,6 +455,10 @@ public final class ContentCipher {
      * Inverse of {@link #encryptSymlink}. Unlike gocryptfs, which runs the content-block
      * decryption including its hole rule, 4128 encoded zero bytes are corrupt here, not a target
      * of 4096 NUL bytes.
+     *
+     * @param stored the stored form, as the ciphertext link holds it
+     * @return the link's text
+     * @throws CorruptDataException if it is not base64, longer than one block, or fails authentication
      */
     public byte[] decryptSymlink(byte[] stored) throws CorruptDataException {
         if (stored.length == 0) {
@@ -375,6 +479,9 @@ public final class ContentCipher {
     /**
      * The stored form of an extended attribute's value: encrypted as a symlink target is, but
      * kept as raw bytes (gocryptfs's {@code encryptXattrValue}). Empty stays empty.
+     *
+     * @param value the plaintext value
+     * @return the stored value, 32 bytes longer
      */
     public byte[] encryptXattrValue(byte[] value) {
         return value.length == 0 ? value : sealUnbound(value);
@@ -383,6 +490,10 @@ public final class ContentCipher {
     /**
      * Inverse of {@link #encryptXattrValue}; a value that does not open is tried once more as
      * base64 text, the form gocryptfs before 1.8 stored.
+     *
+     * @param stored the stored value
+     * @return the plaintext value
+     * @throws CorruptDataException if it opens in neither form
      */
     public byte[] decryptXattrValue(byte[] stored) throws CorruptDataException {
         if (stored.length == 0) {
@@ -427,10 +538,14 @@ public final class ContentCipher {
     // ---- sizes --------------------------------------------------------------------------------
 
     /**
-     * The plaintext size gocryptfs reports for a ciphertext file of {@code cipherSize} bytes,
-     * including its best guesses for sizes it cannot have written (see
-     * {@link #isValidCipherSize}): 1..17 bytes (a torn header) count as 0, and a last block of
-     * 1..32 bytes (no room for a plaintext byte) counts as one plaintext byte.
+     * The plaintext size gocryptfs reports for a ciphertext file, including its best guesses for
+     * sizes it cannot have written (see {@link #isValidCipherSize}): 1..17 bytes (a torn header)
+     * count as 0, and a last block of 1..32 bytes (no room for a plaintext byte) counts as one
+     * plaintext byte.
+     *
+     * @param cipherSize the ciphertext file's size in bytes
+     * @return the plaintext size in bytes
+     * @throws IllegalArgumentException if {@code cipherSize} is negative
      */
     public static long plainSize(long cipherSize) {
         requireSize(cipherSize);
@@ -445,7 +560,14 @@ public final class ContentCipher {
         return cipherSize - HEADER_SIZE - blocks * BLOCK_OVERHEAD;
     }
 
-    /** The ciphertext file size for {@code plainSize} plaintext bytes: 0, or header plus blocks. */
+    /**
+     * The ciphertext file size for a plaintext size: 0, or header plus blocks.
+     *
+     * @param plainSize the plaintext size in bytes
+     * @return the ciphertext file's size in bytes
+     * @throws IllegalArgumentException if {@code plainSize} is negative
+     * @throws ArithmeticException if it does not fit a long
+     */
     public static long cipherSize(long plainSize) {
         requireSize(plainSize);
         if (plainSize == 0) {
@@ -460,6 +582,10 @@ public final class ContentCipher {
      * Whether gocryptfs can have left a ciphertext file of this size: 0, a bare header (18, as
      * between creating a file and its first write; it reads as empty), or a header and blocks
      * whose last one holds at least one plaintext byte (more than 32 bytes).
+     *
+     * @param cipherSize the ciphertext file's size in bytes
+     * @return whether the size is one gocryptfs writes
+     * @throws IllegalArgumentException if {@code cipherSize} is negative
      */
     public static boolean isValidCipherSize(long cipherSize) {
         requireSize(cipherSize);
@@ -473,19 +599,34 @@ public final class ContentCipher {
         return last == 0 || last > BLOCK_OVERHEAD;
     }
 
-    /** The block holding plaintext offset {@code plainOffset}. */
+    /**
+     * {@return the number of the block holding a plaintext offset}
+     *
+     * @param plainOffset the offset in the plaintext, in bytes
+     * @throws IllegalArgumentException if {@code plainOffset} is negative
+     */
     public static long blockNo(long plainOffset) {
         requireSize(plainOffset);
         return plainOffset / PLAIN_BLOCK;
     }
 
-    /** Where block {@code blockNo} starts in the ciphertext file. */
+    /**
+     * {@return where block {@code blockNo} starts in the ciphertext file}, after the header
+     *
+     * @param blockNo the block's number
+     * @throws IllegalArgumentException if {@code blockNo} is negative
+     */
     public static long cipherOffset(long blockNo) {
         requireSize(blockNo);
         return Math.addExact(HEADER_SIZE, Math.multiplyExact(blockNo, CIPHER_BLOCK));
     }
 
-    /** Bytes that {@code plainLength} plaintext bytes from a block boundary occupy as stored blocks. */
+    /**
+     * {@return the bytes that plaintext from a block boundary occupies as stored blocks}
+     *
+     * @param plainLength the plaintext's length in bytes
+     * @throws IllegalArgumentException if {@code plainLength} is negative
+     */
     public static int encryptedLength(int plainLength) {
         if (plainLength < 0) {
             throw new IllegalArgumentException("negative length " + plainLength);
@@ -494,7 +635,12 @@ public final class ContentCipher {
         return Math.addExact(Math.multiplyExact(plainLength / PLAIN_BLOCK, CIPHER_BLOCK), rest == 0 ? 0 : rest + BLOCK_OVERHEAD);
     }
 
-    /** The most plaintext that {@code cipherLength} bytes of stored blocks decrypt to (holes included). */
+    /**
+     * {@return the most plaintext that stored blocks decrypt to} (holes included)
+     *
+     * @param cipherLength the stored blocks' length in bytes, from a block boundary
+     * @throws IllegalArgumentException if {@code cipherLength} is negative
+     */
     public static int decryptedLength(int cipherLength) {
         if (cipherLength < 0) {
             throw new IllegalArgumentException("negative length " + cipherLength);

@@ -14,10 +14,21 @@ public final class CorruptDataException extends IOException {
     @Serial
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An exception with no cause.
+     *
+     * @param message what was wrong, and where
+     */
     public CorruptDataException(String message) {
         super(message);
     }
 
+    /**
+     * An exception with the failure that revealed it.
+     *
+     * @param message what was wrong, and where
+     * @param cause what revealed it, such as a failed authentication tag or a base64 error
+     */
     public CorruptDataException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -18,19 +18,25 @@ import java.util.Set;
  * entries need no re-encryption; the directory's own name is encrypted under its parent's IV.
  */
 public final class DirIv {
+    /** The IV's file in every ciphertext directory. */
     public static final String FILE_NAME = "gocryptfs.diriv";
+    /** The length of an IV, in bytes. */
     public static final int LENGTH = 16;
 
     private DirIv() {}
 
-    /** A new random IV (never all zero). */
+    /** {@return a new random IV} (never all zero) */
     public static byte[] random() {
         return SecureBytes.bytes(LENGTH);
     }
 
     /**
      * {@code content} as a directory IV, checked as gocryptfs checks what it reads from
-     * {@code gocryptfs.diriv}: exactly 16 bytes, not all zero. Returns a copy.
+     * {@code gocryptfs.diriv}: exactly 16 bytes, not all zero.
+     *
+     * @param content the file's content
+     * @return a copy of it
+     * @throws IOException if it is not 16 bytes, or all zero
      */
     public static byte[] of(byte[] content) throws IOException {
         if (content.length != LENGTH) {
@@ -42,7 +48,13 @@ public final class DirIv {
         return content.clone();
     }
 
-    /** Reads and checks {@code dir/gocryptfs.diriv}, not following a symlink in its place. */
+    /**
+     * Reads and checks {@code dir/gocryptfs.diriv}, not following a symlink in its place.
+     *
+     * @param dir a ciphertext directory
+     * @return its IV
+     * @throws IOException if the file cannot be read, or holds no valid IV (its name in the message)
+     */
     public static byte[] read(Path dir) throws IOException {
         Path file = dir.resolve(FILE_NAME);
         try (SeekableByteChannel in = Files.newByteChannel(file, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
@@ -60,7 +72,14 @@ public final class DirIv {
         }
     }
 
-    /** Creates {@code dir/gocryptfs.diriv} (which must not exist) with a new IV, mode 0444; returns the IV. */
+    /**
+     * Creates {@code dir/gocryptfs.diriv} with a new IV, mode 0444.
+     *
+     * @param dir a new ciphertext directory
+     * @return the IV
+     * @throws IOException if it cannot be written ({@link java.nio.file.FileAlreadyExistsException}
+     *     if it exists); a torn file is removed again
+     */
     public static byte[] create(Path dir) throws IOException {
         byte[] iv = random();
         Path file = dir.resolve(FILE_NAME);

@@ -18,13 +18,13 @@ import javax.crypto.Cipher;
  *
  * <p>EME offers no integrity. Thread-safe: a call borrows JDK {@code Cipher}s from a small pool.
  */
-public final class Eme implements AutoCloseable {
-    public static final int KEY_SIZE = 32;
-    public static final int TWEAK_SIZE = 16;
-    public static final int BLOCK = 16;
-    public static final int MIN_LENGTH = BLOCK;
+final class Eme implements AutoCloseable {
+    static final int KEY_SIZE = 32;
+    static final int TWEAK_SIZE = 16;
+    static final int BLOCK = 16;
+    static final int MIN_LENGTH = BLOCK;
     /** 128 blocks: EME's limit for a 128-bit block cipher (m ≤ n). */
-    public static final int MAX_LENGTH = 128 * BLOCK;
+    static final int MAX_LENGTH = 128 * BLOCK;
 
     private final WipeableKey key;
     /** {@code L_j = 2^(j+1) · AES-enc(K, 0)} for block j, concatenated: key material. */
@@ -60,7 +60,7 @@ public final class Eme implements AutoCloseable {
     }
 
     /** An EME cipher under the 32-byte AES key {@code key} (copied; the caller wipes its array). */
-    public Eme(byte[] key) {
+    Eme(byte[] key) {
         if (key.length != KEY_SIZE) {
             throw new IllegalArgumentException("EME key must be " + KEY_SIZE + " bytes, not " + key.length);
         }
@@ -81,12 +81,12 @@ public final class Eme implements AutoCloseable {
     }
 
     /** Enciphers {@code data} (16..2048 bytes, a multiple of 16) under the 16-byte {@code tweak}. */
-    public byte[] encrypt(byte[] tweak, byte[] data) {
+    byte[] encrypt(byte[] tweak, byte[] data) {
         return transform(tweak, data, true);
     }
 
     /** Inverse of {@link #encrypt}. */
-    public byte[] decrypt(byte[] tweak, byte[] data) {
+    byte[] decrypt(byte[] tweak, byte[] data) {
         return transform(tweak, data, false);
     }
 

@@ -13,10 +13,21 @@ public final class InvalidNameException extends IOException {
     @Serial
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An exception with no cause.
+     *
+     * @param message what was wrong, and where
+     */
     public InvalidNameException(String message) {
         super(message);
     }
 
+    /**
+     * An exception with the failure that revealed it.
+     *
+     * @param message what was wrong, and where
+     * @param cause what revealed it, such as a failed authentication tag or a base64 error
+     */
     public InvalidNameException(String message, Throwable cause) {
         super(message, cause);
     }

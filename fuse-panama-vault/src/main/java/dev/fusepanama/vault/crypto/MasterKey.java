@@ -23,6 +23,7 @@ import java.util.Arrays;
  * {@link IllegalStateException}.
  */
 public final class MasterKey implements AutoCloseable {
+    /** The length of a master key, in bytes. */
     public static final int SIZE = 32;
 
     private final byte[] key;
@@ -46,8 +47,12 @@ public final class MasterKey implements AutoCloseable {
     }
 
     /**
-     * The master key {@code key} (32 bytes, copied: the caller wipes its array) for a vault whose
-     * gocryptfs.conf sets {@code longNameMax} (62..255; 255 when it sets none).
+     * A master key and the ciphers derived from it.
+     *
+     * @param key the 32 bytes of the key, copied: the caller wipes its array
+     * @param longNameMax what the vault's gocryptfs.conf sets as {@code LongNameMax}, 62..255 (255 when it sets none)
+     * @return the key, to close when done
+     * @throws IllegalArgumentException if {@code key} is not 32 bytes or {@code longNameMax} outside the range
      */
     public static MasterKey of(byte[] key, int longNameMax) {
         if (key.length != SIZE) {
@@ -66,11 +71,21 @@ public final class MasterKey implements AutoCloseable {
         }
     }
 
+    /**
+     * {@return the cipher of file contents, symlink targets and extended attribute values}
+     *
+     * @throws IllegalStateException if the key is closed
+     */
     public ContentCipher content() {
         requireOpen();
         return contentCipher;
     }
 
+    /**
+     * {@return the cipher of file and extended attribute names}
+     *
+     * @throws IllegalStateException if the key is closed
+     */
     public NameCipher names() {
         requireOpen();
         return nameCipher;
@@ -82,6 +97,7 @@ public final class MasterKey implements AutoCloseable {
         return key.clone();
     }
 
+    /** {@return whether {@link #close()} was called} */
     public boolean isClosed() {
         return closed;
     }

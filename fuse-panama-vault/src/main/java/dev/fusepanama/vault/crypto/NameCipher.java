@@ -7,7 +7,7 @@ import java.util.Arrays;
 
 /**
  * File names in gocryptfs's format: the plaintext name (bytes; Linux names need not be UTF-8)
- * is padded to a multiple of 16 with PKCS#7, enciphered with {@link Eme} under the directory's
+ * is padded to a multiple of 16 with PKCS#7, enciphered with EME over AES-256 under the directory's
  * IV ({@link DirIv}) as tweak, and written as Raw64 (URL-safe base64, no padding).
  *
  * <p>Long names: an encrypted name longer than {@link #longNameMax()} (255 unless the vault was
@@ -29,7 +29,9 @@ public final class NameCipher {
     public static final int DEFAULT_LONG_NAME_MAX = 255;
     /** The lowest {@code -longnamemax} gocryptfs accepts: the length of a hashed name. */
     public static final int MIN_LONG_NAME_MAX = 62;
+    /** What a long-name entry's name starts with; the Raw64 hash of the encrypted name follows. */
     public static final String LONG_NAME_PREFIX = "gocryptfs.longname.";
+    /** What the name of the file beside a long-name entry adds to the entry's: it holds the full encrypted name. */
     public static final String LONG_NAME_SUFFIX = ".name";
     /**
      * The most a {@code .name} file can hold: a 255-byte name pads to 256 bytes, 342 Raw64
@@ -54,11 +56,15 @@ public final class NameCipher {
     }
 
     /**
-     * The encrypted form of {@code plainName} in the directory whose IV is {@code dirIv}, as
-     * ASCII bytes; possibly longer than {@link #longNameMax()}, see {@link #diskName}.
+     * The encrypted form of a name in a directory; possibly longer than {@link #longNameMax()}, see
+     * {@link #diskName}.
      *
+     * @param plainName the name's bytes
+     * @param dirIv the IV of the directory it is in ({@link DirIv}), 16 bytes
+     * @return the encrypted name, as ASCII bytes
      * @throws IllegalArgumentException for a name no directory can hold: empty, over 255 bytes
-     *     ({@code ENAMETOOLONG}), containing {@code /} or NUL, or {@code .} / {@code ..}
+     *     ({@code ENAMETOOLONG}), containing {@code /} or NUL, or {@code .} / {@code ..}; or an IV
+     *     that is not 16 bytes
      */
     public byte[] encrypt(byte[] plainName, byte[] dirIv) {
         String problem = plainNameProblem(plainName);
@@ -75,10 +81,11 @@ public final class NameCipher {
     public static final String XATTR_PREFIX = "user.gocryptfs.";
 
     /**
-     * The name an extended attribute {@code plainName} (namespace included, "user.x") has on the
-     * ciphertext file: {@link #XATTR_PREFIX} and the name encrypted as a file name is, under a
-     * fixed IV.
+     * The name an extended attribute has on the ciphertext file: {@link #XATTR_PREFIX} and the name
+     * encrypted as a file name is, under a fixed IV.
      *
+     * @param plainName the attribute's name, namespace included ("user.x")
+     * @return the stored name, ASCII
      * @throws IllegalArgumentException for an empty name, one over 255 bytes or one with a NUL
      */
     public byte[] encryptXattrName(byte[] plainName) {
@@ -95,7 +102,13 @@ public final class NameCipher {
         return out;
     }
 
-    /** Inverse of {@link #encryptXattrName}: the plaintext name of a stored one (prefix included). */
+    /**
+     * Inverse of {@link #encryptXattrName}.
+     *
+     * @param stored the name on the ciphertext file, {@link #XATTR_PREFIX} included
+     * @return the attribute's plaintext name, namespace included
+     * @throws InvalidNameException if {@code stored} lacks the prefix or does not decrypt to a name without NUL
+     */
     public byte[] decryptXattrName(byte[] stored) throws InvalidNameException {
         byte[] prefix = XATTR_PREFIX.getBytes(StandardCharsets.US_ASCII);
         if (stored.length <= prefix.length || !Arrays.equals(stored, 0, prefix.length, prefix, 0, prefix.length)) {
@@ -117,8 +130,13 @@ public final class NameCipher {
     }
 
     /**
-     * The plaintext name that {@code cipherName} (a full encrypted name: a directory entry, or
-     * the content of a {@code .name} file) stands for in the directory whose IV is {@code dirIv}.
+     * The plaintext name an encrypted name stands for in a directory.
+     *
+     * @param cipherName a full encrypted name: a directory entry, or the content of a {@code .name} file
+     * @param dirIv the IV of the directory it is in, 16 bytes
+     * @return the plaintext name
+     * @throws InvalidNameException if it does not decrypt to a valid file name (the message says why)
+     * @throws IllegalArgumentException if {@code dirIv} is not 16 bytes
      */
     public byte[] decrypt(byte[] cipherName, byte[] dirIv) throws InvalidNameException {
         DirIv.require(dirIv);
@@ -162,22 +180,34 @@ public final class NameCipher {
         return Arrays.copyOf(padded, padded.length - pad);
     }
 
-    /** Names longer than this (in encrypted form) are stored as long names. */
+    /** {@return the length above which encrypted names are stored as long names} */
     public int longNameMax() {
         return longNameMax;
     }
 
-    /** Whether the encrypted name {@code cipherName} is too long to be a directory entry itself. */
+    /**
+     * {@return whether an encrypted name is too long to be a directory entry itself}
+     *
+     * @param cipherName the encrypted name
+     */
     public boolean mustStoreLong(byte[] cipherName) {
         return cipherName.length > longNameMax;
     }
 
-    /** The directory entry for the encrypted name {@code cipherName}: itself, or its hashed long name. */
+    /**
+     * {@return the directory entry for an encrypted name: itself, or its hashed long name}
+     *
+     * @param cipherName the encrypted name
+     */
     public byte[] diskName(byte[] cipherName) {
         return mustStoreLong(cipherName) ? longNameFor(cipherName) : cipherName;
     }
 
-    /** {@code gocryptfs.longname.} + Raw64(SHA-256({@code cipherName})): the entry holding a long-named file. */
+    /**
+     * {@return {@code gocryptfs.longname.} + Raw64(SHA-256({@code cipherName}))}: the entry holding a long-named file.
+     *
+     * @param cipherName the full encrypted name
+     */
     public static byte[] longNameFor(byte[] cipherName) {
         byte[] hash;
         try {
@@ -188,24 +218,39 @@ public final class NameCipher {
         return concat(PREFIX, Raw64.encode(hash));
     }
 
-    /** Whether {@code diskName} is a long-name entry (the file, directory or link itself, not its {@code .name}). */
+    /**
+     * {@return whether a directory entry is a long-name entry} (the file, directory or link itself, not its {@code .name})
+     *
+     * @param diskName the entry's name in the ciphertext directory
+     */
     public static boolean isLongName(byte[] diskName) {
         return startsWith(diskName, PREFIX) && !endsWith(diskName, SUFFIX);
     }
 
-    /** Whether {@code diskName} is the {@code .name} file beside a long-name entry. */
+    /**
+     * {@return whether a directory entry is the {@code .name} file beside a long-name entry}
+     *
+     * @param diskName the entry's name in the ciphertext directory
+     */
     public static boolean isLongNameFile(byte[] diskName) {
         return startsWith(diskName, PREFIX) && endsWith(diskName, SUFFIX);
     }
 
-    /** The {@code .name} file that holds the full encrypted name for the long-name entry {@code longName}. */
+    /**
+     * {@return the name of the {@code .name} file that holds the full encrypted name of a long-name entry}
+     *
+     * @param longName the long-name entry's name
+     */
     public static byte[] longNameFileFor(byte[] longName) {
         return concat(longName, SUFFIX);
     }
 
     /**
-     * Why {@code name} cannot be a file name, or null if it can: empty, over 255 bytes, a
-     * {@code /} or NUL byte, or {@code .} / {@code ..}. gocryptfs checks the same both ways.
+     * Why {@code name} cannot be a file name: empty, over 255 bytes, a {@code /} or NUL byte, or
+     * {@code .} / {@code ..}. gocryptfs checks the same both ways.
+     *
+     * @param name a plaintext name
+     * @return the reason, in words, or null if it can be a name
      */
     public static String plainNameProblem(byte[] name) {
         if (name.length == 0) {

@@ -50,9 +50,11 @@ import org.bouncycastle.crypto.generators.SCrypt;
  * ({@code -longnamemax}). Anything else is refused with an {@link IOException} naming the flag.
  */
 public final class VaultConfig {
+    /** The file's name, at the root of the ciphertext directory. */
     public static final String FILE_NAME = "gocryptfs.conf";
     /** Written as {@code Creator}; gocryptfs writes "gocryptfs VERSION" there, and only people read it. */
     public static final String CREATOR = "fuse-panama";
+    /** The scrypt cost gocryptfs uses by default: N = 2^16, about 64 MiB and a fraction of a second. */
     public static final int DEFAULT_SCRYPT_LOG_N = 16;
     /** gocryptfs refuses lower costs in a config file; its -scryptn accepts 10..28. */
     public static final int MIN_SCRYPT_LOG_N = 10;
@@ -102,7 +104,12 @@ public final class VaultConfig {
     /** 0 when the file sets none (255 applies). */
     private final int longNameMax;
 
-    /** A new vault's configuration and its master key; closing it closes the key. */
+    /**
+     * A new vault's configuration and its master key; closing it closes the key.
+     *
+     * @param config the configuration, to {@link VaultConfig#write write}
+     * @param masterKey the new vault's master key, already unlocked
+     */
     public record Created(VaultConfig config, MasterKey masterKey) implements AutoCloseable {
         @Override
         public void close() {
@@ -124,17 +131,30 @@ public final class VaultConfig {
 
     // ---- create and unlock --------------------------------------------------------------------
 
-    /** {@link #create(char[], int, int)} with the default long-name limit (255). */
+    /**
+     * {@link #create(char[], int, int)} with the default long-name limit (255).
+     *
+     * @param password the password, which the caller wipes
+     * @param scryptLogN the scrypt cost's exponent, {@link #MIN_SCRYPT_LOG_N} to {@link #MAX_SCRYPT_LOG_N}
+     * @return the configuration and the master key
+     * @throws IllegalArgumentException as {@link #create(char[], int, int)}
+     */
     public static Created create(char[] password, int scryptLogN) {
         return create(password, scryptLogN, NameCipher.DEFAULT_LONG_NAME_MAX);
     }
 
     /**
      * A new vault: a random master key wrapped under {@code password} with scrypt cost
-     * {@code 2^scryptLogN} (10..27, and memory this JVM can give, 2^(logN + 10) bytes; gocryptfs's
-     * default is 16, about 64 MiB and a fraction of a second), R=8, P=1 and a random 32-byte salt. {@code longNameMax} (62..255) is gocryptfs's
-     * {@code -longnamemax}. Nothing is written: see {@link #write}, and create the root's
-     * {@link DirIv} beside it.
+     * {@code 2^scryptLogN}, R=8, P=1 and a random 32-byte salt. Nothing is written: see
+     * {@link #write}, and create the root's {@link DirIv} beside it.
+     *
+     * @param password the password, which the caller wipes; not empty
+     * @param scryptLogN the scrypt cost's exponent, 10..27, needing memory this JVM can give,
+     *     2^(logN + 10) bytes ({@link #DEFAULT_SCRYPT_LOG_N}, 16, is about 64 MiB and a fraction of a second)
+     * @param longNameMax gocryptfs's {@code -longnamemax}, 62..255: encrypted names longer than this are hashed
+     * @return the configuration and the master key
+     * @throws IllegalArgumentException for an empty password or one that is not valid Unicode, a
+     *     cost outside the range or beyond this JVM's memory, or a {@code longNameMax} outside the range
      */
     public static Created create(char[] password, int scryptLogN, int longNameMax) {
         if (password.length == 0) {
@@ -174,9 +194,10 @@ public final class VaultConfig {
     }
 
     /**
-     * The master key, unwrapped with {@code password} (which the caller wipes). Costs one scrypt
-     * run at the vault's cost.
+     * The master key, unwrapped with {@code password}. Costs one scrypt run at the vault's cost.
      *
+     * @param password the password, which the caller wipes
+     * @return the master key, to close when the vault is no longer used
      * @throws WrongPasswordException if the password does not authenticate the wrapped key
      */
     public MasterKey unlock(char[] password) throws WrongPasswordException {
@@ -260,24 +281,27 @@ public final class VaultConfig {
 
     // ---- accessors ----------------------------------------------------------------------------
 
+    /** {@return the file's {@code Creator}}: "gocryptfs VERSION", {@link #CREATOR}, or whatever wrote it; only people read it. */
     public String creator() {
         return creator;
     }
 
-    /** Always {@link ContentCipher#VERSION}: other versions are refused when read. */
+    /** {@return always {@link ContentCipher#VERSION}}: other versions are refused when read. */
     public int version() {
         return ContentCipher.VERSION;
     }
 
+    /** {@return the file's feature flags, in its order} (unmodifiable): the six gocryptfs sets by default, and {@code LongNameMax} if set. */
     public List<String> featureFlags() {
         return featureFlags;
     }
 
-    /** Encrypted names longer than this are hashed: the file's {@code LongNameMax}, or 255. */
+    /** {@return the file's {@code LongNameMax}, or 255 where it sets none}: encrypted names longer than this are hashed. */
     public int longNameMax() {
         return longNameMax == 0 ? NameCipher.DEFAULT_LONG_NAME_MAX : longNameMax;
     }
 
+    /** {@return the scrypt cost's exponent}: N = 2^scryptLogN. */
     public int scryptLogN() {
         return scryptLogN;
     }
@@ -298,13 +322,16 @@ public final class VaultConfig {
     }
 
     /**
-     * Reads and checks a gocryptfs.conf. The {@link IOException} names the file and what is
-     * wrong: not JSON, a field missing or of the wrong type, a format version other than 2, a
-     * feature flag this code refuses or does not know or a default one that is missing, scrypt
-     * parameters gocryptfs would refuse (N below 2^10, R below 8, P below 1, salt under 32 bytes,
-     * KeyLen other than 32), scrypt parameters that cannot run here (N above 2^27, N·R·P above
-     * {@link #MAX_SCRYPT_WORK}, memory the heap cannot give: {@link #scryptCostProblem}), a salt
-     * over 1 KiB, an {@code EncryptedKey} that is not 64 bytes. Nothing costly runs before these checks.
+     * Reads and checks a gocryptfs.conf. Nothing costly runs before these checks.
+     *
+     * @param file the gocryptfs.conf
+     * @return the configuration, to {@link #unlock}
+     * @throws IOException naming the file and what is wrong: unreadable, not JSON, a field missing
+     *     or of the wrong type, a format version other than 2, a feature flag this code refuses or
+     *     does not know or a default one that is missing, scrypt parameters gocryptfs would refuse
+     *     (N below 2^10, R below 8, P below 1, salt under 32 bytes, KeyLen other than 32), scrypt
+     *     parameters that cannot run here (N above 2^27, N·R·P above {@link #MAX_SCRYPT_WORK},
+     *     memory the heap cannot give), a salt over 1 KiB, an {@code EncryptedKey} that is not 64 bytes
      */
     public static VaultConfig read(Path file) throws IOException {
         try {
@@ -487,6 +514,9 @@ public final class VaultConfig {
      * and a final newline, mode 0400 (it is never modified in place). Atomic: a new file in the
      * same directory, flushed to disk, then renamed over {@code file}; the directory is flushed
      * too, so a crash leaves the old file or the new one.
+     *
+     * @param file where, normally {@code CIPHERDIR/}{@link #FILE_NAME}; an existing file is replaced
+     * @throws IOException if it cannot be written (the temporary file is removed again)
      */
     public void write(Path file) throws IOException {
         byte[] json = toJson().getBytes(StandardCharsets.UTF_8);

@@ -13,6 +13,12 @@ public final class WrongPasswordException extends Exception {
     @Serial
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An exception for a password that did not authenticate the key.
+     *
+     * @param message what failed, naming the file
+     * @param cause the authentication failure
+     */
     public WrongPasswordException(String message, Throwable cause) {
         super(message, cause);
     }
