@@ -7,7 +7,11 @@ import dev.fusepanama.internal.mount.MountSession;
 import dev.fusepanama.internal.path.PathSession;
 import java.nio.file.Path;
 
-/** Entry point: mounts {@link FuseFileSystem}s. */
+/**
+ * Entry point: mounts a {@link FuseFileSystem} (paths, libfuse's high-level API) or an
+ * {@link InodeFileSystem} (inode numbers, its low-level API), and tells whether this process
+ * can mount at all.
+ */
 public final class Fuse {
     private Fuse() {}
 
@@ -19,6 +23,11 @@ public final class Fuse {
      * the mountpoint before it returns: the filesystem's {@code getattr} of its root may be called
      * while the mounting thread waits, so it must not wait for a lock that thread holds.
      *
+     * @param fs the filesystem; its {@link FuseFileSystem#kernelSettings()} are asked once, here
+     * @param mountpoint an existing directory, not mounted already
+     * @param options how to mount
+     * @param pathOptions the settings of libfuse's path layer
+     * @return the live mount; close it to unmount
      * @throws MountException saying what is wrong and how to fix it (mountpoint missing, not a
      *         directory, already or stale mounted; /dev/fuse missing or not accessible; libfuse3
      *         missing or too old; options rejected; init failed)
@@ -28,11 +37,29 @@ public final class Fuse {
         return PathSession.mount(fs, mountpoint, options, pathOptions);
     }
 
-    /** As {@link #mount(FuseFileSystem, Path, MountOptions, PathOptions)} with libfuse's path settings. */
+    /**
+     * As {@link #mount(FuseFileSystem, Path, MountOptions, PathOptions)} with libfuse's path
+     * settings ({@link PathOptions#defaults()}).
+     *
+     * @param fs the filesystem
+     * @param mountpoint an existing directory, not mounted already
+     * @param options how to mount
+     * @return the live mount; close it to unmount
+     * @throws MountException as {@link #mount(FuseFileSystem, Path, MountOptions, PathOptions)}
+     */
     public static FuseMount mount(FuseFileSystem fs, Path mountpoint, MountOptions options) throws MountException {
         return mount(fs, mountpoint, options, PathOptions.defaults());
     }
 
+    /**
+     * As {@link #mount(FuseFileSystem, Path, MountOptions, PathOptions)} with
+     * {@link MountOptions#defaults()} and {@link PathOptions#defaults()}.
+     *
+     * @param fs the filesystem
+     * @param mountpoint an existing directory, not mounted already
+     * @return the live mount; close it to unmount
+     * @throws MountException as {@link #mount(FuseFileSystem, Path, MountOptions, PathOptions)}
+     */
     public static FuseMount mount(FuseFileSystem fs, Path mountpoint) throws MountException {
         return mount(fs, mountpoint, MountOptions.defaults());
     }
@@ -42,12 +69,24 @@ public final class Fuse {
      * Returns once the kernel has initialised the connection. It takes no {@link PathOptions}:
      * an inode filesystem sends its timeouts and open flags with each reply.
      *
+     * @param fs the filesystem; its {@link InodeFileSystem#kernelSettings()} are asked once, here
+     * @param mountpoint an existing directory, not mounted already
+     * @param options how to mount
+     * @return the live mount; close it to unmount
      * @throws MountException as {@link #mount(FuseFileSystem, Path, MountOptions)}
      */
     public static InodeMount mount(InodeFileSystem fs, Path mountpoint, MountOptions options) throws MountException {
         return InodeSession.mount(fs, mountpoint, options);
     }
 
+    /**
+     * As {@link #mount(InodeFileSystem, Path, MountOptions)} with {@link MountOptions#defaults()}.
+     *
+     * @param fs the filesystem
+     * @param mountpoint an existing directory, not mounted already
+     * @return the live mount; close it to unmount
+     * @throws MountException as {@link #mount(FuseFileSystem, Path, MountOptions)}
+     */
     public static InodeMount mount(InodeFileSystem fs, Path mountpoint) throws MountException {
         return mount(fs, mountpoint, MountOptions.defaults());
     }
@@ -67,8 +106,9 @@ public final class Fuse {
     }
 
     /**
-     * The loaded libfuse's version, e.g. "3.14.0".
+     * The version of the libfuse this process uses, loading it on the first call.
      *
+     * @return its package version, e.g. "3.14.0"
      * @throws MountException if libfuse3 cannot be loaded, or not on this architecture
      */
     public static String libfuseVersion() throws MountException {

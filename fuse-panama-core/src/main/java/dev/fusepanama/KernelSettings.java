@@ -91,49 +91,53 @@ public final class KernelSettings {
         return NAMES.contains(FuseOptionNames.name(option));
     }
 
-    /** @return see {@link Builder#noOpendir} */
+    /** {@return whether directories are opened and closed without a request} ({@link Builder#noOpendir}) */
     public boolean noOpendir() { return s.noOpendir; }
 
-    /** @return see {@link Builder#keepListings}; implied by {@link #noOpendir} */
+    /** {@return whether opendir answers keep the kernel's cached listing} ({@link Builder#keepListings}); implied by {@link #noOpendir} */
     public boolean keepListings() { return s.keepListings || s.noOpendir; }
 
-    /** @return seconds a name found absent is remembered, 0 for not at all ({@link Builder#negativeEntries}) */
+    /** {@return seconds a name found absent is remembered, 0 for not at all} ({@link Builder#negativeEntries}) */
     public double negativeTimeout() { return s.negativeTimeout; }
 
-    /** @return seconds the kernel trusts attributes on the path API, empty for libfuse's 1 ({@link Builder#attrTimeout}) */
+    /** {@return seconds the kernel trusts attributes on the path API, empty for libfuse's 1} ({@link Builder#attrTimeout}) */
     public OptionalDouble attrTimeout() { return s.attrTimeout; }
 
-    /** @return seconds the kernel trusts names on the path API, empty for libfuse's 1 ({@link Builder#entryTimeout}) */
+    /** {@return seconds the kernel trusts names on the path API, empty for libfuse's 1} ({@link Builder#entryTimeout}) */
     public OptionalDouble entryTimeout() { return s.entryTimeout; }
 
-    /** @return see {@link Builder#keepCache} */
+    /** {@return whether cached file data survives every open on the path API} ({@link Builder#keepCache}) */
     public boolean keepCache() { return s.keepCache; }
 
-    /** @return see {@link Builder#autoCache} */
+    /** {@return whether cached file data survives an open while mtime and size are unchanged} ({@link Builder#autoCache}) */
     public boolean autoCache() { return s.autoCache; }
 
-    /** @return see {@link Builder#directIo} */
+    /** {@return whether every file of the path API bypasses the page cache} ({@link Builder#directIo}) */
     public boolean directIo() { return s.directIo; }
 
-    /** @return see {@link Builder#explicitDataInvalidation} */
+    /** {@return whether the kernel drops cached pages only when told} ({@link Builder#explicitDataInvalidation}) */
     public boolean explicitDataInvalidation() { return s.explicitDataInvalidation; }
 
-    /** @return see {@link Builder#handleKillprivV2} */
+    /** {@return whether the filesystem clears set-ID bits itself} ({@link Builder#handleKillprivV2}) */
     public boolean handleKillprivV2() { return s.handleKillprivV2; }
 
-    /** @return see {@link Builder#writebackCache} */
+    /** {@return whether the kernel keeps written data and sends it later} ({@link Builder#writebackCache}) */
     public boolean writebackCache() { return s.writebackCache; }
 
-    /** @return see {@link Builder#autoInvalData} */
+    /** {@return whether the kernel checks attributes before reading cached data} ({@link Builder#autoInvalData}) */
     public boolean autoInvalData() { return (s.wanted & ConnectionInfo.CAP_AUTO_INVAL_DATA) != 0; }
 
-    /** @return see {@link Builder#atomicOTrunc} */
+    /** {@return whether an {@code O_TRUNC} open asks the filesystem to truncate} ({@link Builder#atomicOTrunc}) */
     public boolean atomicOTrunc() { return (s.wanted & ConnectionInfo.CAP_ATOMIC_O_TRUNC) != 0; }
 
-    /** @return the {@code ConnectionInfo.CAP_*} bits asked for by {@link Builder#want} (and the typed capability settings turned on) */
+    /**
+     * {@return the {@code ConnectionInfo.CAP_*} bits asked for}: those of {@link Builder#want}, with
+     * {@code CAP_AUTO_INVAL_DATA} and {@code CAP_ATOMIC_O_TRUNC} when {@link Builder#autoInvalData}
+     * and {@link Builder#atomicOTrunc} are on
+     */
     public long wantedCapabilities() { return s.wanted; }
 
-    /** @return the {@code ConnectionInfo.CAP_*} bits turned off by {@link Builder#unwant}, among them libfuse defaults */
+    /** {@return the {@code ConnectionInfo.CAP_*} bits turned off} by {@link Builder#unwant} and the typed settings, among them libfuse defaults */
     public long unwantedCapabilities() { return s.unwanted; }
 
     /**

@@ -57,10 +57,22 @@ public final class MountOptions {
         this.s = settings;
     }
 
+    /**
+     * The defaults: read-write, only the mounting user, permissions checked by the filesystem,
+     * fsname "fuse-panama", libfuse's request sizes, up to 10 worker threads all kept, no
+     * interrupts, io_uring or passthrough, 30 seconds to mount and to close.
+     *
+     * @return the defaults
+     */
     public static MountOptions defaults() {
         return builder().build();
     }
 
+    /**
+     * A builder holding {@link #defaults()}.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -70,6 +82,9 @@ public final class MountOptions {
      * setting here, which {@link Builder#fuseOptions} sets ({@code ro}, {@code allow_other},
      * {@code fsname=}, ...). False for the raw options it passes on ({@code allow_root},
      * {@code uid=}, ...) and for the {@link PathOptions} and {@link KernelSettings} settings.
+     *
+     * @param option an option as given after {@code -o}
+     * @return true for the names that have a typed setting here
      */
     public static boolean isSetting(String option) {
         return TYPED.containsKey(optionName(option));
@@ -82,6 +97,9 @@ public final class MountOptions {
      * {@code noatime}, ...). False for the path API's own ({@link PathOptions#isSetting},
      * {@link PathOptions#isPassedOn}), for the filesystem's ({@link KernelSettings#isSetting})
      * and for names libfuse does not know.
+     *
+     * @param option an option as given after {@code -o}
+     * @return true for the options a mount of either API takes
      */
     public static boolean isMountOption(String option) {
         return isSetting(option) || FuseOptionNames.MOUNT.contains(optionName(option));
@@ -92,6 +110,9 @@ public final class MountOptions {
      * -ofsname=vault"} or a bare list {@code "ro,fsname=vault"} gives {@code [allow_other, ro,
      * fsname=vault]}, a blank line none. Nothing is checked beyond the spelling of the lists.
      *
+     * @param commandLine {@code -o} lists separated by white space, each after {@code -o}, glued
+     *     to it ({@code -oro}) or bare
+     * @return the options in the order given, each {@code NAME} or {@code NAME=VALUE}; a new list
      * @throws IllegalArgumentException for a {@code -o} without a list, a word that is another flag
      *         ({@code -f}), or an empty option ({@code ro,,rw})
      */
@@ -116,43 +137,78 @@ public final class MountOptions {
         return all;
     }
 
-    /** The name of the {@code -o} option {@code option}: all of {@code NAME}, the part before the first {@code =} of {@code NAME=VALUE}. */
+    /**
+     * The name of an {@code -o} option.
+     *
+     * @param option {@code NAME} or {@code NAME=VALUE}
+     * @return all of {@code NAME}, or the part before the first {@code =} of {@code NAME=VALUE}
+     */
     public static String optionName(String option) {
         return FuseOptionNames.name(option);
     }
 
+    /** {@return whether the mount is read-only} ({@link Builder#readOnly}) */
     public boolean readOnly() { return s.readOnly; }
+    /** {@return whether users other than the mounting one may use the mount} ({@link Builder#allowOther}) */
     public boolean allowOther() { return s.allowOther; }
+    /** {@return whether the kernel checks permissions from the modes} ({@link Builder#defaultPermissions}) */
     public boolean defaultPermissions() { return s.defaultPermissions; }
+    /** {@return the name shown as the mount's device, or null for "fuse-panama"} ({@link Builder#fsName}) */
     public String fsName() { return s.fsName; }
+    /** {@return the subtype shown as {@code fuse.SUBTYPE}, or null for none} ({@link Builder#subtype}) */
     public String subtype() { return s.subtype; }
-    /** 0: libfuse's default. */
+    /** {@return the largest write request in bytes; 0: libfuse's default} ({@link Builder#maxWrite}) */
     public int maxWrite() { return s.maxWrite; }
-    /** 0: the kernel's limit. */
+    /** {@return the largest read request in bytes; 0: the kernel's limit} ({@link Builder#maxRead}) */
     public int maxRead() { return s.maxRead; }
-    /** Negative: libfuse's default (also for the next three). */
+    /** {@return the most bytes read ahead; negative: libfuse's default} ({@link Builder#maxReadahead}) */
     public int maxReadahead() { return s.maxReadahead; }
+    /** {@return the most background requests in flight; negative: libfuse's default} ({@link Builder#maxBackground}) */
     public int maxBackground() { return s.maxBackground; }
+    /**
+     * {@return the background requests at which the mount is congested; negative: libfuse's
+     * default} ({@link Builder#congestionThreshold})
+     */
     public int congestionThreshold() { return s.congestionThreshold; }
+    /** {@return the timestamp granularity in nanoseconds; negative: libfuse's default (1)} ({@link Builder#timeGranularity}) */
     public int timeGranularity() { return s.timeGranularity; }
+    /** {@return the most worker threads of the multi-threaded loop} ({@link Builder#maxThreads}) */
     public int maxThreads() { return s.maxThreads; }
+    /** {@return the idle worker threads kept alive; {@link #maxThreads()} unless set} ({@link Builder#maxIdleThreads}) */
     public int maxIdleThreads() { return s.maxIdleThreads < 0 ? s.maxThreads : s.maxIdleThreads; }
+    /** {@return whether every request is served on one thread} ({@link Builder#singleThreaded}) */
     public boolean singleThreaded() { return s.singleThreaded; }
+    /** {@return whether the kernel's interrupts are asked for} ({@link Builder#interrupts}) */
     public boolean interrupts() { return s.interrupts; }
+    /** {@return whether libfuse's per-request trace is logged} ({@link Builder#debug}) */
     public boolean debug() { return s.debug; }
-    /** Whether open/create may pass files through to the kernel ({@link FileInfo#setPassthrough}). */
+    /**
+     * {@return whether open and create may pass files through to the kernel}
+     * ({@link FileInfo#setPassthrough}, {@link Builder#passthrough})
+     */
     public boolean passthrough() { return s.passthrough; }
-    /** Whether requests should travel over io_uring where the kernel and libfuse have it. */
+    /** {@return whether requests should travel over io_uring where the kernel and libfuse have it} ({@link Builder#ioUring}) */
     public boolean ioUring() { return s.ioUring; }
-    /** Requests in flight per io_uring queue; 0: libfuse's default. */
+    /** {@return the requests in flight per io_uring queue; 0: libfuse's default} ({@link Builder#ioUringQueueDepth}) */
     public int ioUringQueueDepth() { return s.ioUringQueueDepth; }
+    /** {@return how long mounting waits for the kernel's INIT} ({@link Builder#mountTimeout}) */
     public Duration mountTimeout() { return s.mountTimeout; }
+    /** {@return how long closing waits for running calls to return} ({@link Builder#closeTimeout}) */
     public Duration closeTimeout() { return s.closeTimeout; }
-    /** Seconds after which the kernel aborts the connection over an unanswered request; 0: none asked for. */
+    /**
+     * {@return the seconds after which the kernel aborts the connection over an unanswered
+     * request; 0: none asked for} ({@link Builder#requestTimeout})
+     */
     public int requestTimeoutSeconds() { return s.requestTimeout; }
+    /** {@return the raw {@code -o} options given to {@link Builder#option}, in order; a copy} */
     public List<String> rawOptions() { return List.copyOf(s.rawOptions); }
 
-    /** The {@code -o} options passed to libfuse's {@code fuse_new}, in order. */
+    /**
+     * The {@code -o} options passed to libfuse when mounting ({@code fuse_new} or
+     * {@code fuse_session_new}): the typed settings that are mount options, then the raw ones.
+     *
+     * @return the options in order, each {@code NAME} or {@code NAME=VALUE}; a new list
+     */
     public List<String> libfuseOptions() {
         List<String> o = new ArrayList<>();
         if (s.readOnly) o.add("ro");
@@ -167,10 +223,16 @@ public final class MountOptions {
         return o;
     }
 
+    /**
+     * A builder holding these settings, to change some of them.
+     *
+     * @return a new builder, independent of this object
+     */
     public Builder toBuilder() {
         return s.copy();
     }
 
+    /** Makes a {@link MountOptions}; each method returns the builder. Not thread-safe. */
     public static final class Builder implements Cloneable {
         private boolean readOnly;
         private boolean allowOther;
@@ -208,18 +270,53 @@ public final class MountOptions {
             }
         }
 
-        /** Mount read-only ({@code ro}). */
+        /**
+         * Mount read-only ({@code ro}).
+         *
+         * @param on whether to mount read-only; default off
+         * @return this builder
+         */
         public Builder readOnly(boolean on) { readOnly = on; return this; }
-        /** Let other users access the mount ({@code allow_other}; non-root needs user_allow_other in /etc/fuse.conf). */
+        /**
+         * Let other users access the mount ({@code allow_other}; non-root needs user_allow_other in /etc/fuse.conf).
+         *
+         * @param on whether other users (root included) may use the mount; default off: only
+         *     the mounting user
+         * @return this builder
+         */
         public Builder allowOther(boolean on) { allowOther = on; return this; }
-        /** Let the kernel check permissions from the reported modes ({@code default_permissions}). */
+        /**
+         * Let the kernel check permissions from the reported modes ({@code default_permissions}).
+         *
+         * @param on whether the kernel checks; default off: the filesystem decides, and one
+         *     without checks of its own lets every user of the mount do anything
+         * @return this builder
+         */
         public Builder defaultPermissions(boolean on) { defaultPermissions = on; return this; }
-        /** The "device" shown in /proc/mounts and df. */
+        /**
+         * The "device" shown in /proc/mounts and df.
+         *
+         * @param name the name; default "fuse-panama"
+         * @return this builder
+         * @throws IllegalArgumentException if {@code name} is empty or holds ',' or NUL
+         */
         public Builder fsName(String name) { fsName = checkOption("fsName", name); return this; }
-        /** Shown as fuse.SUBTYPE in /proc/mounts. */
+        /**
+         * Shown as fuse.SUBTYPE in /proc/mounts.
+         *
+         * @param name the subtype; default none (plain {@code fuse})
+         * @return this builder
+         * @throws IllegalArgumentException if {@code name} is empty or holds ',' or NUL
+         */
         public Builder subtype(String name) { subtype = checkOption("subtype", name); return this; }
 
-        /** Largest write request in bytes, 4096 to 1 MiB. */
+        /**
+         * Largest write request in bytes, 4096 to 1 MiB ({@link #MAX_WRITE_LIMIT}).
+         *
+         * @param bytes the size; default libfuse's, which depends on its release
+         * @return this builder
+         * @throws IllegalArgumentException outside 4096 to {@link #MAX_WRITE_LIMIT}
+         */
         public Builder maxWrite(int bytes) {
             if (bytes < 4096 || bytes > MAX_WRITE_LIMIT) {
                 throw new IllegalArgumentException("maxWrite must be between 4096 and " + MAX_WRITE_LIMIT + ": " + bytes);
@@ -231,6 +328,10 @@ public final class MountOptions {
         /**
          * Largest read request in bytes (at least 4096). libfuse needs it twice, as the kernel's
          * {@code max_read} mount option and in {@code fuse_conn_info}; this sets both.
+         *
+         * @param bytes the size; default the kernel's limit
+         * @return this builder
+         * @throws IllegalArgumentException below 4096
          */
         public Builder maxRead(int bytes) {
             if (bytes < 4096) throw new IllegalArgumentException("maxRead must be at least 4096: " + bytes);
@@ -245,17 +346,41 @@ public final class MountOptions {
          * stays at the offer, logged). Random reads are not affected: the kernel reads ahead only
          * for a sequential reader. Measured on the vault: 1 MiB reads 1.9-2.0 GB/s cold where
          * 128 KiB reads 1.4-1.6 (RESULTS.md).
+         *
+         * @param bytes 0 (no readahead) to 64 MiB; default libfuse's, the kernel's offer
+         * @return this builder
+         * @throws IllegalArgumentException if negative or above 64 MiB
          */
         public Builder maxReadahead(int bytes) {
             maxReadahead = notNegative("maxReadahead", bytes);
             if (bytes > 64 << 20) throw new IllegalArgumentException("maxReadahead above 64 MiB: " + bytes);
             return this;
         }
-        /** Most background requests (readahead, asynchronous direct I/O) the kernel keeps in flight. */
+        /**
+         * Most background requests (readahead, asynchronous direct I/O) the kernel keeps in flight.
+         *
+         * @param requests the count; default libfuse's
+         * @return this builder
+         * @throws IllegalArgumentException if negative
+         */
         public Builder maxBackground(int requests) { maxBackground = notNegative("maxBackground", requests); return this; }
-        /** Background requests in flight at which the kernel reports the filesystem congested. */
+        /**
+         * Background requests in flight at which the kernel reports the filesystem congested.
+         *
+         * @param requests the count; default libfuse's
+         * @return this builder
+         * @throws IllegalArgumentException if negative
+         */
         public Builder congestionThreshold(int requests) { congestionThreshold = notNegative("congestionThreshold", requests); return this; }
-        /** Timestamp granularity in nanoseconds, a power of 10 up to 10^9 (1: nanosecond times). */
+        /**
+         * Timestamp granularity in nanoseconds, a power of 10 up to 10^9 (1: nanosecond times):
+         * under the writeback cache the kernel rounds the times it sets to it, so that they match
+         * what the filesystem stores.
+         *
+         * @param nanos 1, 10, 100, ... or 1,000,000,000 (whole seconds); default libfuse's, 1
+         * @return this builder
+         * @throws IllegalArgumentException for any other value
+         */
         public Builder timeGranularity(int nanos) {
             int power = 1;
             while (power < nanos && power < 1_000_000_000) {
@@ -271,6 +396,10 @@ public final class MountOptions {
         /**
          * Most worker threads of the multi-threaded loop (libfuse 3.12+; default 10), 1 to
          * {@link #MAX_THREADS}.
+         *
+         * @param n the most threads
+         * @return this builder
+         * @throws IllegalArgumentException outside 1 to {@link #MAX_THREADS}
          */
         public Builder maxThreads(int n) {
             if (n < 1 || n > MAX_THREADS) throw new IllegalArgumentException("maxThreads must be 1.." + MAX_THREADS + ": " + n);
@@ -278,20 +407,34 @@ public final class MountOptions {
             return this;
         }
 
-        /** Idle workers kept alive; default: all of them. */
+        /**
+         * Idle workers kept alive; default: all of them.
+         *
+         * @param n the idle threads kept; 0 keeps none, so that a request may start a thread
+         * @return this builder
+         * @throws IllegalArgumentException if negative
+         */
         public Builder maxIdleThreads(int n) {
             if (n < 0) throw new IllegalArgumentException("maxIdleThreads must not be negative: " + n);
             maxIdleThreads = n;
             return this;
         }
 
-        /** Serve every request on one thread (fuse_loop instead of fuse_loop_mt). */
+        /**
+         * Serve every request on one thread (fuse_loop instead of fuse_loop_mt).
+         *
+         * @param on whether to serve on one thread; default off
+         * @return this builder
+         */
         public Builder singleThreaded(boolean on) { singleThreaded = on; return this; }
         /**
          * Deliver the kernel's interrupts to operations (see {@link FuseContext#interrupted()}):
          * from libfuse 3.17 the kernel sends them only with this set. Before 3.17 they reach
          * {@code interrupted()} either way, and libfuse's interrupt signal (which it can install
          * only for the {@code -o} option those releases lack) is left off: it would kill the JVM.
+         *
+         * @param on whether to ask for interrupts; default off
+         * @return this builder
          */
         public Builder interrupts(boolean on) { interrupts = on; return this; }
         /**
@@ -309,6 +452,9 @@ public final class MountOptions {
          * {@link KernelSettings.Builder#directIo} or {@link KernelSettings.Builder#writebackCache}
          * (the mount is refused: the first three decide the page cache of every file, and the
          * kernel refuses the last beside passthrough).
+         *
+         * @param on whether open and create may pass files through; default off
+         * @return this builder
          */
         public Builder passthrough(boolean on) { passthrough = on; return this; }
 
@@ -325,19 +471,43 @@ public final class MountOptions {
          * 3.18, a reply may only be sent from the thread that received its request (libfuse's
          * queue would be corrupted otherwise), so {@link dev.fusepanama.inode.Reply#defer()}
          * throws there; the path API never defers.
+         *
+         * @param on whether to ask for io_uring; default off
+         * @return this builder
          */
         public Builder ioUring(boolean on) { ioUring = on; return this; }
 
-        /** Requests in flight per io_uring queue (libfuse's {@code io_uring_q_depth}); 0: libfuse's default. */
+        /**
+         * Requests in flight per io_uring queue (libfuse's {@code io_uring_q_depth}); 0: libfuse's default.
+         *
+         * @param depth the queue depth, 0 for libfuse's
+         * @return this builder
+         * @throws IllegalArgumentException if negative
+         */
         public Builder ioUringQueueDepth(int depth) { ioUringQueueDepth = notNegative("ioUringQueueDepth", depth); return this; }
 
-        /** libfuse's per-request trace, logged through SLF4J (logger dev.fusepanama.libfuse, DEBUG). */
+        /**
+         * libfuse's per-request trace, logged through SLF4J (logger dev.fusepanama.libfuse, DEBUG).
+         *
+         * @param on whether to trace; default off
+         * @return this builder
+         */
         public Builder debug(boolean on) { debug = on; return this; }
-        /** How long {@code mount} waits for the kernel's INIT before giving up. */
+        /**
+         * How long {@code mount} waits for the kernel's INIT before giving up.
+         *
+         * @param timeout the wait; default 30 seconds
+         * @return this builder
+         * @throws NullPointerException if {@code timeout} is null
+         */
         public Builder mountTimeout(Duration timeout) { mountTimeout = Objects.requireNonNull(timeout); return this; }
         /**
          * How long {@code close} waits, after unmounting, for filesystem calls still running to
          * return (and for a lazily detached mount's last user to let go) before it gives up.
+         *
+         * @param timeout the wait; default 30 seconds
+         * @return this builder
+         * @throws NullPointerException if {@code timeout} is null
          */
         public Builder closeTimeout(Duration timeout) { closeTimeout = Objects.requireNonNull(timeout); return this; }
 
@@ -351,6 +521,10 @@ public final class MountOptions {
          * {@code default_request_timeout} to mounts that ask for none. Whole seconds, 1 to 65535
          * ({@link Duration#ZERO}: none). Mounting on an earlier libfuse fails, naming the release
          * that has it; a kernel without it ignores it ({@link Mount#describe()} says what was asked).
+         *
+         * @param timeout the timeout, rounded up to whole seconds; default {@link Duration#ZERO}
+         * @return this builder
+         * @throws IllegalArgumentException if negative or above 65535 seconds
          */
         public Builder requestTimeout(Duration timeout) {
             long seconds = Objects.requireNonNull(timeout).toSeconds() + (timeout.toNanosPart() > 0 ? 1 : 0);
@@ -365,6 +539,11 @@ public final class MountOptions {
          * Any other {@code -o} option libfuse or the kernel understands, e.g. {@code "umask=022"},
          * {@code "uid=1000"}, {@code "noforget"}. An option that has a typed setting here is refused
          * with the setting's name, so that no setting can be made two ways.
+         *
+         * @param option {@code NAME} or {@code NAME=VALUE}, added after those given before
+         * @return this builder
+         * @throws IllegalArgumentException if {@code option} is empty or holds ',' or NUL, has a
+         *     typed setting here, or is a {@link KernelSettings} or {@link PathOptions} setting
          */
         public Builder option(String option) {
             checkOption("option", option);
@@ -391,6 +570,8 @@ public final class MountOptions {
          * {@link #option} would send it ({@code allow_root}, {@code auto_unmount}, {@code uid=},
          * {@code gid=}, {@code umask=}, ...), which refuses one it does not know when mounting.
          *
+         * @param commandLine {@code -o} lists, as {@link MountOptions#splitOptions} reads them
+         * @return this builder
          * @throws IllegalArgumentException for a malformed list, a value that is not a number
          *         where one is needed, or two options that contradict each other ({@code ro,rw})
          */
@@ -472,6 +653,11 @@ public final class MountOptions {
             }
         }
 
+        /**
+         * The settings made so far.
+         *
+         * @return an immutable {@link MountOptions}; this builder may go on being used
+         */
         public MountOptions build() {
             return new MountOptions(copy());
         }

@@ -40,13 +40,13 @@ public final class PathOptions {
         return new Builder();
     }
 
-    /** @return see {@link Builder#hardRemove} */
+    /** {@return whether open files are unlinked at once, without a hidden name} ({@link Builder#hardRemove}) */
     public boolean hardRemove() { return s.hardRemove; }
-    /** @return see {@link Builder#nullPathOk} */
+    /** {@return whether operations on open files may get a null path} ({@link Builder#nullPathOk}) */
     public boolean nullPathOk() { return s.nullPathOk; }
-    /** @return see {@link Builder#useIno} */
+    /** {@return whether the filesystem's own inode numbers are reported} ({@link Builder#useIno}) */
     public boolean useIno() { return s.useIno; }
-    /** @return see {@link Builder#readdirIno} */
+    /** {@return whether the filesystem's inode numbers are reported in listings} ({@link Builder#readdirIno}) */
     public boolean readdirIno() { return s.readdirIno; }
 
     /**

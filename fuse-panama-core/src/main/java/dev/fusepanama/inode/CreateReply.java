@@ -7,7 +7,12 @@ import dev.fusepanama.Stat;
  * lookup count; like an {@link OpenReply} it hands the kernel a file handle.
  */
 public interface CreateReply extends Reply {
-    /** The new file's attributes to send; zeroed for each request. */
+    /**
+     * The new file's attributes to send; zeroed for each request. As for
+     * {@link EntryReply#attributes()}, an {@code st_ino} left 0 is the entry's node id.
+     *
+     * @return the view to fill before {@link #created}; ask again after {@link #defer()}
+     */
     Stat attributes();
 
     /**
@@ -23,6 +28,13 @@ public interface CreateReply extends Reply {
      */
     boolean created(Inode inode, Timeouts timeouts, long fh, int flags);
 
-    /** Before {@link #created}: the new open file is passed through to {@code fd}, as {@link OpenReply#passthrough}. */
+    /**
+     * Before {@link #created}: the new open file is passed through to {@code fd}, as
+     * {@link OpenReply#passthrough}.
+     *
+     * @param fd an open descriptor of the backing regular file, kept open until release
+     * @return true if the open is to be passed through; false, changing nothing, where this mount
+     *     cannot pass files through
+     */
     boolean passthrough(int fd);
 }

@@ -12,6 +12,8 @@ public interface EntryReply extends Reply {
      * The attributes to send with the entry; zeroed for each request. Their {@code st_ino} is the
      * number programs see (stat, readdir's {@code d_ino}); left 0, it is the entry's node id.
      * The two may differ: the kernel knows the file by its node id, programs by {@code st_ino}.
+     *
+     * @return the view to fill before {@link #entry}; ask again after {@link #defer()}
      */
     Stat attributes();
 
@@ -32,6 +34,9 @@ public interface EntryReply extends Reply {
      * nothing, unless the filesystem's {@link dev.fusepanama.KernelSettings#negativeTimeout()} asks for negative
      * entries. For mknod, mkdir, symlink and link, whose callers take no negative entry, it
      * answers ENOENT.
+     *
+     * @param negativeTimeout seconds the kernel may remember the name as absent; 0 remembers nothing
+     * @throws IllegalArgumentException for a negative, infinite or NaN timeout
      */
     void noEntry(double negativeTimeout);
 }

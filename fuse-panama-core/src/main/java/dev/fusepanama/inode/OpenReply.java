@@ -39,6 +39,10 @@ public interface OpenReply extends Reply {
      * (the kernel allows one backing file per inode while it is open, so later opens of the inode
      * use the first one's); keep {@code fd} open until release. {@link #KEEP_CACHE} and
      * {@link #NONSEEKABLE} are ignored beside it (the kernel would fail the open).
+     *
+     * @param fd an open descriptor of the backing regular file, kept open until release
+     * @return true if the open is to be passed through; false, changing nothing, where this mount
+     *     cannot pass files through, and for an opendir
      */
     boolean passthrough(int fd);
 }

@@ -52,7 +52,14 @@ public abstract class Node implements Inode {
     /** In a caching table, the file's identity in the store (null: none). Under the table's lock. */
     Object key;
 
-    /** A node of file type {@code type} ({@link Posix#S_IFMT} bits of a mode), fixed for its life. */
+    /**
+     * A node of file type {@code type}, fixed for its life; it has no number until a table takes
+     * it in ({@link NodeTable#add}, {@link NodeTable#adopt}, {@link NodeTable#remember}).
+     *
+     * @param type a mode whose {@link Posix#S_IFMT} bits give the type ({@link Posix#S_IFREG},
+     *     {@link Posix#S_IFDIR}, ...); other bits are ignored
+     * @throws IllegalArgumentException if {@code type} has no type bits
+     */
     protected Node(int type) {
         this.type = type & Posix.S_IFMT;
         if (this.type == 0) {
@@ -61,31 +68,38 @@ public abstract class Node implements Inode {
         this.children = this.type == Posix.S_IFDIR ? new Children() : null;
     }
 
-    /** The number the kernel knows this node by; never given to another node of its table. 0 before the table took it. */
+    /** {@return the number the kernel knows this node by, 0 before the table took it} Never given to another node of its table. */
     public final long nodeId() {
         return nodeId;
     }
 
-    /** The file type: {@link Posix#S_IFMT} bits. */
+    /** {@return the file type: the {@link Posix#S_IFMT} bits of a mode} */
     public final int type() {
         return type;
     }
 
+    /** {@return whether this node is a directory} ({@link Posix#S_IFDIR}) */
     public final boolean isDirectory() {
         return type == Posix.S_IFDIR;
     }
 
-    /** The kernel's lookup count: entries it took, minus those it forgot. */
+    /** {@return the kernel's lookup count: entries it took, minus those it forgot} 0 once dropped. */
     public final long lookups() {
         return Math.max(0, lookups);
     }
 
-    /** Whether this file, made without a name, may be given its first one (linkat of an O_TMPFILE file opened without O_EXCL). */
+    /**
+     * {@return whether this file, made without a name, may be given its first one} (linkat of an
+     * O_TMPFILE file opened without O_EXCL; see {@link NodeTable#adopt})
+     */
     public final boolean isLinkable() {
         return linkable;
     }
 
-    /** Whether the table has let this node go: the kernel no longer knows its number, and the author should not use it. */
+    /**
+     * {@return whether the table has let this node go} The kernel no longer knows its number, and
+     * the author should not use it.
+     */
     public final boolean isDropped() {
         return lookups < 0;
     }
@@ -167,7 +181,12 @@ public abstract class Node implements Inode {
      */
     protected void forgotten() {}
 
-    /** Where a node is named: in directory {@code parent}, as {@code name} (bytes as ISO-8859-1 chars, see {@link NodeTable#key}). */
+    /**
+     * Where a node is named.
+     *
+     * @param parent the directory the name is in
+     * @param name the name, its bytes as ISO-8859-1 chars (see {@link NodeTable#key(byte[])})
+     */
     public record Link(Node parent, String name) {}
 
     @Override

@@ -64,9 +64,16 @@ import org.slf4j.LoggerFactory;
 public final class NodeTable<N extends Node> {
     private static final Logger LOG = LoggerFactory.getLogger(NodeTable.class);
 
-    /** A directory entry: its name (bytes as ISO-8859-1 chars), its node, and the cookie it is listed at. */
+    /**
+     * A directory entry, as {@link #entries} lists it.
+     *
+     * @param <N> the filesystem's node class
+     * @param name the entry's name, its bytes as ISO-8859-1 chars ({@link #key(byte[])})
+     * @param node the node the name leads to
+     * @param cookie the entry's place in its directory's listing: the offset to resume after it
+     */
     public record Entry<N extends Node>(String name, N node, long cookie) {
-        /** The name's bytes. */
+        /** {@return the name's bytes, as the kernel sent them and takes them back} */
         public byte[] bytes() {
             return name.getBytes(StandardCharsets.ISO_8859_1);
         }
@@ -80,9 +87,20 @@ public final class NodeTable<N extends Node> {
      */
     public interface LastingKey {}
 
-    /** Work under the table's lock that may fail with an errno. */
+    /**
+     * Work under the table's lock that may fail with an errno.
+     *
+     * @param <T> what the work returns
+     */
     @FunctionalInterface
     public interface Action<T> {
+        /**
+         * Does the work.
+         *
+         * @return what the caller of {@link #read} or {@link #write} gets back
+         * @throws IOException to fail with its errno (an {@code ErrnoException}, a
+         *     {@code java.nio.file} exception): passed on to the caller
+         */
         T run() throws IOException;
     }
 
@@ -110,12 +128,27 @@ public final class NodeTable<N extends Node> {
     /** Caching tables: nodes by their key in the store. Under the write lock. */
     private final Map<Object, Node> byKey;
 
-    /** A table that is the namespace, whose root directory is {@code root}. */
+    /**
+     * A table that is the namespace (see the class comment): a name keeps its node.
+     *
+     * @param <N> the filesystem's node class
+     * @param root the root directory's node, which gets {@link InodeFileSystem#ROOT}
+     * @return a table holding only the root
+     * @throws IllegalArgumentException if {@code root} is not a directory
+     */
     public static <N extends Node> NodeTable<N> owning(N root) {
         return new NodeTable<>(root, true);
     }
 
-    /** A table of what the kernel holds of a namespace kept elsewhere, whose root directory is {@code root}. */
+    /**
+     * A table of what the kernel holds of a namespace kept elsewhere (see the class comment):
+     * names are learnt by {@link #remember} and go with their nodes.
+     *
+     * @param <N> the filesystem's node class
+     * @param root the root directory's node, which gets {@link InodeFileSystem#ROOT}
+     * @return a table holding only the root
+     * @throws IllegalArgumentException if {@code root} is not a directory
+     */
     public static <N extends Node> NodeTable<N> caching(N root) {
         return new NodeTable<>(root, false);
     }
@@ -137,23 +170,42 @@ public final class NodeTable<N extends Node> {
         root.setLookups(1); // the kernel's, from mount to unmount; never forgotten
     }
 
+    /** {@return the root directory's node, number {@link InodeFileSystem#ROOT}, never dropped} */
     public N root() {
         return root;
     }
 
-    /** The key of a name: its bytes as ISO-8859-1 characters, one per byte, so any byte string is one and compares as bytes. */
+    /**
+     * The key of a name: its bytes as ISO-8859-1 characters, one per byte, so any byte string is
+     * one and compares as bytes.
+     *
+     * @param name the name's bytes
+     * @return the string the table names it by
+     */
     public static String key(byte[] name) {
         return new String(name, StandardCharsets.ISO_8859_1);
     }
 
-    /** The key of a name the kernel sent. */
+    /**
+     * The key of a name the kernel sent, as {@link #key(byte[])}.
+     *
+     * @param name the name, valid during its request
+     * @return the string the table names it by, kept after the request
+     */
     public static String key(Name name) {
         return key(name.bytes());
     }
 
     // ---- locking -----------------------------------------------------------------------------
 
-    /** Runs {@code action} holding the shared lock: names do not change meanwhile. */
+    /**
+     * Runs {@code action} holding the shared lock: names do not change meanwhile.
+     *
+     * @param <T> what the action returns
+     * @param action the work
+     * @return what {@code action} returned
+     * @throws IOException what {@code action} threw
+     */
     public <T> T read(Action<T> action) throws IOException {
         ReentrantReadWriteLock.ReadLock l = lock.readLock();
         l.lock();
@@ -167,7 +219,16 @@ public final class NodeTable<N extends Node> {
         }
     }
 
-    /** Runs {@code action} holding the exclusive lock: checks and changes of names in one step. */
+    /**
+     * Runs {@code action} holding the exclusive lock: checks and changes of names in one step.
+     * Nodes dropped meanwhile are told ({@link Node#forgotten()}) once the outermost write section
+     * has unlocked.
+     *
+     * @param <T> what the action returns
+     * @param action the work
+     * @return what {@code action} returned
+     * @throws IOException what {@code action} threw
+     */
     public <T> T write(Action<T> action) throws IOException {
         lock.writeLock().lock();
         try {
@@ -216,7 +277,12 @@ public final class NodeTable<N extends Node> {
 
     // ---- numbers -----------------------------------------------------------------------------
 
-    /** The node the kernel calls {@code nodeId}, or null if this table has none by that number (any more). Takes no lock. */
+    /**
+     * The node the kernel calls {@code nodeId}. Takes no lock.
+     *
+     * @param nodeId a number the kernel sent ({@code ino}, {@code parent})
+     * @return the node, or null if this table has none by that number (any more)
+     */
     @SuppressWarnings("unchecked")
     public N find(long nodeId) {
         int slot = (int) nodeId;
@@ -231,6 +297,8 @@ public final class NodeTable<N extends Node> {
     /**
      * Every node the table holds now, the root first: a snapshot, for work over all the files the
      * kernel may know (telling it to drop what it cached of them, when anything may have changed).
+     *
+     * @return the nodes, in the order of their slots; a new list
      */
     @SuppressWarnings("unchecked")
     public List<N> nodes() {
@@ -279,7 +347,13 @@ public final class NodeTable<N extends Node> {
 
     // ---- names -------------------------------------------------------------------------------
 
-    /** The node named {@code name} in {@code dir}, or null; counts nothing. */
+    /**
+     * The node named {@code name} in {@code dir}; counts nothing.
+     *
+     * @param dir a directory of this table
+     * @param name the name's key ({@link #key(Name)})
+     * @return the node, or null if there is none by that name (or {@code dir} is not a directory)
+     */
     @SuppressWarnings("unchecked")
     public N child(N dir, String name) {
         ReentrantReadWriteLock.ReadLock l = lock.readLock();
@@ -293,7 +367,11 @@ public final class NodeTable<N extends Node> {
 
     /**
      * The node named {@code name} in {@code dir} with one lookup more, for an entry about to be
-     * sent ({@link #entry}); null if there is none.
+     * sent ({@link #entry}).
+     *
+     * @param dir a directory of this table
+     * @param name the name's key ({@link #key(Name)})
+     * @return the node, counted, or null (nothing counted) if there is none
      */
     public N lookup(N dir, String name) {
         ReentrantReadWriteLock.ReadLock l = lock.readLock();
@@ -307,7 +385,13 @@ public final class NodeTable<N extends Node> {
         }
     }
 
-    /** One lookup more of {@code n}, a node of this table the caller holds (under the lock, or by a handle). */
+    /**
+     * One lookup more of {@code n}, a node of this table the caller holds (under the lock, or by
+     * a handle), for an entry about to be sent.
+     *
+     * @param n the node
+     * @throws IllegalStateException if {@code n} was dropped
+     */
     public void count(N n) {
         long now = n.addLookups(1);
         if (now <= 0) {
@@ -321,6 +405,14 @@ public final class NodeTable<N extends Node> {
      * here) or, for a file, another one (a hard link). Inside {@link #write}, after checking the
      * name is free; a directory has one name, and a file whose names are all gone gets no new one
      * (the caller answers ENOENT, as linkat of a removed file does).
+     *
+     * @param dir the directory to name it in
+     * @param name the name's key, free in {@code dir}
+     * @param node a new node, or a file's node for another name
+     * @throws IllegalStateException outside {@link #write}, in a caching table, if the name is
+     *     taken, or if {@code node} was dropped, is a directory the table has already, or is a
+     *     removed file
+     * @throws IllegalArgumentException if {@code dir} is not a directory
      */
     public void add(N dir, String name, N node) {
         requireWrite();
@@ -345,6 +437,12 @@ public final class NodeTable<N extends Node> {
      * lookup the kernel will hold for it: it lives while the kernel or a handle holds it. If
      * {@code linkable} (opened without {@code O_EXCL}), {@link #add} may give it a first name
      * (linkat); a file that had names and lost them never gets one again. Inside {@link #write}.
+     *
+     * @param node a new node, not a directory
+     * @param linkable whether it may get a first name
+     * @throws IllegalStateException outside {@link #write}, in a caching table, or if {@code node}
+     *     already has a number
+     * @throws IllegalArgumentException if {@code node} is a directory
      */
     public void adopt(N node, boolean linkable) {
         requireWrite();
@@ -359,6 +457,11 @@ public final class NodeTable<N extends Node> {
     /**
      * Removes the name {@code name} from {@code dir} and returns its node (null if there was
      * none), which lives on while the kernel or a handle holds it. Inside {@link #write}.
+     *
+     * @param dir the directory
+     * @param name the name's key
+     * @return the node that lost the name, or null
+     * @throws IllegalStateException outside {@link #write}
      */
     @SuppressWarnings("unchecked")
     public N remove(N dir, String name) {
@@ -376,6 +479,14 @@ public final class NodeTable<N extends Node> {
      * there (rename(2) after its checks: the caller answers EEXIST, EISDIR, ENOTEMPTY, EINVAL).
      * Returns the node that lost its name, or null. Two names of one file stay as they are, as
      * POSIX asks. Inside {@link #write}.
+     *
+     * @param dir the directory {@code name} is in
+     * @param name the key of the name to move
+     * @param newDir the directory to move it to
+     * @param newName the key of its new name there
+     * @return the node that lost its name to the move (the one replaced), or null
+     * @throws IllegalStateException outside {@link #write}, or in an owning table if {@code name}
+     *     does not exist
      */
     @SuppressWarnings("unchecked")
     public N move(N dir, String name, N newDir, String newName) {
@@ -401,7 +512,17 @@ public final class NodeTable<N extends Node> {
         return (N) replaced;
     }
 
-    /** Swaps the nodes of two names (RENAME_EXCHANGE), both of which exist. Inside {@link #write}. */
+    /**
+     * Swaps the nodes of two names (RENAME_EXCHANGE), both of which exist. Inside {@link #write}.
+     * A caching table that knows only one of them (or neither) forgets both, to learn them again.
+     *
+     * @param dir the directory of the first name
+     * @param name the first name's key
+     * @param newDir the directory of the second name
+     * @param newName the second name's key
+     * @throws IllegalStateException outside {@link #write}, or in an owning table if either name
+     *     does not exist
+     */
     public void exchange(N dir, String name, N newDir, String newName) {
         requireWrite();
         Node a = dir.children.get(name);
@@ -429,12 +550,20 @@ public final class NodeTable<N extends Node> {
     /**
      * A number that changes whenever a node loses or changes a name (remove, rename, a name
      * forgotten or learnt anew): a path computed from names is good while this has not moved.
+     *
+     * @return the count of such changes so far
      */
     public long nameChanges() {
         return nameChanges.get();
     }
 
-    /** Whether {@code dir} is {@code ancestor} or inside it (a directory moved into itself: EINVAL). */
+    /**
+     * Whether {@code dir} is {@code ancestor} or inside it (a directory moved into itself: EINVAL).
+     *
+     * @param dir a directory
+     * @param ancestor the directory it may be in
+     * @return true if {@code dir} is {@code ancestor} or below it
+     */
     public boolean isWithin(N dir, N ancestor) {
         ReentrantReadWriteLock.ReadLock l = lock.readLock();
         l.lock();
@@ -448,7 +577,12 @@ public final class NodeTable<N extends Node> {
         }
     }
 
-    /** {@code n}'s first name (a directory's only one), or null once it has none. */
+    /**
+     * {@code n}'s first name (a directory's only one).
+     *
+     * @param n the node
+     * @return the name, or null once it has none
+     */
     public Node.Link name(N n) {
         ReentrantReadWriteLock.ReadLock l = lock.readLock();
         l.lock();
@@ -459,7 +593,12 @@ public final class NodeTable<N extends Node> {
         }
     }
 
-    /** {@code n}'s names (a file's hard links, a directory's one name, none once removed), oldest first. */
+    /**
+     * {@code n}'s names: a file's hard links, a directory's one name, none once removed.
+     *
+     * @param n the node
+     * @return the names, oldest first; an immutable copy
+     */
     public List<Node.Link> names(N n) {
         ReentrantReadWriteLock.ReadLock l = lock.readLock();
         l.lock();
@@ -470,7 +609,12 @@ public final class NodeTable<N extends Node> {
         }
     }
 
-    /** {@code dir}'s parent (the root's is itself; a removed directory's null): what ".." names. */
+    /**
+     * {@code dir}'s parent: what ".." names.
+     *
+     * @param dir a directory
+     * @return its parent; the root's is itself, a removed directory's null
+     */
     @SuppressWarnings("unchecked")
     public N parent(N dir) {
         if (dir == root) return root;
@@ -486,6 +630,9 @@ public final class NodeTable<N extends Node> {
     /**
      * st_nlink as a kernel filesystem counts it: a file's names; a directory's "." and its entry
      * in its parent, and each subdirectory's ".."; 0 once removed.
+     *
+     * @param n the node
+     * @return its link count
      */
     public long linkCount(N n) {
         ReentrantReadWriteLock.ReadLock l = lock.readLock();
@@ -498,7 +645,12 @@ public final class NodeTable<N extends Node> {
         }
     }
 
-    /** How many entries {@code dir} has ("." and ".." not counted). */
+    /**
+     * How many entries {@code dir} has ("." and ".." not counted).
+     *
+     * @param dir a directory
+     * @return the count of its names
+     */
     public int size(N dir) {
         ReentrantReadWriteLock.ReadLock l = lock.readLock();
         l.lock();
@@ -513,6 +665,12 @@ public final class NodeTable<N extends Node> {
      * {@code dir}'s entries whose cookies lie strictly between {@code after} and {@code before},
      * in cookie order: a listing resumed at the last cookie it returned. A view: read it inside
      * {@link #read}.
+     *
+     * @param dir a directory
+     * @param after the cookie to list after: 0 (or 2, past "." and "..") for the first entry
+     * @param before the cookie to stop before ({@code Long.MAX_VALUE} for all)
+     * @return the entries by cookie, unmodifiable, valid while the lock is held
+     * @throws IllegalStateException outside {@link #read} and {@link #write}
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public NavigableMap<Long, Entry<N>> entries(N dir, long after, long before) {
@@ -522,7 +680,13 @@ public final class NodeTable<N extends Node> {
         return Collections.unmodifiableNavigableMap((NavigableMap) dir.children.between(after, before));
     }
 
-    /** The cookie {@code dir}'s next entry will get: every entry made from now on is listed at or after it. */
+    /**
+     * The cookie {@code dir}'s next entry will get: every entry made from now on is listed at or
+     * after it.
+     *
+     * @param dir a directory
+     * @return the next cookie, 3 or more (1 and 2 are "." and "..")
+     */
     public long nextCookie(N dir) {
         ReentrantReadWriteLock.ReadLock l = lock.readLock();
         l.lock();
@@ -550,6 +714,16 @@ public final class NodeTable<N extends Node> {
      * ({@code links} 1): those names are stale, whether another file took the number or this one
      * was moved behind the table. A key that is never given again ({@link LastingKey}: a file
      * handle) is trusted instead: its node is this file, named or not.
+     *
+     * @param dir the directory the store found the name in, a node of this table
+     * @param name the name's key
+     * @param key the file's identity in the store, or null
+     * @param type the file's mode, whose {@link Posix#S_IFMT} bits count
+     * @param links the file's link count in the store, 0 if unknown
+     * @param make makes the node of a file the table does not know, of that type
+     * @return the file's node, with one lookup more
+     * @throws IllegalStateException in an owning table
+     * @throws IllegalArgumentException if {@code make} made a node of another type
      */
     @SuppressWarnings("unchecked")
     public N remember(N dir, String name, Object key, int type, long links, Supplier<N> make) {
@@ -598,6 +772,10 @@ public final class NodeTable<N extends Node> {
      * Caching tables: the store has no {@code name} in {@code dir} any more (removed through the
      * mount, or behind it); its node keeps only what else holds it. Returns the node, or null if
      * the table knew none by that name.
+     *
+     * @param dir the directory
+     * @param name the name's key
+     * @return the node that had the name, or null
      */
     @SuppressWarnings("unchecked")
     public N forgetName(N dir, String name) {
@@ -618,6 +796,9 @@ public final class NodeTable<N extends Node> {
      * The kernel forgot {@code lookups} of node {@code nodeId}: it may drop the node now. A number
      * this table does not know, or more than it counted, is logged and ignored (never thrown at
      * the kernel).
+     *
+     * @param nodeId the node's number, as {@link InodeFileSystem#forget} got it
+     * @param lookups how many lookups the kernel dropped
      */
     public void forget(long nodeId, long lookups) {
         N n = find(nodeId);
@@ -635,7 +816,12 @@ public final class NodeTable<N extends Node> {
         }
     }
 
-    /** Keeps {@code n} past its names and lookups (an open file) until {@link #letGo}. */
+    /**
+     * Keeps {@code n} past its names and lookups (an open file) until {@link #letGo}.
+     *
+     * @param n a node the caller holds (just looked up, or found by a number the kernel sent)
+     * @throws IllegalStateException if {@code n} was dropped
+     */
     public void hold(N n) {
         ReentrantReadWriteLock.ReadLock l = lock.readLock();
         l.lock(); // a drop takes the exclusive lock: none can come between the check and the count
@@ -647,7 +833,11 @@ public final class NodeTable<N extends Node> {
         }
     }
 
-    /** Undoes one {@link #hold}; the node may be dropped now. */
+    /**
+     * Undoes one {@link #hold}; the node may be dropped now.
+     *
+     * @param n a node held
+     */
     public void letGo(N n) {
         if (n.addHolds(-1) <= 0) {
             mayBeUnused(n);
@@ -716,6 +906,11 @@ public final class NodeTable<N extends Node> {
      * Sends {@code counted} (one lookup already counted for it, by {@link #lookup} or
      * {@link #count}) as an entry with the attributes the caller filled; takes the lookup back if
      * the kernel did not take the answer.
+     *
+     * @param reply the request's reply, its {@link EntryReply#attributes()} filled
+     * @param counted the node, counted once for this entry
+     * @param timeouts how long the kernel may trust the attributes and the name
+     * @return what {@link EntryReply#entry} returned: false if the kernel did not take it
      */
     public boolean entry(EntryReply reply, N counted, Timeouts timeouts) {
         boolean taken = false;
@@ -727,7 +922,16 @@ public final class NodeTable<N extends Node> {
         }
     }
 
-    /** As {@link #entry} for a created and opened file. */
+    /**
+     * As {@link #entry} for a created and opened file.
+     *
+     * @param reply the request's reply, its {@link CreateReply#attributes()} filled
+     * @param counted the new node, counted once for this entry
+     * @param timeouts how long the kernel may trust the attributes and the name
+     * @param fh the open file's handle
+     * @param flags the {@code OpenReply} flags, or 0
+     * @return what {@link CreateReply#created} returned: false if the kernel did not take it
+     */
     public boolean created(CreateReply reply, N counted, Timeouts timeouts, long fh, int flags) {
         boolean taken = false;
         try {
@@ -744,6 +948,12 @@ public final class NodeTable<N extends Node> {
      * (nothing added, nothing counted), as {@link DirPlusReply#add}. If the batch's
      * {@link DirPlusReply#send} then fails, {@link #forgetAll} those. "." and ".." are added with
      * {@link DirPlusReply#add} directly: the kernel counts no lookup for them.
+     *
+     * @param reply the batch, its {@link DirPlusReply#attributes()} filled for {@code e}
+     * @param e the entry, from {@link #entries}
+     * @param timeouts how long the kernel may trust its attributes and its name
+     * @param counted where the nodes of the entries added are remembered
+     * @return true if the batch is full: nothing added, send it
      */
     public boolean add(DirPlusReply reply, Entry<N> e, Timeouts timeouts, List<N> counted) {
         return add(reply, e, e.cookie(), timeouts, counted);
@@ -752,6 +962,13 @@ public final class NodeTable<N extends Node> {
     /**
      * As {@link #add(DirPlusReply, Entry, Timeouts, List)}, listed at {@code offset} instead of
      * the entry's cookie (a filesystem whose offsets carry more than the cookie).
+     *
+     * @param reply the batch, its {@link DirPlusReply#attributes()} filled for {@code e}
+     * @param e the entry
+     * @param offset the offset a later readdirplus passes to continue after it (never 0)
+     * @param timeouts how long the kernel may trust its attributes and its name
+     * @param counted where the nodes of the entries added are remembered
+     * @return true if the batch is full: nothing added, send it
      */
     public boolean add(DirPlusReply reply, Entry<N> e, long offset, Timeouts timeouts, List<N> counted) {
         count(e.node());
@@ -765,7 +982,11 @@ public final class NodeTable<N extends Node> {
         return full;
     }
 
-    /** Takes back one lookup of each of {@code counted}: entries of a batch the kernel did not take. */
+    /**
+     * Takes back one lookup of each of {@code counted}: entries of a batch the kernel did not take.
+     *
+     * @param counted the nodes {@link #add(DirPlusReply, Entry, Timeouts, List)} remembered
+     */
     public void forgetAll(List<N> counted) {
         for (N n : counted) forget(n.nodeId, 1);
     }
