@@ -40,6 +40,14 @@ public record AccessTimes(Rule rule, boolean directories, boolean readOnly) {
 
     private static final long DAY_NANOS = 24L * 3600 * 1_000_000_000;
 
+    /**
+     * A rule as given.
+     *
+     * @param rule when a read of a file changes its access time, not null
+     * @param directories whether reading a directory may change its access time
+     * @param readOnly whether the mount is read-only
+     * @throws NullPointerException if {@code rule} is null
+     */
     public AccessTimes {
         if (rule == null) throw new NullPointerException("rule");
     }
@@ -47,6 +55,9 @@ public record AccessTimes(Rule rule, boolean directories, boolean readOnly) {
     /**
      * The rule of a mount whose per-mount options are {@code options}, as /proc/self/mountinfo
      * lists them ({@code rw,nosuid,nodev,relatime}): strictatime shows as neither relatime nor noatime.
+     *
+     * @param options the comma-separated per-mount options
+     * @return the rule those options give
      */
     public static AccessTimes ofMountOptions(String options) {
         List<String> words = Arrays.asList(options.split(",")); // Set.of would throw on a repeated word
@@ -57,13 +68,24 @@ public record AccessTimes(Rule rule, boolean directories, boolean readOnly) {
     /**
      * Whether a read now should set the access time, as the kernel's {@code atime_needs_update}
      * decides: times in nanoseconds since the epoch.
+     *
+     * @param directory whether the file read is a directory
+     * @param atime the file's access time
+     * @param mtime the file's modification time
+     * @param ctime the file's status change time
+     * @param now the current time
+     * @return true if the read should set the access time to {@code now}
      */
     public boolean needsUpdate(boolean directory, long atime, long mtime, long ctime, long now) {
         if (readOnly || rule == Rule.NEVER || (directory && !directories) || atime == now) return false;
         return rule == Rule.ALWAYS || mtime >= atime || ctime >= atime || now - atime >= DAY_NANOS;
     }
 
-    /** Whether every read of a file changes its access time ({@code strictatime} on a writable mount). */
+    /**
+     * Whether every read of a file changes its access time ({@code strictatime} on a writable mount).
+     *
+     * @return true for {@link Rule#ALWAYS} on a mount that is not read-only
+     */
     public boolean everyRead() {
         return rule == Rule.ALWAYS && !readOnly;
     }

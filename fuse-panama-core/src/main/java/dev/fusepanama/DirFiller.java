@@ -21,15 +21,39 @@ public interface DirFiller {
     /** In {@code flags} of {@link FuseFileSystem#readdir}: the kernel asked for attributes too. */
     int READDIR_PLUS = 1;
 
-    /** Adds {@code name} with no attributes, offset mode 0. */
+    /**
+     * Adds {@code name} with no attributes, offset mode 0.
+     *
+     * @param name the entry's name, without '/'
+     * @return true if the buffer is full and the entry was not added
+     */
     default boolean add(String name) { return add(name, 0L); }
 
-    /** Adds {@code name}; {@code nextOffset} is the offset of the following entry, or 0. */
+    /**
+     * Adds {@code name}; {@code nextOffset} is the offset of the following entry, or 0. A name
+     * longer than the scratch buffer (4095 bytes encoded) is skipped with a warning, and false returned.
+     *
+     * @param name the entry's name, without '/'
+     * @param nextOffset the offset of the entry after this one (offset mode), or 0 (mode 0)
+     * @return true if the buffer is full and the entry was not added
+     */
     boolean add(String name, long nextOffset);
 
-    /** Adds {@code name} with attributes (for readdirplus); {@code attributes} usually comes from {@link #attributes()}. */
+    /**
+     * Adds {@code name} with attributes (for readdirplus); {@code attributes} usually comes from {@link #attributes()}.
+     *
+     * @param name the entry's name, without '/'
+     * @param nextOffset the offset of the entry after this one (offset mode), or 0 (mode 0)
+     * @param attributes the entry's attributes, from {@link #attributes()}; null adds the name alone
+     * @return true if the buffer is full and the entry was not added
+     * @throws IllegalArgumentException if {@code attributes} did not come from {@link #attributes()}
+     */
     boolean add(String name, long nextOffset, Stat attributes);
 
-    /** A cleared stat to fill for the next {@link #add(String, long, Stat)}; reused, so fill it per entry. */
+    /**
+     * A cleared stat to fill for the next {@link #add(String, long, Stat)}; reused, so fill it per entry.
+     *
+     * @return the filler's own stat, cleared by this call
+     */
     Stat attributes();
 }

@@ -414,7 +414,13 @@ public final class Errno {
         NAMES[133] = "EHWPOISON";
     }
 
-    /** The symbolic name of {@code errno} (positive or negated), e.g. "ENOENT"; "errno N" if unknown. */
+    /**
+     * The symbolic name of {@code errno} (positive or negated), e.g. "ENOENT"; "errno N" if unknown.
+     * Where two names share a value, the alphabetically first: EAGAIN, EDEADLK, ENOTSUP.
+     *
+     * @param errno an errno value, positive or negated
+     * @return its name, never null
+     */
     public static String name(int errno) {
         int e = Math.abs(errno);
         String name = e < NAMES.length ? NAMES[e] : null;

@@ -27,13 +27,27 @@ import java.util.Map;
 public class ErrnoException extends IOException {
     private static final long serialVersionUID = 1L;
 
+    /** The positive errno the request is answered with. */
     private final int errno;
 
-    /** @param errno a positive errno value, e.g. {@link Errno#ENOSPC} */
+    /**
+     * An exception for {@code errno}, its message the errno's name ("ENOSPC").
+     *
+     * @param errno a positive errno value, e.g. {@link Errno#ENOSPC}
+     * @throws IllegalArgumentException if {@code errno} is 0 or negative
+     */
     public ErrnoException(int errno) {
         this(errno, Errno.name(errno));
     }
 
+    /**
+     * An exception for {@code errno} with a message of its own, for the log or the caller; the
+     * kernel receives only the errno.
+     *
+     * @param errno a positive errno value, e.g. {@link Errno#ENOSPC}
+     * @param message the detail message, may be null
+     * @throws IllegalArgumentException if {@code errno} is 0 or negative
+     */
     public ErrnoException(int errno, String message) {
         super(message);
         if (errno <= 0) {
@@ -42,7 +56,11 @@ public class ErrnoException extends IOException {
         this.errno = errno;
     }
 
-    /** The positive errno value. */
+    /**
+     * The positive errno value.
+     *
+     * @return the errno, e.g. {@link Errno#ENOENT}
+     */
     public int errno() {
         return errno;
     }
@@ -99,6 +117,9 @@ public class ErrnoException extends IOException {
      * cause, as a provider that wraps the store's failure (cryptofs's
      * {@code IOException(UncheckedIOException(IOException("No space left on device")))}) throws it;
      * anything else is EIO.
+     *
+     * @param t what a filesystem method threw, may be null (EIO)
+     * @return a positive errno, EIO when nothing maps
      */
     public static int errnoOf(Throwable t) {
         Throwable c = t;

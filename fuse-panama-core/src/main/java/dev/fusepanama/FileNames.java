@@ -14,12 +14,22 @@ import java.lang.foreign.MemorySegment;
 public final class FileNames {
     private FileNames() {}
 
-    /** The bytes of {@code name} as the kernel sees them. */
+    /**
+     * The bytes of {@code name} as the kernel sees them.
+     *
+     * @param name a name as fuse-panama hands it to Java
+     * @return its UTF-8 bytes, escaped bytes restored, in a new array
+     */
     public static byte[] toBytes(String name) {
         return NameCodec.encode(name);
     }
 
-    /** The string fuse-panama uses for the name {@code bytes}. */
+    /**
+     * The string fuse-panama uses for the name {@code bytes}.
+     *
+     * @param bytes a name's bytes, without a NUL
+     * @return the decoded name, bytes that are not UTF-8 escaped
+     */
     public static String fromBytes(byte[] bytes) {
         return NameCodec.decode(bytes, 0, bytes.length);
     }
@@ -29,6 +39,8 @@ public final class FileNames {
      * {@code getdents64(2)}, a path from libc), decoded without an intermediate {@code byte[]}.
      * Reading stops at the NUL or at the segment's end, whichever comes first.
      *
+     * @param cString native memory that starts with the name
+     * @return the decoded name
      * @throws IllegalArgumentException if {@code cString} is not native memory
      */
     public static String fromNative(MemorySegment cString) {
@@ -38,6 +50,8 @@ public final class FileNames {
     /**
      * Writes the bytes of {@code name} and a terminating NUL at the start of {@code destination}.
      *
+     * @param name the name to encode
+     * @param destination native memory to write to
      * @return the number of bytes before the NUL, or -1 if they and the NUL do not fit (then the
      *     contents of {@code destination} are unspecified)
      * @throws IllegalArgumentException if {@code destination} is not native memory
@@ -53,7 +67,12 @@ public final class FileNames {
         return s;
     }
 
-    /** Whether {@code name} holds bytes that are not valid UTF-8 (escaped). */
+    /**
+     * Whether {@code name} holds bytes that are not valid UTF-8 (escaped).
+     *
+     * @param name a name as fuse-panama hands it to Java
+     * @return true if it has a lone escape surrogate, which {@link #toBytes} turns back into a raw byte
+     */
     public static boolean hasEscapedBytes(String name) {
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);

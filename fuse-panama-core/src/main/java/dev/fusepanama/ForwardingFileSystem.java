@@ -19,16 +19,32 @@ public abstract class ForwardingFileSystem implements FuseFileSystem {
     /** The wrapped filesystem. */
     protected final FuseFileSystem delegate;
 
+    /**
+     * A filesystem that forwards every call to {@code delegate}.
+     *
+     * @param delegate the filesystem wrapped, not null
+     * @throws NullPointerException if {@code delegate} is null
+     */
     protected ForwardingFileSystem(FuseFileSystem delegate) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 
-    /** The wrapped filesystem. */
+    /**
+     * The wrapped filesystem.
+     *
+     * @return the filesystem given to the constructor
+     */
     public final FuseFileSystem delegate() {
         return delegate;
     }
 
-    /** The filesystem whose implemented operations are registered for {@code fs}: {@code fs}, or for a wrapper the innermost one it wraps. */
+    /**
+     * The filesystem whose implemented operations are registered for {@code fs}: {@code fs}, or for a wrapper the innermost one it wraps.
+     *
+     * @param fs a filesystem, wrapper or not
+     * @return the first filesystem down the chain of delegates that is not a {@code ForwardingFileSystem}
+     * @throws IllegalArgumentException if the chain is more than 1000 wrappers deep (a cycle)
+     */
     public static FuseFileSystem innermost(FuseFileSystem fs) {
         FuseFileSystem f = fs;
         for (int depth = 0; f instanceof ForwardingFileSystem w; depth++) {

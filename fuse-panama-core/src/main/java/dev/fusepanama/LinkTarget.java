@@ -2,6 +2,10 @@ package dev.fusepanama;
 
 /** Where {@link FuseFileSystem#readlink} writes the link's target. */
 public interface LinkTarget {
-    /** The target; truncated to libfuse's buffer if longer, as readlink(2) does. */
+    /**
+     * Sets the target; truncated to libfuse's buffer if longer, as readlink(2) does.
+     *
+     * @param target the link's target, as the link stores it (not resolved)
+     */
     void set(String target);
 }

@@ -5,7 +5,11 @@ package dev.fusepanama;
  * is called during {@link FuseFileSystem#poll}, the handle is released when poll returns.
  */
 public interface PollHandle {
-    /** Keeps the handle past the poll call, for a later {@link #notifyReady()}. */
+    /**
+     * Keeps the handle past the poll call, for a later {@link #notifyReady()}.
+     *
+     * @return this handle
+     */
     PollHandle retain();
 
     /** Tells the kernel to poll again, and releases the handle. Call once. */

@@ -27,16 +27,32 @@ public abstract class ForwardingInodeFileSystem implements InodeFileSystem {
     /** The wrapped filesystem. */
     protected final InodeFileSystem delegate;
 
+    /**
+     * A filesystem that forwards every call to {@code delegate}.
+     *
+     * @param delegate the filesystem wrapped, not null
+     * @throws NullPointerException if {@code delegate} is null
+     */
     protected ForwardingInodeFileSystem(InodeFileSystem delegate) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 
-    /** The wrapped filesystem. */
+    /**
+     * The wrapped filesystem.
+     *
+     * @return the filesystem given to the constructor
+     */
     public final InodeFileSystem delegate() {
         return delegate;
     }
 
-    /** The filesystem whose implemented operations are registered for {@code fs}: {@code fs}, or for a wrapper the innermost one it wraps. */
+    /**
+     * The filesystem whose implemented operations are registered for {@code fs}: {@code fs}, or for a wrapper the innermost one it wraps.
+     *
+     * @param fs a filesystem, wrapper or not
+     * @return the first filesystem down the chain of delegates that is not a {@code ForwardingInodeFileSystem}
+     * @throws IllegalArgumentException if the chain is more than 1000 wrappers deep (a cycle)
+     */
     public static InodeFileSystem innermost(InodeFileSystem fs) {
         InodeFileSystem f = fs;
         for (int depth = 0; f instanceof ForwardingInodeFileSystem w; depth++) {

@@ -7,15 +7,29 @@ package dev.fusepanama.inode;
  * {@link dev.fusepanama.inode.table.Node} is one) and cannot mix the two numbers up.
  */
 public interface Inode {
-    /** The node id (not 0; {@link InodeFileSystem#ROOT} is the root's). */
+    /**
+     * The node id (not 0; {@link InodeFileSystem#ROOT} is the root's).
+     *
+     * @return the id the kernel will send with requests on this file
+     */
     long nodeId();
 
-    /** With {@link #nodeId()}, unique for the life of the filesystem: a new one when an id is reused. 0 by default. */
+    /**
+     * With {@link #nodeId()}, unique for the life of the filesystem: a new one when an id is reused. 0 by default.
+     *
+     * @return the generation of this use of the node id
+     */
     default long generation() {
         return 0;
     }
 
-    /** An inode of generation 0, for filesystems whose ids are never reused (fixed numbers, counters). */
+    /**
+     * An inode of generation 0, for filesystems whose ids are never reused (fixed numbers, counters).
+     *
+     * @param nodeId the node id, not 0
+     * @return an immutable inode of that id
+     * @throws IllegalArgumentException if {@code nodeId} is 0
+     */
     static Inode of(long nodeId) {
         if (nodeId == 0) {
             throw new IllegalArgumentException("node id 0 is not a file");

@@ -11,9 +11,12 @@ package dev.fusepanama.inode;
  */
 public interface Reply {
     /**
-     * Answers with {@code errno}, a positive {@link dev.fusepanama.Errno} constant; 0 is success
-     * for the operations that answer with nothing else (an {@link EmptyReply}).
+     * Answers with {@code errno}, a positive {@link dev.fusepanama.Errno} constant. Success is
+     * the kind's own answer ({@link EmptyReply#ok()} for the operations that answer with nothing
+     * else), not {@code error(0)}.
      *
+     * @param errno the error, a positive errno
+     * @throws IllegalArgumentException if {@code errno} is 0 or negative
      * @throws IllegalStateException if this request was already answered
      */
     void error(int errno);
@@ -32,6 +35,10 @@ public interface Reply {
      */
     Reply defer();
 
-    /** Whether this request has been answered (by this object or because the mount ended). */
+    /**
+     * Whether this request has been answered (by this object or because the mount ended).
+     *
+     * @return true once answered
+     */
     boolean isAnswered();
 }

@@ -14,6 +14,8 @@ public interface Request extends FuseContext {
      * CAP_FSETID in this process's user namespace (read from {@code /proc}: costs a file read, so
      * ask only for a file that has such bits; false when the caller is gone or in another user
      * namespace). The rule of {@link dev.fusepanama.KernelSettings.Builder#handleKillprivV2}.
+     *
+     * @return whether the caller may keep a file's set-ID bits
      */
     boolean mayKeepSetId();
 
@@ -24,6 +26,8 @@ public interface Request extends FuseContext {
      * a request sent after a remount returned sees its flags. Each call polls
      * {@code /proc/self/mountinfo} without waiting (about a microsecond) and reads it again after
      * a change. A Request made outside a mount (a test's) answers the kernel's default, relatime.
+     *
+     * @return the mount's access-time rule
      */
     default AccessTimes accessTimes() {
         return AccessTimes.DEFAULT;
@@ -39,6 +43,8 @@ public interface Request extends FuseContext {
      * its writer; without, the kernel applied its own FUSE rule with a setattr of the mode before
      * caching it ({@code S_ISUID}, and {@code S_ISGID} beside group-execute). False
      * for every other request.
+     *
+     * @return whether this write flushes the kernel's page cache
      */
     default boolean fromPageCache() {
         return false;
@@ -48,6 +54,7 @@ public interface Request extends FuseContext {
      * The mount this request came through, for the notifications a filesystem sends after it
      * answered (never from inside the request: see {@link InodeMount}).
      *
+     * @return the mount the request came through
      * @throws UnsupportedOperationException for a Request made outside a mount (a test's)
      */
     default InodeMount mount() {

@@ -15,6 +15,11 @@ public final class SetId {
      * into it: without CAP_FSETID, the set-user-ID bit goes, and the set-group-ID bit of a file
      * that is group-executable or whose group {@code fileGid} the caller is not in. Reads
      * {@code /proc} only when the mode has such a bit.
+     *
+     * @param mode the file's mode before the change
+     * @param fileGid the file's group
+     * @param caller the request that changed the data
+     * @return the mode to keep: {@code mode} less the set-ID bits the change drops
      */
     public static int afterDataChange(int mode, int fileGid, Request caller) {
         boolean suid = (mode & Posix.S_ISUID) != 0;
@@ -25,7 +30,13 @@ public final class SetId {
         return mode & ~(suid ? Posix.S_ISUID : 0) & ~(sgid ? Posix.S_ISGID : 0);
     }
 
-    /** Whether {@code caller}'s group or one of its supplementary groups is {@code gid}. */
+    /**
+     * Whether {@code caller}'s group or one of its supplementary groups is {@code gid}.
+     *
+     * @param caller the request whose caller is asked about
+     * @param gid the group
+     * @return true if the caller is in that group
+     */
     public static boolean inGroup(Request caller, int gid) {
         if (caller.gid() == gid) return true;
         for (int g : caller.groups()) {

@@ -8,9 +8,19 @@ import dev.fusepanama.Statx;
  * flags). Fill {@link #attributes()}, its mask saying what is filled, then {@link #send}.
  */
 public interface StatxReply extends Reply {
-    /** The struct to fill; zeroed for each request. */
+    /**
+     * The struct to fill; zeroed for each request. A view of the reply's memory, valid until the
+     * answer is sent; after {@link #defer()} call this again.
+     *
+     * @return the extended attributes to fill
+     */
     Statx attributes();
 
-    /** Sends {@link #attributes()}, which the kernel may trust for {@link Timeouts#attributes()} seconds. */
+    /**
+     * Sends {@link #attributes()}, which the kernel may trust for {@link Timeouts#attributes()} seconds.
+     *
+     * @param timeouts how long the kernel may cache the attributes
+     * @throws IllegalStateException if this request was already answered
+     */
     void send(Timeouts timeouts);
 }

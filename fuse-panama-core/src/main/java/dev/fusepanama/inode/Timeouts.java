@@ -31,22 +31,42 @@ public final class Timeouts {
         return seconds;
     }
 
-    /** These timeouts with the attributes trusted for {@code seconds}. */
+    /**
+     * These timeouts with the attributes trusted for {@code seconds}.
+     *
+     * @param seconds how long, finite and at least 0; fractions allowed
+     * @return new timeouts (this object is immutable)
+     * @throws IllegalArgumentException if {@code seconds} is negative, infinite or NaN
+     */
     public Timeouts withAttributes(double seconds) {
         return new Timeouts(seconds, entries);
     }
 
-    /** These timeouts with names (entries) trusted for {@code seconds}. */
+    /**
+     * These timeouts with names (entries) trusted for {@code seconds}.
+     *
+     * @param seconds how long, finite and at least 0; fractions allowed
+     * @return new timeouts (this object is immutable)
+     * @throws IllegalArgumentException if {@code seconds} is negative, infinite or NaN
+     */
     public Timeouts withEntries(double seconds) {
         return new Timeouts(attributes, seconds);
     }
 
-    /** Seconds the kernel may trust an inode's attributes. */
+    /**
+     * Seconds the kernel may trust an inode's attributes.
+     *
+     * @return the attribute timeout in seconds
+     */
     public double attributes() {
         return attributes;
     }
 
-    /** Seconds the kernel may trust a name's entry. */
+    /**
+     * Seconds the kernel may trust a name's entry.
+     *
+     * @return the entry timeout in seconds
+     */
     public double entries() {
         return entries;
     }

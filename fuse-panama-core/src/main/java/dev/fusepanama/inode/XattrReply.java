@@ -6,5 +6,12 @@ package dev.fusepanama.inode;
  * not fit in the size asked for.
  */
 public interface XattrReply extends DataReply {
+    /**
+     * Answers a request asked with size 0: the bytes the value (or, for listxattr, the list of
+     * names, each followed by a NUL) needs.
+     *
+     * @param size the size in bytes
+     * @throws IllegalStateException if this request was already answered
+     */
     void size(long size);
 }

@@ -68,9 +68,14 @@ public final class SourceWatcher<N> implements AutoCloseable {
     /** {@link Change#what}: data was written, or the size changed. */
     public static final int DATA = 4;
 
-    /** How changes are learnt of. */
+    /** How changes are learnt of, the best first (see the class documentation). */
     public enum Mechanism {
-        FANOTIFY_FILESYSTEM, FANOTIFY_INODES, INOTIFY
+        /** One fanotify mark on the source's whole filesystem (CAP_SYS_ADMIN): every change, through any name. */
+        FANOTIFY_FILESYSTEM,
+        /** A fanotify mark on each watched directory (any user, Linux 5.13+): changes through those directories' names. */
+        FANOTIFY_INODES,
+        /** An inotify watch on each watched directory: changes through their names, this process's own included. */
+        INOTIFY
     }
 
     /** When a write inside a file is reported. */
@@ -86,6 +91,12 @@ public final class SourceWatcher<N> implements AutoCloseable {
      * by the file it happened to), and {@code node}, the watched file or directory it happened to,
      * where the mechanism names it (fanotify) and the caller watches it; {@code what} is an or of
      * {@link #NAME}, {@link #ATTRIBUTES} and {@link #DATA}, gathered over the burst.
+     *
+     * @param <N> what the caller knows a directory or file by
+     * @param directory the watched directory the name is in, or null
+     * @param name the name's bytes as the kernel reported them, or null
+     * @param node the watched file or directory changed, or null where the mechanism does not name it
+     * @param what the kinds of change, an or of {@link #NAME}, {@link #ATTRIBUTES} and {@link #DATA}
      */
     public record Change<N>(N directory, byte[] name, N node, int what) {
         @Override
@@ -106,11 +117,18 @@ public final class SourceWatcher<N> implements AutoCloseable {
         }
     }
 
-    /** What changes are reported to, on the watcher's thread. */
+    /**
+     * What changes are reported to, on the watcher's thread.
+     *
+     * @param <N> what the caller knows a directory or file by
+     */
     public interface Listener<N> {
         /**
          * Something changed. Returns false to be asked again after {@link Builder#gather} (at most
          * 20 times): the change may be the listener's own, still under way.
+         *
+         * @param change what changed, and where
+         * @return true once handled; false to be asked again later
          */
         boolean changed(Change<N> change);
 
@@ -124,7 +142,11 @@ public final class SourceWatcher<N> implements AutoCloseable {
         default void stopped() {}
     }
 
-    /** How a watcher is made: {@link SourceWatcher#builder}. */
+    /**
+     * How a watcher is made: {@link SourceWatcher#builder}.
+     *
+     * @param <N> what the caller knows a directory or file by
+     */
     public static final class Builder<N> {
         private final Path source;
         private final Listener<N> listener;
@@ -141,14 +163,25 @@ public final class SourceWatcher<N> implements AutoCloseable {
             this.name = "source-watcher " + source;
         }
 
-        /** How long the events of one name are gathered before it is reported (20 ms by default). */
+        /**
+         * How long the events of one name are gathered before it is reported (20 ms by default).
+         *
+         * @param d the gathering time, 0 or more
+         * @return this builder
+         * @throws IllegalArgumentException if {@code d} is negative
+         */
         public Builder<N> gather(Duration d) {
             if (d.isNegative()) throw new IllegalArgumentException("gather must not be negative: " + d);
             gather = d;
             return this;
         }
 
-        /** When a write inside a file is reported ({@link Writes#EACH} by default). */
+        /**
+         * When a write inside a file is reported ({@link Writes#EACH} by default).
+         *
+         * @param w at each write, or when the writer closes the file
+         * @return this builder
+         */
         public Builder<N> writes(Writes w) {
             writes = Objects.requireNonNull(w);
             return this;
@@ -157,6 +190,9 @@ public final class SourceWatcher<N> implements AutoCloseable {
         /**
          * Whether changes this process made are dropped where the mechanism says who made a change
          * (fanotify): true by default, for a filesystem whose own changes the kernel asked for.
+         *
+         * @param on whether to drop this process's own changes
+         * @return this builder
          */
         public Builder<N> ignoreOwnChanges(boolean on) {
             ignoreOwnChanges = on;
@@ -166,6 +202,9 @@ public final class SourceWatcher<N> implements AutoCloseable {
         /**
          * The best mechanism to try ({@link Mechanism#FANOTIFY_FILESYSTEM} by default); the next
          * ones are tried where it is not available. Tests use it to run each.
+         *
+         * @param m the best mechanism to try
+         * @return this builder
          */
         public Builder<N> atMost(Mechanism m) {
             most = Objects.requireNonNull(m);
@@ -175,6 +214,10 @@ public final class SourceWatcher<N> implements AutoCloseable {
         /**
          * At most this many directories watched at once (by default as many as the kernel's limit
          * allows): a {@link SourceWatcher#watch} beyond it is refused as one beyond the kernel's.
+         *
+         * @param max the most directories, 1 or more
+         * @return this builder
+         * @throws IllegalArgumentException if {@code max} is less than 1
          */
         public Builder<N> maxDirectories(int max) {
             if (max < 1) throw new IllegalArgumentException("maxDirectories must be 1 or more: " + max);
@@ -182,7 +225,12 @@ public final class SourceWatcher<N> implements AutoCloseable {
             return this;
         }
 
-        /** Names the thread and the log lines; "source-watcher" and the source's path by default. */
+        /**
+         * Names the thread and the log lines; "source-watcher" and the source's path by default.
+         *
+         * @param n the name
+         * @return this builder
+         */
         public Builder<N> name(String n) {
             name = Objects.requireNonNull(n);
             return this;
@@ -191,6 +239,7 @@ public final class SourceWatcher<N> implements AutoCloseable {
         /**
          * Starts the watcher's thread with the best mechanism available.
          *
+         * @return the running watcher; close it to stop
          * @throws IOException if none is (no inotify either)
          */
         public SourceWatcher<N> start() throws IOException {
@@ -198,7 +247,15 @@ public final class SourceWatcher<N> implements AutoCloseable {
         }
     }
 
-    /** A watcher of {@code source} reporting to {@code listener}. */
+    /**
+     * A watcher of {@code source} reporting to {@code listener}.
+     *
+     * @param <N> what the caller knows a directory or file by
+     * @param source the root of the tree the filesystem serves from
+     * @param listener what changes are reported to, not null
+     * @return a builder; {@link Builder#start} starts the watcher
+     * @throws NullPointerException if {@code listener} is null
+     */
     public static <N> Builder<N> builder(Path source, Listener<N> listener) {
         return new Builder<>(source, Objects.requireNonNull(listener));
     }
@@ -339,17 +396,29 @@ public final class SourceWatcher<N> implements AutoCloseable {
         }
     }
 
-    /** How changes are learnt of. */
+    /**
+     * How changes are learnt of.
+     *
+     * @return the mechanism chosen at start
+     */
     public Mechanism mechanism() {
         return mechanism;
     }
 
-    /** Whether reports include this process's own changes (inotify, or {@link Builder#ignoreOwnChanges} off). */
+    /**
+     * Whether reports include this process's own changes (inotify, or {@link Builder#ignoreOwnChanges} off).
+     *
+     * @return true if the listener must tell its own changes apart
+     */
     public boolean reportsOwnChanges() {
         return mechanism == Mechanism.INOTIFY || !ignoreOwn;
     }
 
-    /** Whether a change made through a name outside the watched directories (a hard link elsewhere) is seen. */
+    /**
+     * Whether a change made through a name outside the watched directories (a hard link elsewhere) is seen.
+     *
+     * @return true for {@link Mechanism#FANOTIFY_FILESYSTEM}
+     */
     public boolean seesEveryPath() {
         return mechanism == Mechanism.FANOTIFY_FILESYSTEM;
     }
@@ -361,6 +430,12 @@ public final class SourceWatcher<N> implements AutoCloseable {
      * matters to fanotify, which names it by handle. Returns false where it cannot be watched
      * (the mechanism's limit, said once in the log): the caller must then not let the kernel
      * cache what it holds of it for long.
+     *
+     * @param node the caller's node for the directory or file
+     * @param fd an open descriptor of it, used during the call only
+     * @param handle its file handle, or null
+     * @param directory whether it is a directory
+     * @return true if it is watched (or, a file under inotify, needs no watch)
      */
     public boolean watch(N node, int fd, byte[] handle, boolean directory) {
         if (closing) return false;
@@ -409,6 +484,11 @@ public final class SourceWatcher<N> implements AutoCloseable {
     /**
      * As {@link #watch(Object, int, byte[], boolean)}, for {@code node} at {@code path} (its last
      * link not followed), opened here for the while.
+     *
+     * @param node the caller's node for the directory or file
+     * @param path where it is
+     * @param directory whether it is a directory
+     * @return true if it is watched; false also if {@code path} cannot be opened
      */
     public boolean watch(N node, Path path, boolean directory) {
         int fd;
@@ -423,7 +503,11 @@ public final class SourceWatcher<N> implements AutoCloseable {
         }
     }
 
-    /** Stops watching {@code node} (the kernel forgot it). */
+    /**
+     * Stops watching {@code node} (the kernel forgot it).
+     *
+     * @param node a node given to {@link #watch}; one not watched is ignored
+     */
     public void forget(N node) {
         if (mechanism == Mechanism.INOTIFY) {
             synchronized (this) {
@@ -464,7 +548,11 @@ public final class SourceWatcher<N> implements AutoCloseable {
         }
     }
 
-    /** One line for a start-up log: the mechanism and what it promises. */
+    /**
+     * One line for a start-up log: the mechanism and what it promises.
+     *
+     * @return the description, with the kernel's limit for the per-directory mechanisms
+     */
     public String describe() {
         return switch (mechanism) {
             case FANOTIFY_FILESYSTEM -> "fanotify on the whole filesystem (every change seen, through any name)";
