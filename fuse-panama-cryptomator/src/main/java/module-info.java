@@ -6,7 +6,9 @@
  */
 module dev.fusepanama.cryptomator {
     requires dev.fusepanama.nio;
-    requires org.cryptomator.integrations.api;
+    // Transitive: FusePanamaMountService, the exported class, is a MountService and hands out its
+    // MountBuilder; a module that uses it by name needs to read the API it implements.
+    requires transitive org.cryptomator.integrations.api;
     requires org.slf4j;
     requires static org.cryptomator.cryptofs;
     requires static jdk.unsupported;

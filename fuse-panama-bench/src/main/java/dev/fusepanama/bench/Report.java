@@ -130,7 +130,6 @@ final class Report {
         return new BigDecimal(v).round(new MathContext(3)).toPlainString();
     }
 
-    /** Replaces the section starting with {@code section}'s first line (its heading); see {@link #replaceSection(String, String)}. */
     /**
      * The headline of a suite's {@code section} for RESULTS.md: its heading, command, when and where
      * it was measured, and its first table, then {@code extra} (a suite's after-rounds text, or
@@ -154,6 +153,10 @@ final class Report {
         return sb.toString();
     }
 
+    /**
+     * Replaces, in {@code file}, the section starting with {@code section}'s first line (its
+     * heading); see {@link #replaceSection(String, String)}.
+     */
     static void write(Path file, String section) throws IOException {
         String old = Files.exists(file) ? Files.readString(file) : "";
         Files.writeString(file, replaceSection(old, section));
