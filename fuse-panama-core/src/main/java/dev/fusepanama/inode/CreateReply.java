@@ -22,9 +22,11 @@ public interface CreateReply extends Reply {
      * @param timeouts how long the kernel may trust its attributes and its name
      * @param fh the handle that comes back with every later operation on this open file
      * @param flags {@link OpenReply#KEEP_CACHE}, {@link OpenReply#DIRECT_IO}, ... or 0
-     * @return false if the caller no longer waits (its system call was interrupted) or the mount
-     *         has ended: the kernel did not take the answer, so undo what it would have counted
-     *         (libfuse's own path layer forgets the lookup, or releases the handle, in that case)
+     * @return false if the kernel did not take the answer (the caller's system call was
+     *         interrupted, or the mount has ended): release the handle. With a
+     *         {@link InodeFileSystem#lookups()} counter the library counts the lookup and takes it
+     *         back itself; false also when the node was dropped before it could be counted
+     *         (answered ENOENT). Without one, undo what the kernel would have counted.
      */
     boolean created(Inode inode, Timeouts timeouts, long fh, int flags);
 

@@ -48,8 +48,9 @@ public interface DirPlusReply extends Reply {
      * Sends the batch.
      *
      * @return false if the caller no longer waits (its system call was interrupted) or the mount
-     *         has ended: the kernel did not take the answer, so forget the lookups its entries
-     *         would have added
+     *         has ended: the kernel did not take the answer. The library takes back the lookups
+     *         it counted for the batch (a filesystem without {@link InodeFileSystem#lookups()}
+     *         forgets them itself)
      */
     boolean send();
 }

@@ -4,7 +4,8 @@ import dev.fusepanama.Stat;
 
 /**
  * A name's inode: the answer of lookup, mknod, mkdir, symlink and link. A successful entry adds
- * one to the inode's lookup count ({@link InodeFileSystem#forget} takes it back). Fill
+ * one to the inode's lookup count (counted by the library for a filesystem with
+ * {@link InodeFileSystem#lookups()}; else {@link InodeFileSystem#forget} takes it back). Fill
  * {@link #attributes()}, then send {@link #entry}.
  */
 public interface EntryReply extends Reply {
@@ -22,9 +23,11 @@ public interface EntryReply extends Reply {
      *
      * @param inode the file the name leads to
      * @param timeouts how long the kernel may trust the attributes and the name
-     * @return false if the caller no longer waits (its system call was interrupted) or the mount
-     *         has ended: the kernel did not take the answer, so undo what it would have counted
-     *         (libfuse's own path layer forgets the lookup, or releases the handle, in that case)
+     * @return false if the kernel did not take the answer (the caller's system call was
+     *         interrupted, or the mount has ended). With a {@link InodeFileSystem#lookups()}
+     *         counter the library counts the lookup and takes it back itself; false also when the
+     *         node was dropped before it could be counted (a lookup is then asked again; the others
+     *         are answered ENOENT). Without one, undo what the kernel would have counted.
      */
     boolean entry(Inode inode, Timeouts timeouts);
 

@@ -102,6 +102,11 @@ public abstract class ForwardingInodeFileSystem implements InodeFileSystem {
     }
 
     @Override
+    public LookupCounter lookups() {
+        return delegate.lookups();
+    }
+
+    @Override
     public void forget(long ino, long lookups) {
         delegate.forget(ino, lookups);
     }

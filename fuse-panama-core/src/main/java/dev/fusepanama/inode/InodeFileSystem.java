@@ -61,6 +61,21 @@ public interface InodeFileSystem {
     }
 
     /**
+     * What counts the kernel's lookups of this filesystem's inodes, if the library is to count
+     * them ({@link LookupCounter}; a {@link dev.fusepanama.inode.table.NodeTable} is one): asked
+     * once, at mount. Then every entry the filesystem sends is counted for it, an entry the kernel
+     * did not take is taken back, and {@link #forget} is never called (a filesystem that
+     * overrides it as well does not mount). Null, the default, leaves the counting to
+     * {@link #forget}: for a filesystem whose numbers never change (a fixed tree) or that keeps
+     * its own table.
+     *
+     * @return the counter, or null
+     */
+    default LookupCounter lookups() {
+        return null;
+    }
+
+    /**
      * The session is set up; {@code connection} shows what the kernel and libfuse agreed on, the
      * filesystem's {@link #kernelSettings()} and the {@link dev.fusepanama.MountOptions} applied.
      * Runs once, before any other operation.
@@ -79,7 +94,9 @@ public interface InodeFileSystem {
 
     /**
      * The inode of {@code name} in directory {@code parent}: an entry, or ENOENT / {@link EntryReply#noEntry}.
-     * A successful entry adds one to the inode's lookup count.
+     * A successful entry adds one to the inode's lookup count ({@link #lookups()}). A filesystem
+     * with a counter may be asked again for the same request, if the node it answered with was
+     * dropped before the library could count it.
      *
      * @param request who asks, valid during the call
      * @param parent the directory's inode number
@@ -96,7 +113,8 @@ public interface InodeFileSystem {
      * The kernel drops {@code lookups} of the inode's lookup count; at zero, it will not use the
      * number again until an entry names it anew, and a file without names can be freed. No
      * reply; called for each inode of the kernel's batches too. Not called at unmount for what
-     * the kernel still holds: {@link #destroy} ends them all. What it throws is logged.
+     * the kernel still holds: {@link #destroy} ends them all. What it throws is logged. Never
+     * called for a filesystem with a {@link #lookups()} counter, which gets the forgets instead.
      *
      * @param ino the inode's number
      * @param lookups how many of its lookups the kernel drops, at least 1

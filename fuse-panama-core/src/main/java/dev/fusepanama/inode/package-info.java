@@ -27,7 +27,11 @@
  * The kernel learns a file's inode number from a reply that names it ({@link EntryReply}:
  * lookup, mknod, mkdir, symlink, link; {@link CreateReply}; each entry a {@link DirPlusReply}
  * takes) and from then on uses the number alone. Each such reply adds one to the inode's
- * <em>lookup count</em>; {@link InodeFileSystem#forget} takes them away again. A filesystem must
+ * <em>lookup count</em>; the kernel's FORGET takes them away again. A filesystem that keeps its
+ * nodes in a {@link dev.fusepanama.inode.table.NodeTable} (or another {@link LookupCounter})
+ * returns it from {@link InodeFileSystem#lookups()}, and the library does the counting: each
+ * entry counted as it is sent, taken back if the kernel did not take it, the forgets brought to
+ * the counter; otherwise {@link InodeFileSystem#forget} gets them. A filesystem must
  * keep an inode answerable while its lookup count is above zero, even after its last name is
  * gone. Inode 1 is the root, and is never forgotten. An inode number reused for another file
  * must come with a new generation number.

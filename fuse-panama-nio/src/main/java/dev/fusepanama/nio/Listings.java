@@ -194,20 +194,12 @@ final class Listings {
                 return;
             }
         }
-        List<NioNode> counted = new ArrayList<>();
         eachListed(d, offset, (cookie, s, a) -> {
             NioNode n = fs.remember(dir, s, a);
             fs.attrs.fill(n, a, reply.attributes());
-            if (reply.add(s.getBytes(StandardCharsets.UTF_8), n, fs.timeouts, cookie)) {
-                fs.table.forget(n.nodeId(), 1);
-                return true;
-            }
-            counted.add(n);
-            return false;
+            return reply.add(s.getBytes(StandardCharsets.UTF_8), n, fs.timeouts, cookie); // the library counts what the batch takes
         });
-        if (!reply.send()) {
-            for (NioNode n : counted) fs.table.forget(n.nodeId(), 1);
-        }
+        reply.send();
     }
 
     void releasedir(Request request, long ino, long fh, EmptyReply reply) {

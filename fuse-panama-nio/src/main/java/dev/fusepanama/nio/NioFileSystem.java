@@ -14,6 +14,7 @@ import dev.fusepanama.Stat;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
+import dev.fusepanama.inode.LookupCounter;
 import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
@@ -473,7 +474,7 @@ public final class NioFileSystem implements InodeFileSystem {
     private void entry(NioNode dir, String name, Attributes a, EntryReply reply) {
         NioNode n = remember(dir, name, a);
         attrs.fill(n, a, reply.attributes());
-        table.entry(reply, n, timeouts);
+        reply.entry(n, timeouts); // the library counts the lookup: the table is this filesystem's lookups()
     }
 
     // ---- lookups and attributes ---------------------------------------------------------------
@@ -495,9 +496,10 @@ public final class NioFileSystem implements InodeFileSystem {
         entry(dir, s, a, reply);
     }
 
+    /** The node table counts the kernel's lookups; this filesystem answers with its nodes and never sees a forget. */
     @Override
-    public void forget(long ino, long lookups) {
-        table.forget(ino, lookups);
+    public LookupCounter lookups() {
+        return table;
     }
 
     /** A session starts: the watcher too, if changes are watched. */
@@ -518,8 +520,7 @@ public final class NioFileSystem implements InodeFileSystem {
             watcher = null;
             if (w != null) w.stop();
         }
-        table.sessionEnded();
-        openFiles.closeAll();
+        openFiles.closeAll(); // the library then ends the table's session (lookups())
         mount = null;
     }
 

@@ -271,7 +271,7 @@ final class OpenFiles {
             NioNode n = fs.remember(dir, s, a);
             fs.attrs.fill(n, a, reply.attributes());
             long fh = register(n, o, c);
-            if (!fs.table.created(reply, n, fs.timeouts, fh, keepData ? OpenReply.KEEP_CACHE : 0)) close(fh);
+            if (!reply.created(n, fs.timeouts, fh, keepData ? OpenReply.KEEP_CACHE : 0)) close(fh);
         } catch (IOException | RuntimeException e) {
             c.close();
             throw e;

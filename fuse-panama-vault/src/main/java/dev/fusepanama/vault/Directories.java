@@ -23,7 +23,6 @@ import dev.fusepanama.inode.Request;
 import dev.fusepanama.libc.Libc;
 import dev.fusepanama.vault.CipherDir.Place;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -106,7 +105,6 @@ final class Directories {
         ThreadBuffers s = fs.scratch();
         OpenFile h = fs.handle(fh);
         List<Listing.Entry> entries = entries(h, offset);
-        List<Node> counted = new ArrayList<>();
         for (long i = offset; i < entries.size() + 2; i++) {
             Stat st = reply.attributes();
             if (i < 2) {
@@ -131,16 +129,11 @@ final class Directories {
             try {
                 fs.attrs.present(s, n, st, h.fd, name);
             } catch (ErrnoException bad) {
-                fs.table.forget(n.nodeId(), 1);
                 st.clear();
                 continue;
             }
-            if (reply.add(e.plain(), n, CACHE, i + 1)) { // full
-                fs.table.forget(n.nodeId(), 1);
-                break;
-            }
-            counted.add(n);
+            if (reply.add(e.plain(), n, CACHE, i + 1)) break; // full; the library counts what the batch takes
         }
-        if (!reply.send()) fs.table.forgetAll(counted);
+        reply.send();
     }
 }

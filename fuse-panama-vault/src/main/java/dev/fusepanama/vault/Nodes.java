@@ -35,7 +35,7 @@ final class Nodes {
 
     /**
      * The node of the file {@code stored} in {@code parent} whose attributes are {@code st} and
-     * whose identity is {@code key} ({@link FileKeys}), with one lookup more: the one the table
+     * whose identity is {@code key} ({@link FileKeys}), to answer an entry with: the one the table
      * knows by this name or by that key (a hard link), or a new one, which is watched if it is a
      * directory.
      */

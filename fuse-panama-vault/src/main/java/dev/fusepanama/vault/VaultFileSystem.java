@@ -45,6 +45,7 @@ import dev.fusepanama.Stat;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
+import dev.fusepanama.inode.LookupCounter;
 import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
@@ -307,13 +308,8 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             throws ErrnoException {
         MemorySegment cname = cString(s.path2, stored);
         Node n = nodes.remember(parent, stored, plain, st, keys.of(s, dfd, cname, st.ino()));
-        try {
-            attrs.present(s, n, st, dfd, cname);
-        } catch (ErrnoException e) {
-            table.forget(n.nodeId(), 1);
-            throw e;
-        }
-        table.entry(reply, n, CACHE);
+        attrs.present(s, n, st, dfd, cname);
+        reply.entry(n, CACHE); // the library counts the lookup: the table is the vault's lookups()
     }
 
     // ---- changes made behind the vault's back ------------------------------------------------
@@ -343,8 +339,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         if (name.is(DOT)) {
             Stat st = reply.attributes();
             attrs.stat(s, p, NO_HANDLE, st);
-            table.count(p);
-            table.entry(reply, p, CACHE);
+            reply.entry(p, CACHE);
             return;
         }
         int dfd = store.openDir(s, p);
@@ -366,9 +361,10 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         }
     }
 
+    /** The node table counts the kernel's lookups; the vault answers with its nodes and never sees a forget. */
     @Override
-    public void forget(long ino, long lookups) {
-        table.forget(ino, lookups);
+    public LookupCounter lookups() {
+        return table;
     }
 
     /** A name just created in a directory: plain and stored, and whether a .name file was written for it. */
@@ -459,7 +455,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 Node n = nodes.remember(p, stored, plain, st, keys.of(s, fd, st.ino()));
                 n.dirIv = iv;
                 n.seenCtime = ctime(st);
-                table.entry(reply, n, CACHE);
+                reply.entry(n, CACHE);
             } finally {
                 if (fd >= 0) Libc.close(fd);
             }
@@ -487,7 +483,7 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
             n.target = target.clone();
             n.seenCtime = ctime(st);
             st.setSize(target.length);
-            table.entry(reply, n, CACHE);
+            reply.entry(n, CACHE);
         } finally {
             store.closeDir(s, dfd);
         }
@@ -728,11 +724,10 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
                 attrs.present(s, n, st, dfd, cname);
             } catch (ErrnoException | RuntimeException e) {
                 Libc.close(fd);
-                table.forget(n.nodeId(), 1); // the lookup remember counted: no entry is sent
                 throw e;
             }
             long fh = openFiles.register(h);
-            if (!table.created(reply, n, CACHE, fh, OpenReply.KEEP_CACHE)) openFiles.closeHandle(fh);
+            if (!reply.created(n, CACHE, fh, OpenReply.KEEP_CACHE)) openFiles.closeHandle(fh);
         } finally {
             store.closeDir(s, dfd);
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.ErrnoException;
@@ -17,6 +18,7 @@ import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.Inode;
+import dev.fusepanama.inode.LookupCounter;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
@@ -80,8 +82,17 @@ class VaultNodesTest {
         /** Only the final send of a listing returns false (its entries were added). */
         boolean sendRefused;
 
+        /** The readdirplus entries this batch counted, taken back if its send is refused. */
+        final List<Long> counted = new ArrayList<>();
+
+        /**
+         * A reply that counts as the library does for a filesystem with a lookup counter: an
+         * entry, a create and each readdirplus entry but "." and ".." counted as sent, taken back
+         * when not taken.
+         */
         @SuppressWarnings("unchecked")
         <T> T as(Class<T> kind) {
+            LookupCounter counter = fs.lookups();
             return (T) Proxy.newProxyInstance(kind.getClassLoader(), new Class<?>[] {kind}, (p, m, a) -> {
                 switch (m.getName()) {
                     case "attributes":
@@ -90,17 +101,35 @@ class VaultNodesTest {
                         return null;
                     case "add":
                         added.add(a);
+                        if (a[1] instanceof Inode i && !isDot((byte[]) a[0])) {
+                            if (refused) return true; // full: nothing counted
+                            assertTrue(counter.count(i));
+                            counted.add(i.nodeId());
+                        }
                         return refused; // true: the batch is full
                     case "send":
                         if (a != null) got.put("send", a);
-                        return m.getReturnType() == boolean.class ? !refused && !sendRefused : null;
+                        if (m.getReturnType() != boolean.class) return null;
+                        boolean taken = !refused && !sendRefused;
+                        if (!taken) counted.forEach(id -> counter.forget(id, 1));
+                        return taken;
                     case "isAnswered":
                         return !got.isEmpty();
+                    case "entry", "created":
+                        got.put(m.getName(), a);
+                        Inode i = (Inode) a[0];
+                        assertTrue(counter.count(i));
+                        if (refused) counter.forget(i.nodeId(), 1);
+                        return !refused;
                     default:
                         got.put(m.getName(), a);
                         return m.getReturnType() == boolean.class ? !refused : null;
                 }
             });
+        }
+
+        private static boolean isDot(byte[] name) {
+            return name[0] == '.' && (name.length == 1 || name.length == 2 && name[1] == '.');
         }
 
         long ino() {
@@ -233,11 +262,11 @@ class VaultNodesTest {
         fs.release(req, f, fh, 0, empty());
         // still a node (the kernel holds it), but nothing reaches the file any more
         assertEquals(Errno.ENOENT, assertThrows(ErrnoException.class, () -> getattr(f, NO)).errno());
-        fs.forget(f, 3); // create, lookup, link
+        fs.lookups().forget(f, 3); // create, lookup, link
         assertEquals(Errno.ENOENT, assertThrows(ErrnoException.class, () -> getattr(f, NO)).errno());
 
         fs.rmdir(req, ROOT, name("d"), empty());
-        fs.forget(d, 1);
+        fs.lookups().forget(d, 1);
         assertThrows(ErrnoException.class, () -> getattr(d, NO));
     }
 
@@ -266,7 +295,7 @@ class VaultNodesTest {
         fs.rename(req, ROOT, name("y"), ROOT, name("z"), 0, empty());
         assertEquals(x, lookup(ROOT, "z").ino());
         assertThrows(ErrnoException.class, () -> getattr(zi, NO), "replaced: no name, no handle");
-        fs.forget(zi, 1);
+        fs.lookups().forget(zi, 1);
 
         // exchange
         Fake w = create(ROOT, "w");
@@ -323,7 +352,7 @@ class VaultNodesTest {
         fs.releasedir(req, ROOT, dh, empty());
 
         getattr(f, NO);
-        fs.forget(f, 1);
+        fs.lookups().forget(f, 1);
         assertEquals(Errno.ENOENT, assertThrows(ErrnoException.class, () -> getattr(f, NO)).errno(),
                 "dropped at the one forget: nothing refused was counted");
     }
@@ -336,7 +365,7 @@ class VaultNodesTest {
             Fake c = create(d, "f" + i);
             files[i] = c.ino();
             fs.release(req, files[i], (Long) c.got.get("created")[2], 0, empty());
-            fs.forget(files[i], 1);
+            fs.lookups().forget(files[i], 1);
             long dropped = files[i];
             assertThrows(ErrnoException.class, () -> getattr(dropped, NO), "forgotten: its number is no node's");
         }
@@ -358,9 +387,9 @@ class VaultNodesTest {
             assertEquals(getattr(ids.get(i - 2), NO).st.ino(), (long) (Long) e[1], "d_ino is st_ino, the ciphertext inode");
         }
         fs.releasedir(req, d, dh, empty());
-        for (long id : ids) fs.forget(id, 1);
+        for (long id : ids) fs.lookups().forget(id, 1);
         for (long id : ids) assertThrows(ErrnoException.class, () -> getattr(id, NO));
-        fs.forget(d, 1);
+        fs.lookups().forget(d, 1);
         assertThrows(ErrnoException.class, () -> getattr(d, NO), "a directory goes once its known children went");
     }
 }

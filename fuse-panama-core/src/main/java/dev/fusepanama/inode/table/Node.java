@@ -104,6 +104,11 @@ public abstract class Node implements Inode {
         return lookups < 0;
     }
 
+    /** The count as kept: -1 once dropped. */
+    long lookupCount() {
+        return lookups;
+    }
+
     long addLookups(long n) {
         return (long) LOOKUPS.getAndAdd(this, n) + n;
     }

@@ -1,12 +1,10 @@
 package dev.fusepanama.inode.table;
 
 import dev.fusepanama.Posix;
-import dev.fusepanama.inode.CreateReply;
-import dev.fusepanama.inode.DirPlusReply;
-import dev.fusepanama.inode.EntryReply;
+import dev.fusepanama.inode.Inode;
 import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.LookupCounter;
 import dev.fusepanama.inode.Name;
-import dev.fusepanama.inode.Timeouts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -44,10 +42,13 @@ import org.slf4j.LoggerFactory;
  * generation sent with every entry can stay 0, and a stale number the kernel still uses finds
  * nothing rather than another file. The root is {@link InodeFileSystem#ROOT} and never dropped.
  *
- * <p><b>Lookups.</b> Each entry the kernel takes (lookup, mknod, mkdir, symlink, link, create and
- * every readdirplus entry but "." and "..") adds one; {@link #forget} takes them back. The reply
- * helpers ({@link #entry}, {@link #created}, {@link #add(DirPlusReply, Entry, Timeouts, List)})
- * count what they send and undo it when the kernel did not take the answer.
+ * <p><b>Lookups.</b> The table is the filesystem's {@link LookupCounter}: return it from
+ * {@link InodeFileSystem#lookups()} and the library counts each entry the kernel takes (lookup,
+ * mknod, mkdir, symlink, link, create, tmpfile and every readdirplus entry but "." and ".."),
+ * takes back what the kernel did not take, and brings the kernel's forgets here; the filesystem
+ * answers with its nodes and counts nothing. A node found by {@link #child} or {@link #remember}
+ * may be dropped before its entry is counted (the kernel forgot its last lookup meanwhile, or it
+ * lost its last name): {@link #count} then says so, and the library asks the lookup again.
  *
  * <p><b>Life.</b> A node is dropped when it has no name, no lookup and no {@link #hold}: a file
  * unlinked while open lives on until its last handle closes and the kernel forgets it, so
@@ -61,7 +62,7 @@ import org.slf4j.LoggerFactory;
  *
  * @param <N> the filesystem's node class
  */
-public final class NodeTable<N extends Node> {
+public final class NodeTable<N extends Node> implements LookupCounter {
     private static final Logger LOG = LoggerFactory.getLogger(NodeTable.class);
 
     /**
@@ -366,37 +367,21 @@ public final class NodeTable<N extends Node> {
     }
 
     /**
-     * The node named {@code name} in {@code dir} with one lookup more, for an entry about to be
-     * sent ({@link #entry}).
+     * One lookup more of {@code inode}, a node of this table, whose entry the library is about to
+     * send (see the class comment); the filesystem does not call it.
      *
-     * @param dir a directory of this table
-     * @param name the name's key ({@link #key(Name)})
-     * @return the node, counted, or null (nothing counted) if there is none
+     * @param inode the node
+     * @return true if counted; false if it was dropped (the entry is not sent)
+     * @throws IllegalArgumentException if {@code inode} is not a {@link Node}
      */
-    public N lookup(N dir, String name) {
-        ReentrantReadWriteLock.ReadLock l = lock.readLock();
-        l.lock();
-        try {
-            N n = child(dir, name);
-            if (n != null) count(n);
-            return n;
-        } finally {
-            l.unlock();
+    @Override
+    public boolean count(Inode inode) {
+        if (!(inode instanceof Node n)) {
+            throw new IllegalArgumentException(inode + " is not a node of a NodeTable; answer with the table's nodes");
         }
-    }
-
-    /**
-     * One lookup more of {@code n}, a node of this table the caller holds (under the lock, or by
-     * a handle), for an entry about to be sent.
-     *
-     * @param n the node
-     * @throws IllegalStateException if {@code n} was dropped
-     */
-    public void count(N n) {
-        long now = n.addLookups(1);
-        if (now <= 0) {
-            n.addLookups(-1);
-            throw new IllegalStateException(n + " was dropped; it cannot be counted");
+        for (long l = n.lookupCount(); ; l = n.lookupCount()) {
+            if (l < 0) return false; // dropped: its number is no longer this table's
+            if (n.casLookups(l, l + 1)) return true;
         }
     }
 
@@ -433,8 +418,8 @@ public final class NodeTable<N extends Node> {
     }
 
     /**
-     * Numbers {@code node}, a new file with no name (open with {@code O_TMPFILE}), and counts the
-     * lookup the kernel will hold for it: it lives while the kernel or a handle holds it. If
+     * Numbers {@code node}, a new file with no name (open with {@code O_TMPFILE}), to answer
+     * tmpfile with: it lives while the kernel (once the entry is counted) or a handle holds it. If
      * {@code linkable} (opened without {@code O_EXCL}), {@link #add} may give it a first name
      * (linkat); a file that had names and lost them never gets one again. Inside {@link #write}.
      *
@@ -451,7 +436,6 @@ public final class NodeTable<N extends Node> {
         if (node.isDirectory()) throw new IllegalArgumentException("a directory is made with a name");
         take(node);
         node.linkable = linkable;
-        count(node);
     }
 
     /**
@@ -700,8 +684,7 @@ public final class NodeTable<N extends Node> {
     /**
      * Caching tables: the node of {@code name} in {@code dir}, which the store says is a file of
      * type {@code type} with identity {@code key} (null if the store has none) and {@code links}
-     * names ({@code st_nlink}; 0 if the store does not say), with one lookup more, for the entry
-     * about to be sent. The node the table knows by that name if it is the same file; else the node
+     * names ({@code st_nlink}; 0 if the store does not say), to answer an entry with. The node the table knows by that name if it is the same file; else the node
      * with that key, now named here too (a hard link; a directory is moved here, having one name);
      * else a new one from {@code make}. A node the name led to before, another file now, loses the
      * name. Inside or outside {@link #write}.
@@ -721,7 +704,7 @@ public final class NodeTable<N extends Node> {
      * @param type the file's mode, whose {@link Posix#S_IFMT} bits count
      * @param links the file's link count in the store, 0 if unknown
      * @param make makes the node of a file the table does not know, of that type
-     * @return the file's node, with one lookup more
+     * @return the file's node
      * @throws IllegalStateException in an owning table
      * @throws IllegalArgumentException if {@code make} made a node of another type
      */
@@ -732,7 +715,6 @@ public final class NodeTable<N extends Node> {
         return locked(() -> {
             Node known = dir.children.get(name);
             if (known != null && known.type() == t && (key == null ? known.key == null : key.equals(known.key))) {
-                count((N) known);
                 return (N) known;
             }
             if (known != null) { // another file has the name now
@@ -763,7 +745,6 @@ public final class NodeTable<N extends Node> {
             }
             dir.children.put(name, n);
             n.addName(dir, name);
-            count((N) n);
             return (N) n;
         });
     }
@@ -797,9 +778,10 @@ public final class NodeTable<N extends Node> {
      * this table does not know, or more than it counted, is logged and ignored (never thrown at
      * the kernel).
      *
-     * @param nodeId the node's number, as {@link InodeFileSystem#forget} got it
+     * @param nodeId the node's number
      * @param lookups how many lookups the kernel dropped
      */
+    @Override
     public void forget(long nodeId, long lookups) {
         N n = find(nodeId);
         if (n == null || n == root) {
@@ -884,9 +866,10 @@ public final class NodeTable<N extends Node> {
     }
 
     /**
-     * The session ended ({@link InodeFileSystem#destroy}): the kernel's counts died with it. Each
-     * node goes back to what its names and holds keep, ready for another mount.
+     * The session ended (after {@link InodeFileSystem#destroy}): the kernel's counts died with it.
+     * Each node goes back to what its names and holds keep, ready for another mount.
      */
+    @Override
     public void sessionEnded() {
         locked(() -> {
             AtomicReferenceArray<Node> s = slots;
@@ -898,96 +881,5 @@ public final class NodeTable<N extends Node> {
             }
             return null;
         });
-    }
-
-    // ---- replies -----------------------------------------------------------------------------
-
-    /**
-     * Sends {@code counted} (one lookup already counted for it, by {@link #lookup} or
-     * {@link #count}) as an entry with the attributes the caller filled; takes the lookup back if
-     * the kernel did not take the answer.
-     *
-     * @param reply the request's reply, its {@link EntryReply#attributes()} filled
-     * @param counted the node, counted once for this entry
-     * @param timeouts how long the kernel may trust the attributes and the name
-     * @return what {@link EntryReply#entry} returned: false if the kernel did not take it
-     */
-    public boolean entry(EntryReply reply, N counted, Timeouts timeouts) {
-        boolean taken = false;
-        try {
-            taken = reply.entry(counted, timeouts);
-            return taken;
-        } finally {
-            if (!taken) forget(counted.nodeId, 1);
-        }
-    }
-
-    /**
-     * As {@link #entry} for a created and opened file.
-     *
-     * @param reply the request's reply, its {@link CreateReply#attributes()} filled
-     * @param counted the new node, counted once for this entry
-     * @param timeouts how long the kernel may trust the attributes and the name
-     * @param fh the open file's handle
-     * @param flags the {@code OpenReply} flags, or 0
-     * @return what {@link CreateReply#created} returned: false if the kernel did not take it
-     */
-    public boolean created(CreateReply reply, N counted, Timeouts timeouts, long fh, int flags) {
-        boolean taken = false;
-        try {
-            taken = reply.created(counted, timeouts, fh, flags);
-            return taken;
-        } finally {
-            if (!taken) forget(counted.nodeId, 1);
-        }
-    }
-
-    /**
-     * Adds {@code e} to a readdirplus batch with the attributes the caller filled, counting the
-     * lookup the kernel will hold and remembering it in {@code counted}; true if the batch is full
-     * (nothing added, nothing counted), as {@link DirPlusReply#add}. If the batch's
-     * {@link DirPlusReply#send} then fails, {@link #forgetAll} those. "." and ".." are added with
-     * {@link DirPlusReply#add} directly: the kernel counts no lookup for them.
-     *
-     * @param reply the batch, its {@link DirPlusReply#attributes()} filled for {@code e}
-     * @param e the entry, from {@link #entries}
-     * @param timeouts how long the kernel may trust its attributes and its name
-     * @param counted where the nodes of the entries added are remembered
-     * @return true if the batch is full: nothing added, send it
-     */
-    public boolean add(DirPlusReply reply, Entry<N> e, Timeouts timeouts, List<N> counted) {
-        return add(reply, e, e.cookie(), timeouts, counted);
-    }
-
-    /**
-     * As {@link #add(DirPlusReply, Entry, Timeouts, List)}, listed at {@code offset} instead of
-     * the entry's cookie (a filesystem whose offsets carry more than the cookie).
-     *
-     * @param reply the batch, its {@link DirPlusReply#attributes()} filled for {@code e}
-     * @param e the entry
-     * @param offset the offset a later readdirplus passes to continue after it (never 0)
-     * @param timeouts how long the kernel may trust its attributes and its name
-     * @param counted where the nodes of the entries added are remembered
-     * @return true if the batch is full: nothing added, send it
-     */
-    public boolean add(DirPlusReply reply, Entry<N> e, long offset, Timeouts timeouts, List<N> counted) {
-        count(e.node());
-        boolean full = true;
-        try {
-            full = reply.add(e.bytes(), e.node(), timeouts, offset);
-        } finally {
-            if (full) forget(e.node().nodeId, 1); // not taken (or the add threw): nothing counted
-        }
-        if (!full) counted.add(e.node());
-        return full;
-    }
-
-    /**
-     * Takes back one lookup of each of {@code counted}: entries of a batch the kernel did not take.
-     *
-     * @param counted the nodes {@link #add(DirPlusReply, Entry, Timeouts, List)} remembered
-     */
-    public void forgetAll(List<N> counted) {
-        for (N n : counted) forget(n.nodeId, 1);
     }
 }

@@ -13,6 +13,7 @@ import dev.fusepanama.Statx;
 import dev.fusepanama.WriteBuffer;
 import dev.fusepanama.inode.ForwardingInodeFileSystem;
 import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.LookupCounter;
 import dev.fusepanama.inode.InodeMount;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
@@ -58,13 +59,13 @@ public final class InodeSession extends MountSession implements InodeMount, Init
     private final Replies replies;
 
     private InodeSession(LibFuse lib, Path mountpoint, MountOptions options, InodeFileSystem fs, Set<Operation> operations,
-            KernelSettings settings) {
+            KernelSettings settings, LookupCounter counter) {
         super(lib, mountpoint, options, settings);
         this.fs = fs;
         this.operations = operations;
         this.ll = lib.lowLevel;
         this.replies = new Replies(lib, live, this, settings.negativeTimeout(),
-                settings.keepListings() ? OpenReply.CACHE_DIR | OpenReply.KEEP_CACHE : 0);
+                settings.keepListings() ? OpenReply.CACHE_DIR | OpenReply.KEEP_CACHE : 0, counter);
         replies.passthrough(backing);
     }
 
@@ -74,9 +75,32 @@ public final class InodeSession extends MountSession implements InodeMount, Init
         Set<Operation> ops = operationsFor(InodeUpcalls.OPERATIONS, ForwardingInodeFileSystem.innermost(fs).getClass(), options,
                 fuse_lowlevel_ops.layout(lib.version), lib, at);
         KernelSettings settings = kernelSettings(fs, ops, mountpoint, options);
-        InodeSession session = new InodeSession(lib, at, options, fs, ops, settings);
+        LookupCounter counter = lookupCounter(fs, ops, mountpoint);
+        InodeSession session = new InodeSession(lib, at, options, fs, ops, settings, counter);
         session.start();
         return session;
+    }
+
+    /**
+     * The filesystem's lookup counter, asked once: with one, the library serves FORGET and its
+     * batches itself and ends the counter's session after destroy, and a filesystem that implements {@code forget} as well is refused (it
+     * would never be called).
+     */
+    private static LookupCounter lookupCounter(InodeFileSystem fs, Set<Operation> ops, Path mountpoint) throws MountException {
+        LookupCounter counter = fs.lookups();
+        if (counter == null) {
+            return null;
+        }
+        Operation forget = InodeUpcalls.OPERATIONS.named("forget");
+        if (ops.contains(forget)) {
+            throw new MountException(Reason.INVALID_OPTIONS, mountpoint, ForwardingInodeFileSystem.innermost(fs).getClass().getName()
+                    + " counts its lookups with " + counter.getClass().getName() + " (lookups()) and implements forget,"
+                    + " which would never be called; drop forget");
+        }
+        ops.add(forget);
+        ops.add(InodeUpcalls.OPERATIONS.named("forget_multi"));
+        ops.add(InodeUpcalls.OPERATIONS.named("destroy")); // where the counter's session ends
+        return counter;
     }
 
     /** The filesystem's {@link KernelSettings}, checked against the operations it implements; registers what the library answers for it. */

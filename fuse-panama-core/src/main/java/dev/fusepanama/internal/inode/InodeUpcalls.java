@@ -3,6 +3,7 @@ package dev.fusepanama.internal.inode;
 import dev.fusepanama.Errno;
 import dev.fusepanama.inode.InodeFileSystem;
 import dev.fusepanama.inode.InodeMount;
+import dev.fusepanama.inode.LookupCounter;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.internal.bind.Cancellation;
 import dev.fusepanama.internal.bind.LibFuse;
@@ -183,25 +184,55 @@ public final class InodeUpcalls {
     }
 
     void destroy(long userdata) throws IOException {
-        fs.destroy();
+        try {
+            fs.destroy();
+        } finally {
+            if (replies.counter != null) {
+                replies.counter.sessionEnded();
+            }
+        }
     }
 
+    /**
+     * A lookup whose entry named a node dropped before the library could count it is asked
+     * again (a few times), with a fresh reply: the name may well lead to a file still, now by a
+     * new node.
+     */
     void lookup(long req, long parent, long name) {
         InodeThread t = InodeThread.get();
-        var r = t.serve(new TypedReplies.Lookup(replies, req, t.area()));
-        try {
-            fs.lookup(t.request.at(req, scope), parent, t.name.at(name), r);
-            finished("lookup", r);
-        } catch (Throwable thrown) {
-            failed("lookup", thrown, r, parent);
+        for (int attempt = 1; ; attempt++) {
+            var r = t.serve(new TypedReplies.Lookup(replies, req, t.area(), attempt < TypedReplies.Lookup.ATTEMPTS));
+            try {
+                fs.lookup(t.request.at(req, scope), parent, t.name.at(name), r);
+                if (r.askAgain()) {
+                    continue;
+                }
+                finished("lookup", r);
+            } catch (Throwable thrown) {
+                if (r.askAgain()) {
+                    continue; // it threw after its entry was withdrawn: the fresh reply is the answer
+                }
+                failed("lookup", thrown, r, parent);
+            }
+            return;
         }
     }
 
     void forget(long req, long ino, long lookups) throws Throwable {
         try {
-            fs.forget(ino, lookups);
+            forgetOne(ino, lookups);
         } finally {
             ll.replyNone.invokeExact(req);
+        }
+    }
+
+    /** To the library's counter if the filesystem has one, else to the filesystem. */
+    private void forgetOne(long ino, long lookups) {
+        LookupCounter counter = replies.counter;
+        if (counter != null) {
+            counter.forget(ino, lookups);
+        } else {
+            fs.forget(ino, lookups);
         }
     }
 
@@ -409,7 +440,7 @@ public final class InodeUpcalls {
     void readdir(long req, long ino, long size, long offset, long fi) {
         InodeThread t = InodeThread.get();
         int limit = InodeThread.batchLimit(size);
-        var r = t.serve(new TypedReplies.Dir(replies, req, t.area(), t.dir(limit), limit));
+        var r = t.serve(new DirReplies.Dir(replies, req, t.area(), t.dir(limit), limit));
         try {
             fs.readdir(t.request.at(req, scope), ino, fh(fi), size, offset, r);
             finished("readdir", r);
@@ -611,7 +642,7 @@ public final class InodeUpcalls {
             for (long i = 0; i < count; i++) {
                 long f = forgets + i * size;
                 try {
-                    fs.forget(fuse_forget_data.ino(f), fuse_forget_data.nlookup(f));
+                    forgetOne(fuse_forget_data.ino(f), fuse_forget_data.nlookup(f));
                 } catch (Throwable t) {
                     failedQuietly("forget", t);
                 }
@@ -646,7 +677,7 @@ public final class InodeUpcalls {
     void readdirplus(long req, long ino, long size, long offset, long fi) {
         InodeThread t = InodeThread.get();
         int limit = InodeThread.batchLimit(size);
-        var r = t.serve(new TypedReplies.DirPlus(replies, req, t.area(), t.dir(limit), limit));
+        var r = t.serve(new DirReplies.DirPlus(replies, req, t.area(), t.dir(limit), limit));
         try {
             fs.readdirplus(t.request.at(req, scope), ino, fh(fi), size, offset, r);
             finished("readdirplus", r);

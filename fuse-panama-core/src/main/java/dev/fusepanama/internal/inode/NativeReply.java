@@ -116,6 +116,14 @@ abstract class NativeReply implements Reply {
         throw new IllegalStateException("the request was already answered");
     }
 
+    /**
+     * Closes a reply the method is still serving without sending anything, so that the request
+     * can be served again with a fresh one: true if it was open (not deferred, not answered).
+     */
+    final boolean withdraw() {
+        return STATE.compareAndSet(this, OPEN, SENT);
+    }
+
     /** After a claimed answer was handed to libfuse (or failed to be). */
     final void release() {
         if (locked) {

@@ -1,6 +1,8 @@
 package dev.fusepanama.internal.inode;
 
 import dev.fusepanama.Errno;
+import dev.fusepanama.inode.Inode;
+import dev.fusepanama.inode.LookupCounter;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseLowLevel;
 import dev.fusepanama.internal.bind.fuse_file_info;
@@ -48,8 +50,11 @@ public final class Replies {
      * @param session the mount these replies belong to (to tell its requests from another mount's)
      * @param negativeTimeout seconds a lookup's ENOENT is cached, 0 for not at all
      * @param dirOpenFlags open flags added to every opendir answer
+     * @param counter what counts the lookups of the entries sent, or null (the filesystem counts)
      */
-    public Replies(LibFuse lib, ReentrantReadWriteLock live, Object session, double negativeTimeout, int dirOpenFlags) {
+    public Replies(LibFuse lib, ReentrantReadWriteLock live, Object session, double negativeTimeout, int dirOpenFlags,
+            LookupCounter counter) {
+        this.counter = counter;
         this.negativeTimeout = negativeTimeout;
         this.dirOpenFlags = dirOpenFlags;
         this.ll = lib.lowLevel;
@@ -83,6 +88,26 @@ public final class Replies {
     final int dirOpenFlags;
     /** Seconds a lookup's ENOENT is cached as a negative entry; 0 for not at all. */
     final double negativeTimeout;
+    /** Counts the lookups of the entries sent (the filesystem's {@code lookups()}); null if the filesystem counts. */
+    final LookupCounter counter;
+
+    /**
+     * Counts one lookup of {@code inode} for an entry about to be sent: true if there is nothing
+     * to count or it was counted, false if the inode was dropped meanwhile (send no entry of it).
+     */
+    boolean count(Inode inode) {
+        return counter == null || counter.count(inode);
+    }
+
+    /** Takes back one lookup counted for an entry the kernel did not take. */
+    void uncount(long nodeId) {
+        if (counter == null) return;
+        try {
+            counter.forget(nodeId, 1);
+        } catch (RuntimeException e) {
+            LOG.warn("taking back a lookup of node {} threw", nodeId, e);
+        }
+    }
 
     /** Decides, once, how OPENDIR is answered. */
     public void opendir(Opendir how) {

@@ -2,15 +2,12 @@ package dev.fusepanama.internal.inode;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.Flock;
-import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.StatVfs;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.BmapReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
-import dev.fusepanama.inode.DirPlusReply;
-import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.Inode;
@@ -28,7 +25,6 @@ import dev.fusepanama.inode.XattrReply;
 import dev.fusepanama.internal.bind.LibFuse;
 import dev.fusepanama.internal.bind.LibFuseLowLevel;
 import dev.fusepanama.internal.bind.Native;
-import dev.fusepanama.internal.bind.fuse_dirent;
 import dev.fusepanama.internal.bind.fuse_entry_param;
 import dev.fusepanama.internal.bind.fuse_file_info;
 import dev.fusepanama.internal.passthrough.BackingFiles;
@@ -53,14 +49,14 @@ import java.util.Objects;
 final class TypedReplies {
     private TypedReplies() {}
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TypedReplies.class);
+    static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TypedReplies.class);
     private static final LibFuseLowLevel LL = LibFuse.get().lowLevel;
     static final MethodHandle REPLY_ERR = LL.replyErr;
     private static final MethodHandle REPLY_ENTRY = LL.replyEntry;
     private static final MethodHandle REPLY_CREATE = LL.replyCreate;
     private static final MethodHandle REPLY_ATTR = LL.replyAttr;
     private static final MethodHandle REPLY_OPEN = LL.replyOpen;
-    private static final MethodHandle REPLY_BUF = LL.replyBuf;
+    static final MethodHandle REPLY_BUF = LL.replyBuf;
     private static final MethodHandle REPLY_WRITE = LL.replyWrite;
     private static final MethodHandle REPLY_XATTR = LL.replyXattr;
     private static final MethodHandle REPLY_READLINK = LL.replyReadlink;
@@ -70,7 +66,7 @@ final class TypedReplies {
     private static final MethodHandle REPLY_BMAP = LL.replyBmap;
     private static final MethodHandle REPLY_POLL = LL.replyPoll;
     private static final MethodHandle REPLY_IOCTL = LL.replyIoctl;
-    private static final MethodHandle ADD_DIRENTRY_PLUS = LL.addDirentryPlus;
+    static final MethodHandle ADD_DIRENTRY_PLUS = LL.addDirentryPlus;
 
     /** Fills the entry at {@code area} for {@code inode}; its attributes' st_ino, left 0, becomes the node id. */
     static void entry(long area, Inode inode, Timeouts timeouts) {
@@ -148,7 +144,23 @@ final class TypedReplies {
         public final boolean entry(Inode inode, Timeouts timeouts) {
             checkOpen();
             TypedReplies.entry(area, inode, timeouts);
-            return answer();
+            if (!replies.count(inode)) {
+                return gone(inode);
+            }
+            boolean sent = false;
+            try {
+                sent = answer();
+                return sent;
+            } finally {
+                if (!sent) replies.uncount(inode.nodeId());
+            }
+        }
+
+        /** The entry's node was dropped before it could be counted: ENOENT (a lookup is asked again instead). */
+        boolean gone(Inode inode) {
+            LOG.debug("node {} was dropped before its entry was sent; answering ENOENT", inode.nodeId());
+            error(Errno.ENOENT);
+            return false;
         }
 
         /**
@@ -181,8 +193,33 @@ final class TypedReplies {
 
     /** lookup: an entry whose ENOENT becomes a negative entry on a mount that caches absent names. */
     static final class Lookup extends Entry {
-        Lookup(Replies replies, long req, long area) {
+        /** How many times a lookup is asked of the filesystem when its node is dropped each time before being counted. */
+        static final int ATTEMPTS = 3;
+        private final boolean mayAskAgain;
+        private boolean askAgain;
+
+        Lookup(Replies replies, long req, long area, boolean mayAskAgain) {
             super(replies, req, area);
+            this.mayAskAgain = mayAskAgain;
+        }
+
+        /** Whether the filesystem answered with a node dropped meanwhile, and is to be asked again: this reply is closed. */
+        boolean askAgain() {
+            return askAgain;
+        }
+
+        /**
+         * The node was dropped between the filesystem finding it and the library counting it
+         * (the kernel forgot it, or its name went, meanwhile): the lookup is asked again, with a
+         * fresh reply, unless it was deferred or asked often enough already.
+         */
+        @Override
+        boolean gone(Inode inode) {
+            if (mayAskAgain && withdraw()) {
+                askAgain = true;
+                return false;
+            }
+            return super.gone(inode);
         }
 
         /** A negative entry: the kernel remembers for {@code negativeTimeout} seconds that the name does not exist. */
@@ -330,9 +367,20 @@ final class TypedReplies {
         public boolean created(Inode inode, Timeouts timeouts, long fh, int flags) {
             checkOpen();
             TypedReplies.entry(area, inode, timeouts);
+            if (!replies.count(inode)) {
+                LOG.debug("node {} was dropped before its entry was sent; answering ENOENT", inode.nodeId());
+                error(Errno.ENOENT);
+                return false;
+            }
             ino = inode.nodeId();
             fileInfo(fh, flags);
-            return answerOpen(fh);
+            boolean sent = false;
+            try {
+                sent = answerOpen(fh);
+                return sent;
+            } finally {
+                if (!sent) replies.uncount(ino);
+            }
         }
 
         @Override
@@ -699,142 +747,6 @@ final class TypedReplies {
         @Override
         int transmit() throws Throwable {
             return (int) REPLY_STATX.invokeExact(req, 0, area + NAME, timeout);
-        }
-    }
-
-    /** What a directory batch of either kind keeps: where it is built, its limit and what it holds. */
-    abstract static class Batch extends NativeReply {
-        long dir;
-        final int limit;
-        int used;
-
-        Batch(Replies replies, long req, long area, long dir, int limit) {
-            super(replies, req, area);
-            this.dir = dir;
-            this.limit = limit;
-        }
-
-        /** The name at the area's name slot, NUL-terminated, checked. */
-        final long name(byte[] name) {
-            check(name);
-            long at = area + NAME;
-            MemorySegment.copy(name, 0, Native.ALL, ValueLayout.JAVA_BYTE, at, name.length);
-            Native.putByte(at + name.length, (byte) 0);
-            return at;
-        }
-
-        /** Refuses a name the kernel would not take, or an entry for a batch already sent. */
-        final void check(byte[] name) {
-            if (isAnswered()) {
-                throw new IllegalStateException("the batch was already sent");
-            }
-            if (name.length == 0 || name.length > 255) {
-                throw new IllegalArgumentException("a directory entry's name has 1 to 255 bytes, not " + name.length);
-            }
-            for (byte b : name) {
-                if (b == 0 || b == '/') {
-                    throw new IllegalArgumentException("a directory entry's name contains no NUL and no '/'");
-                }
-            }
-        }
-
-        /** Whether an entry of {@code n} bytes was past the room left (libfuse then wrote nothing); counts it otherwise. */
-        final boolean full(long n) {
-            if (n > limit - used) {
-                return true;
-            }
-            used += (int) n;
-            return false;
-        }
-
-        @Override
-        final long extraSize() {
-            return limit;
-        }
-
-        @Override
-        final void moved(MemorySegment own, long at) {
-            MemorySegment.copy(Native.ALL, dir, own, at, used);
-            dir = own.address() + at;
-        }
-
-        public final boolean send() {
-            return answer();
-        }
-
-        @Override
-        final int transmit() throws Throwable {
-            return (int) REPLY_BUF.invokeExact(req, dir, (long) used);
-        }
-    }
-
-    /** readdir: names with their inode numbers and types. */
-    static final class Dir extends Batch implements DirReply {
-        Dir(Replies replies, long req, long area, long dir, int limit) {
-            super(replies, req, area, dir, limit);
-        }
-
-        /** Packs the entry as {@code fuse_add_direntry} does, without a native call per entry. */
-        @Override
-        public boolean add(byte[] name, long ino, int type, long nextOffset) {
-            check(name);
-            long size = fuse_dirent.size(name.length);
-            if (size > limit - used) {
-                return true;
-            }
-            fuse_dirent.put(dir + used, ino, nextOffset, name, type & Posix.S_IFMT);
-            used += (int) size;
-            return false;
-        }
-    }
-
-    /** readdirplus: entries with their inodes and attributes. */
-    static final class DirPlus extends Batch implements DirPlusReply, StatFields {
-        DirPlus(Replies replies, long req, long area, long dir, int limit) {
-            super(replies, req, area, dir, limit);
-            clearEntry(area);
-        }
-
-        @Override
-        public long statAddress() {
-            return area + STAT;
-        }
-
-        @Override
-        public Stat attributes() {
-            return this;
-        }
-
-        @Override
-        public boolean add(byte[] name, Inode inode, Timeouts timeouts, long nextOffset) {
-            long at = name(name);
-            TypedReplies.entry(area, inode, timeouts);
-            boolean full;
-            try {
-                full = full((long) ADD_DIRENTRY_PLUS.invokeExact(req, dir + used, (long) (limit - used), at, area + ENTRY, nextOffset));
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
-            }
-            if (!full) {
-                clearEntry(area);
-            }
-            return full;
-        }
-
-        @Override
-        public boolean addName(byte[] name, long ino, int type, long nextOffset) {
-            long at = name(name);
-            clearEntry(area); // node id 0: the kernel lists the name and links no inode to it
-            setMode(type & Posix.S_IFMT);
-            setIno(ino); // libfuse takes the entry's d_ino from the attributes
-            boolean full;
-            try {
-                full = full((long) ADD_DIRENTRY_PLUS.invokeExact(req, dir + used, (long) (limit - used), at, area + ENTRY, nextOffset));
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
-            }
-            clearEntry(area);
-            return full;
         }
     }
 }

@@ -22,7 +22,9 @@ class CachingNodeTableTest {
     }
 
     TestNode remember(TestNode dir, String name, Object key, int type, long links) {
-        return table.remember(dir, name, key, type, links, () -> new TestNode(type));
+        TestNode n = table.remember(dir, name, key, type, links, () -> new TestNode(type));
+        assertTrue(table.count(n), "the library counts the entry it sends of it");
+        return n;
     }
 
     @Test

@@ -9,12 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.Posix;
-import dev.fusepanama.inode.DirPlusReply;
-import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.Inode;
 import dev.fusepanama.inode.InodeFileSystem;
-import dev.fusepanama.inode.Timeouts;
-import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -61,20 +57,6 @@ class NodeTableTest {
         return n;
     }
 
-    private static final Timeouts ONE = Timeouts.NONE.withAttributes(1).withEntries(1);
-
-    /** An entry reply that records what was sent and says whether the kernel took it. */
-    static EntryReply entryReply(boolean taken, List<Long> sent) {
-        return (EntryReply) Proxy.newProxyInstance(EntryReply.class.getClassLoader(), new Class<?>[] {EntryReply.class},
-                (proxy, method, args) -> {
-                    if (method.getName().equals("entry")) {
-                        sent.add(((Inode) args[0]).nodeId());
-                        return taken;
-                    }
-                    throw new UnsupportedOperationException(method.getName());
-                });
-    }
-
     @Test
     void aNamelessFileLivesWhileHeldAndIsNamedOnlyIfLinkable() throws Exception {
         TestNode t = file();
@@ -82,6 +64,8 @@ class NodeTableTest {
             table.adopt(t, true);
             return null;
         });
+        assertEquals(0, t.lookups(), "numbered, not counted: the library counts the entry as it sends it");
+        assertTrue(table.count(t));
         assertEquals(1, t.lookups(), "the kernel's entry for the open file");
         assertEquals(0, table.linkCount(t));
         assertSame(t, table.find(t.nodeId()));
@@ -100,6 +84,7 @@ class NodeTableTest {
             table.adopt(excl, false);
             return null;
         });
+        assertTrue(table.count(excl), "the library counts the tmpfile's entry");
         assertThrows(IllegalStateException.class, () -> table.write(() -> {
             table.add(root, "x", excl);
             return null;
@@ -136,8 +121,8 @@ class NodeTableTest {
     @Test
     void aLookupKeepsAnUnlinkedFileUntilTheKernelForgetsIt() throws Exception {
         TestNode f = named(root, "f", file());
-        assertSame(f, table.lookup(root, "f"));
-        assertSame(f, table.lookup(root, "f"));
+        assertSame(f, looked(root, "f"));
+        assertSame(f, looked(root, "f"));
         assertEquals(2, f.lookups());
         table.write(() -> table.remove(root, "f"));
         assertSame(f, table.find(f.nodeId()), "fstat of the unlinked file still finds it");
@@ -153,7 +138,7 @@ class NodeTableTest {
     @Test
     void aNamedFileStaysWhenTheKernelForgetsItAndAHoldOutlivesItsNames() throws Exception {
         TestNode f = named(root, "f", file());
-        table.lookup(root, "f");
+        looked(root, "f");
         table.forget(f.nodeId(), 1);
         assertSame(f, table.find(f.nodeId()), "its name keeps it");
         table.hold(f);
@@ -219,7 +204,7 @@ class NodeTableTest {
     void renameOverANameLeavesTheReplacedFileToWhatStillHoldsIt() throws Exception {
         TestNode a = named(root, "a", file());
         TestNode b = named(root, "b", file());
-        table.lookup(root, "b");
+        looked(root, "b");
         TestNode replaced = table.write(() -> table.move(root, "a", root, "b"));
         assertSame(b, replaced);
         assertSame(a, table.child(root, "b"));
@@ -290,20 +275,16 @@ class NodeTableTest {
     }
 
     @Test
-    void anEntryTheKernelDidNotTakeIsNotCounted() throws Exception {
+    void aNodeDroppedBeforeItsEntryIsCountedIsNotCounted() throws Exception {
         TestNode f = named(root, "f", file());
-        List<Long> sent = new ArrayList<>();
-        assertTrue(table.entry(entryReply(true, sent), table.lookup(root, "f"), ONE));
+        assertTrue(table.count(f));
         assertEquals(1, f.lookups());
-        assertFalse(table.entry(entryReply(false, sent), table.lookup(root, "f"), ONE));
-        assertEquals(1, f.lookups(), "the interrupted one was taken back");
-        assertEquals(List.of(f.nodeId(), f.nodeId()), sent);
-
         TestNode g = named(root, "g", file());
-        table.count(g);
         table.write(() -> table.remove(root, "g"));
-        assertFalse(table.entry(entryReply(false, sent), g, ONE));
-        assertTrue(g.isDropped(), "nothing held it once the kernel did not take it");
+        assertTrue(g.isDropped(), "nothing held it");
+        assertFalse(table.count(g), "the library then sends no entry of it");
+        assertTrue(g.isDropped(), "and the drop stands");
+        assertThrows(IllegalArgumentException.class, () -> table.count(Inode.of(7)), "only the table's own nodes");
     }
 
     @Test
@@ -311,12 +292,11 @@ class NodeTableTest {
         TestNode f = named(root, "f", file());
         table.hold(f);
         table.write(() -> table.remove(root, "f"));
-        List<Long> sent = new ArrayList<>();
         table.read(() -> {
-            table.count(f);
+            assertTrue(table.count(f));
             table.letGo(f);
             assertFalse(f.isDropped(), "the count keeps it");
-            assertFalse(table.entry(entryReply(false, sent), f, ONE), "a lookup whose caller gave up, answered under the lock");
+            table.forget(f.nodeId(), 1); // an entry the kernel did not take, taken back under the lock
             assertFalse(f.isDropped(), "not under the shared lock, which cannot become the exclusive one");
             return null;
         });
@@ -324,36 +304,11 @@ class NodeTableTest {
     }
 
     @Test
-    void readdirplusCountsWhatTheBatchTookAndCanTakeItBack() throws Exception {
-        TestNode a = named(root, "a", file());
-        TestNode b = named(root, "b", file());
-        AtomicInteger room = new AtomicInteger(1);
-        DirPlusReply batch = (DirPlusReply) Proxy.newProxyInstance(DirPlusReply.class.getClassLoader(),
-                new Class<?>[] {DirPlusReply.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("add")) return room.getAndDecrement() <= 0; // true: full
-                    throw new UnsupportedOperationException(method.getName());
-                });
-        List<TestNode> counted = new ArrayList<>();
-        List<NodeTable.Entry<TestNode>> entries = new ArrayList<>();
-        table.read(() -> {
-            entries.addAll(table.entries(root, 0, Long.MAX_VALUE).values());
-            return null;
-        });
-        assertFalse(table.add(batch, entries.get(0), ONE, counted));
-        assertTrue(table.add(batch, entries.get(1), ONE, counted), "full");
-        assertEquals(1, a.lookups());
-        assertEquals(0, b.lookups());
-        assertEquals(List.of(a), counted);
-        table.forgetAll(counted);
-        assertEquals(0, a.lookups(), "the batch was not taken");
-    }
-
-    @Test
     void theEndOfASessionDropsWhatOnlyTheKernelHeld() throws Exception {
         TestNode f = named(root, "f", file());
         TestNode g = named(root, "g", file());
-        table.lookup(root, "f");
-        table.lookup(root, "g");
+        looked(root, "f");
+        looked(root, "g");
         table.write(() -> table.remove(root, "g"));
         table.sessionEnded();
         assertEquals(0, f.lookups());
@@ -374,8 +329,8 @@ class NodeTableTest {
             done.add(pool.submit(() -> {
                 start.await();
                 for (int i = 0; i < rounds; i++) {
-                    TestNode n = table.lookup(d, "f");
-                    if (n == null) n = table.lookup(d, "g");
+                    TestNode n = looked(d, "f");
+                    if (n == null) n = looked(d, "g");
                     if (n != null) table.forget(n.nodeId(), 1);
                 }
                 return null;
@@ -397,5 +352,11 @@ class NodeTableTest {
         assertSame(f, table.child(d, "f"));
         table.write(() -> table.remove(d, "f"));
         assertTrue(f.isDropped());
+    }
+
+    /** What the library does for an entry of {@code name} in {@code dir} the kernel takes: the node found, then counted. */
+    private TestNode looked(TestNode dir, String name) {
+        TestNode n = table.child(dir, name);
+        return n != null && table.count(n) ? n : null;
     }
 }

@@ -37,6 +37,7 @@ import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.InodeFileSystem;
+import dev.fusepanama.inode.LookupCounter;
 import dev.fusepanama.inode.LseekReply;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.OpenReply;
@@ -54,8 +55,6 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -188,16 +187,13 @@ public final class MemoryFileSystem implements InodeFileSystem {
         n.fill(st, table.linkCount(n));
     }
 
-    /**
-     * Answers with {@code counted} (its lookup already counted) as an entry; the table takes the
-     * lookup back if the caller gave up before the answer arrived (the kernel never saw it).
-     */
-    private void entry(Node counted, EntryReply reply) {
-        fill(counted, reply.attributes());
-        table.entry(reply, counted, CACHE);
+    /** Answers with {@code n} as an entry; the library counts the lookup (memfs's table is its {@link #lookups()}). */
+    private void entry(Node n, EntryReply reply) {
+        fill(n, reply.attributes());
+        reply.entry(n, CACHE);
     }
 
-    /** Names the new {@code node} in {@code dir}, counting the lookup its entry will carry. Inside {@link #modify}. */
+    /** Names the new {@code node} in {@code dir}. Inside {@link #modify}. */
     private <T extends Node> T add(Directory dir, String name, T node) throws ErrnoException {
         if (dir != root && table.linkCount(dir) == 0) throw new ErrnoException(ENOENT); // removed while we looked at it
         if (table.child(dir, name) != null) throw new ErrnoException(EEXIST);
@@ -209,7 +205,6 @@ public final class MemoryFileSystem implements InodeFileSystem {
             dir.mtime = dir.ctime = node.ctime;
         }
         table.add(dir, name, node);
-        table.count(node);
         return node;
     }
 
@@ -258,19 +253,19 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     @Override
     public void lookup(Request request, long parent, Name name, EntryReply reply) throws ErrnoException {
-        Node n = table.lookup(directory(parent), key(name));
+        Node n = table.child(directory(parent), key(name));
         if (n == null) throw new ErrnoException(ENOENT);
         entry(n, reply);
     }
 
+    /** The node table counts the kernel's lookups: memfs answers with its nodes and never sees a forget. */
     @Override
-    public void forget(long ino, long lookups) {
-        table.forget(ino, lookups);
+    public LookupCounter lookups() {
+        return table;
     }
 
     @Override
     public void destroy() {
-        table.sessionEnded();
         strictAtime.close();
     }
 
@@ -375,7 +370,6 @@ public final class MemoryFileSystem implements InodeFileSystem {
                 dir.mtime = dir.ctime = now;
             }
             table.add(dir, key, n);
-            table.count(n);
             entry(n, reply);
         });
     }
@@ -487,21 +481,18 @@ public final class MemoryFileSystem implements InodeFileSystem {
 
     @Override
     public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws ErrnoException {
-        list(request, ino, offset, reply, null, null);
+        list(request, ino, offset, reply, null);
         reply.send();
     }
 
     @Override
     public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws ErrnoException {
-        List<Node> counted = new ArrayList<>();
-        list(request, ino, offset, null, reply, counted);
-        if (!reply.send()) {
-            table.forgetAll(counted); // the kernel never saw these entries
-        }
+        list(request, ino, offset, null, reply);
+        reply.send();
     }
 
     /** One batch of directory {@code ino}'s listing from {@code offset}, into whichever reply is given. */
-    private void list(Request request, long ino, long offset, DirReply plain, DirPlusReply plus, List<Node> counted)
+    private void list(Request request, long ino, long offset, DirReply plain, DirPlusReply plus)
             throws ErrnoException {
         Directory d = directory(ino);
         try {
@@ -526,7 +517,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
                     Node n = e.node();
                     long at = offset(bound, e.cookie());
                     if (plain != null ? plain.add(e.bytes(), n.nodeId(), n.type(), at)
-                            : addPlus(plus, e, at, counted)) break; // full
+                            : addPlus(plus, e, at)) break; // full
                 }
                 return null;
             });
@@ -551,10 +542,10 @@ public final class MemoryFileSystem implements InodeFileSystem {
         return plus.add(name, n, CACHE, cookie);
     }
 
-    /** Adds an entry at offset {@code at} to a readdirplus batch: one more lookup of its node when the batch takes it. True if the batch is full. */
-    private boolean addPlus(DirPlusReply plus, NodeTable.Entry<Node> e, long at, List<Node> counted) {
+    /** Adds an entry at offset {@code at} to a readdirplus batch (the library counts its lookup). True if the batch is full. */
+    private boolean addPlus(DirPlusReply plus, NodeTable.Entry<Node> e, long at) {
         fill(e.node(), plus.attributes());
-        return table.add(plus, e, at, CACHE, counted);
+        return plus.add(e.bytes(), e.node(), CACHE, at);
     }
 
     // ---- files --------------------------------------------------------------------------------
@@ -577,7 +568,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
             Handle h = openHandle(f, flags);
             fill(f, reply.attributes());
             long fh = handleNumber(h);
-            if (!table.created(reply, f, CACHE, fh, OpenReply.KEEP_CACHE)) {
+            if (!reply.created(f, CACHE, fh, OpenReply.KEEP_CACHE)) {
                 closeHandle(fh);
             }
         });
@@ -592,7 +583,7 @@ public final class MemoryFileSystem implements InodeFileSystem {
             Handle h = openHandle(f, flags);
             fill(f, reply.attributes());
             long fh = handleNumber(h);
-            if (!table.created(reply, f, CACHE, fh, OpenReply.KEEP_CACHE)) {
+            if (!reply.created(f, CACHE, fh, OpenReply.KEEP_CACHE)) {
                 closeHandle(fh); // the caller gave up: the kernel holds neither the handle nor the entry
             }
         });

@@ -12,9 +12,7 @@ import dev.fusepanama.inode.Reply;
 import dev.fusepanama.libc.Dirents;
 import dev.fusepanama.libc.Libc;
 import dev.fusepanama.libc.Scratch;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -60,7 +58,7 @@ final class DirStreams {
      * so that {@code ls -l} and {@code find} need no lookup per entry. An entry that cannot be
      * looked up (removed meanwhile, a filesystem mounted there) is listed without its node, which
      * the kernel then looks up itself; so is one the kernel already holds in a directory the
-     * source watch covers ({@link SourceNodes#holds}), whose cached entry stays exact. The lookups of a batch the kernel did not take are forgotten.
+     * source watch covers ({@link SourceNodes#holds}), whose cached entry stays exact. The library counts the lookups of the entries the batch takes, and takes them back if the kernel does not take it.
      */
     void readPlus(long fh, long offset, SourceNode dir, SourceNodes table, DirPlusReply reply) {
         DirStream d = open.get((int) fh);
@@ -69,7 +67,7 @@ final class DirStreams {
             return;
         }
         Scratch s = Scratch.worker();
-        List<Long> counted = new ArrayList<>();
+        boolean listed = false;
         boolean watched = dir.watched;
         synchronized (d) {
             if (!seek(d, offset, reply)) return;
@@ -78,7 +76,7 @@ final class DirStreams {
             while (true) {
                 long n = dirents.read(d.fd);
                 if (n < 0) {
-                    if (counted.isEmpty()) {
+                    if (!listed) {
                         reply.error((int) -n);
                         return;
                     }
@@ -104,18 +102,15 @@ final class DirStreams {
                                 : reply.add(name, Inode.of(id), table.timeouts(dir, id, st), dirents.offset());
                     }
                     if (full) {
-                        if (id != 0) table.forget(id, 1);
                         d.position = -1;
                         break batch;
                     }
-                    if (id != 0) counted.add(id);
+                    listed = true;
                     d.position = dirents.offset();
                 }
             }
         }
-        if (!reply.send()) {
-            for (long id : counted) table.forget(id, 1);
-        }
+        reply.send(); // the library counts the entries the batch took, and takes them back if it is not
     }
 
     /** Moves {@code d} to {@code offset} unless it stands there; false, having answered the error, if it cannot. Under {@code d}'s monitor. */

@@ -12,6 +12,7 @@ import dev.fusepanama.Stat;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
+import dev.fusepanama.inode.LookupCounter;
 import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
@@ -227,9 +228,10 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         table.entry(Scratch.worker(), table.node(parent), name, reply);
     }
 
+    /** The mirror's table of source nodes counts the kernel's lookups; the library brings it the forgets. */
     @Override
-    public void forget(long ino, long lookups) {
-        table.forget(ino, lookups);
+    public LookupCounter lookups() {
+        return table;
     }
 
     /**

@@ -128,8 +128,8 @@ final class NameChanges {
         long id = table.nodeOf(s, fd, true, parent, name, reply.attributes());
         if (id < 0) {
             table.fail(reply, (int) -id);
-        } else if (!reply.entry(Inode.of(id), table.timeouts(parent, id, reply.attributes()))) {
-            table.forget(id, 1);
+        } else {
+            reply.entry(Inode.of(id), table.timeouts(parent, id, reply.attributes()));
         }
     }
 
@@ -160,11 +160,8 @@ final class NameChanges {
             table.fail(reply, -rc);
             return;
         }
-        table.lookedUp(n);
         seen(n, p, newName);
-        if (!reply.entry(n, table.timeouts(p, n, reply.attributes()))) {
-            table.forget(n.id, 1);
-        }
+        reply.entry(n, table.timeouts(p, n, reply.attributes()));
     }
 
     void unlink(Request request, long parent, Name name, EmptyReply reply) throws IOException {

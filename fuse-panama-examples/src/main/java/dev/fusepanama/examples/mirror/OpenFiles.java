@@ -168,6 +168,22 @@ final class OpenFiles {
             return;
         }
         SourceNode node = table.nodeOrNull(id);
+        for (int again = 0; node == null && again < 3; again++) {
+            // The kernel forgot the node between nodeOf and here (it was the file's old inode):
+            // found again, as a new node if need be.
+            id = table.nodeOf(s, fd, false, p, name, reply.attributes());
+            if (id < 0) {
+                Libc.close(fd);
+                table.fail(reply, (int) -id);
+                return;
+            }
+            node = table.nodeOrNull(id);
+        }
+        if (node == null) {
+            Libc.close(fd);
+            table.fail(reply, Errno.ESTALE);
+            return;
+        }
         hold(node);
         files.add(fd);
         if (passthrough) {
@@ -178,7 +194,6 @@ final class OpenFiles {
             files.remove(fd);
             Libc.close(fd);
             table.descriptors.unpin(node);
-            table.forget(id, 1);
         }
     }
 

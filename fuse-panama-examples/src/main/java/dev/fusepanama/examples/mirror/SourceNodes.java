@@ -13,6 +13,7 @@ import dev.fusepanama.Stat;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
 import dev.fusepanama.inode.Inode;
+import dev.fusepanama.inode.LookupCounter;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.Reply;
 import dev.fusepanama.inode.Timeouts;
@@ -40,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * handle or by name. Every operation goes through it, so it also answers errors: one for want of
  * descriptors is logged here, where the descriptors are known.
  */
-final class SourceNodes {
+final class SourceNodes implements LookupCounter {
     private static final Logger LOG = LoggerFactory.getLogger(InodeMirror.class);
     static final MemorySegment EMPTY = Arena.global().allocate(1);
     static final MemorySegment DOT = Arena.global().allocateFrom(".");
@@ -151,11 +152,25 @@ final class SourceNodes {
         }
     }
 
-    /** The kernel got one more entry of {@code n}. */
-    void lookedUp(SourceNode n) {
+    /**
+     * One lookup more of the node {@code inode} names, whose entry the library is about to send:
+     * false if the kernel forgot it meanwhile (it is no longer in the table), and the library
+     * asks again.
+     */
+    @Override
+    public boolean count(Inode inode) {
         synchronized (byKey) {
+            SourceNode n = byId.get(inode.nodeId());
+            if (n == null) return false;
             n.lookups++;
+            return true;
         }
+    }
+
+    /** The mount has ended, after {@link InodeMirror#destroy}: what is left goes (nothing, after a destroy that ran). */
+    @Override
+    public void sessionEnded() {
+        forgetAll();
     }
 
     /** Answers {@code errno}; one for want of descriptors is said in the log too, once per burst. */
@@ -286,7 +301,8 @@ final class SourceNodes {
 
     /**
      * The node of the file open at {@code fd}, which is {@code name} in {@code parent}, with its
-     * attributes in {@code attributes}, its lookup count raised by one; or a negative errno. With
+     * attributes in {@code attributes}, to answer an entry with (the library counts the lookup
+     * as it sends it, {@link #count}); or a negative errno. With
      * {@code takeOver}, {@code fd} is an {@code O_PATH} descriptor that becomes the node's (or is
      * closed); otherwise the node gets its own. The file is the one opened even if the name
      * changes meanwhile. A node that holds a descriptor is that file if it has its device and
@@ -317,9 +333,7 @@ final class SourceNodes {
         SourceNode n;
         synchronized (byKey) {
             n = byKey.get(key);
-            if (n != null && n.users >= 0) {
-                n.lookups++;
-            } else {
+            if (n != null && n.users < 0) {
                 n = null;
             }
         }
@@ -353,7 +367,6 @@ final class SourceNodes {
                 byKey.put(key, n);
                 byId.put(n.id, n);
             }
-            n.lookups++;
         }
         if (found) {
             seen(n, parent, name);
@@ -409,12 +422,13 @@ final class SourceNodes {
         long id = fd < 0 ? fd : nodeOf(s, fd, true, parent, name, reply.attributes());
         if (id < 0) {
             fail(reply, (int) -id);
-        } else if (!reply.entry(Inode.of(id), timeouts(parent, id, reply.attributes()))) {
-            forget(id, 1);
+        } else {
+            reply.entry(Inode.of(id), timeouts(parent, id, reply.attributes()));
         }
     }
 
-    void forget(long ino, long lookups) {
+    @Override
+    public void forget(long ino, long lookups) {
         if (ino == ROOT) {
             return;
         }
