@@ -57,7 +57,7 @@
  *       the errno negated, {@code -Errno.ENOENT}, as in libfuse and the kernel.</li>
  *   <li><b>A batch's {@code add} returns true when the batch is full</b>: the entry was not
  *       added, stop and answer with what is in it ({@link dev.fusepanama.DirFiller#add},
- *       {@code DirReply.add}, {@code DirPlusReply.add}), as libfuse's filler and
+ *       {@code DirReply.add}), as libfuse's filler and
  *       {@code fuse_add_direntry} do.</li>
  *   <li><b>Views are the call's</b>: {@link dev.fusepanama.Stat}, {@link dev.fusepanama.FileInfo},
  *       names, fillers and the buffers of read and write look into libfuse's memory for this

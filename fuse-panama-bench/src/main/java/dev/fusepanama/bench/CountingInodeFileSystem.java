@@ -5,7 +5,6 @@ import dev.fusepanama.bench.AllocationStats.Op;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
-import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
@@ -41,32 +40,23 @@ final class CountingInodeFileSystem extends ForwardingInodeFileSystem {
      * Counts the entries a readdir or readdirplus took; one per worker thread, pointed at each
      * call's reply. The filesystem does not defer, so the reply is answered before the call ends.
      */
-    private static final class CountingListing implements DirReply, DirPlusReply {
-        DirReply plain;
-        DirPlusReply plus;
+    private static final class CountingListing implements DirReply {
+        DirReply target;
         long added;
 
-        private Reply target() {
-            return plain != null ? plain : plus;
-        }
-
-        @Override public boolean add(byte[] name, long ino, int type, long nextOffset) { return counted(plain.add(name, ino, type, nextOffset)); }
+        @Override public boolean plus() { return target.plus(); }
+        @Override public boolean add(byte[] name, long ino, int type, long nextOffset) { return counted(target.add(name, ino, type, nextOffset)); }
 
         @Override
         public boolean add(byte[] name, Inode inode, Timeouts timeouts, long nextOffset) {
-            return counted(plus.add(name, inode, timeouts, nextOffset));
+            return counted(target.add(name, inode, timeouts, nextOffset));
         }
 
-        @Override
-        public boolean addName(byte[] name, long ino, int type, long nextOffset) {
-            return counted(plus.addName(name, ino, type, nextOffset));
-        }
-
-        @Override public Stat attributes() { return plus.attributes(); }
-        @Override public boolean send() { return plain != null ? plain.send() : plus.send(); }
-        @Override public void error(int errno) { target().error(errno); }
-        @Override public Reply defer() { target().defer(); return this; }
-        @Override public boolean isAnswered() { return target().isAnswered(); }
+        @Override public Stat attributes() { return target.attributes(); }
+        @Override public boolean send() { return target.send(); }
+        @Override public void error(int errno) { target.error(errno); }
+        @Override public Reply defer() { target.defer(); return this; }
+        @Override public boolean isAnswered() { return target.isAnswered(); }
 
         private boolean counted(boolean full) {
             if (!full) added++;
@@ -150,30 +140,14 @@ final class CountingInodeFileSystem extends ForwardingInodeFileSystem {
         if (!stats.counting()) { delegate.readdir(request, ino, fh, size, offset, reply); return; }
         long t = AllocationStats.allocated();
         CountingListing l = listings.get();
-        l.plain = reply;
+        l.target = reply;
         l.added = 0;
         try {
             delegate.readdir(request, ino, fh, size, offset, l);
         } finally {
             stats.listed(l.added);
-            l.plain = null;
-            stats.charge(Op.READDIR, t);
-        }
-    }
-
-    @Override
-    public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws IOException {
-        if (!stats.counting()) { delegate.readdirplus(request, ino, fh, size, offset, reply); return; }
-        long t = AllocationStats.allocated();
-        CountingListing l = listings.get();
-        l.plus = reply;
-        l.added = 0;
-        try {
-            delegate.readdirplus(request, ino, fh, size, offset, l);
-        } finally {
-            stats.listed(l.added);
-            l.plus = null;
-            stats.charge(Op.READDIRPLUS, t);
+            l.target = null;
+            stats.charge(reply.plus() ? Op.READDIRPLUS : Op.READDIR, t);
         }
     }
 }

@@ -21,7 +21,6 @@ import dev.fusepanama.examples.Foreground;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
-import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
@@ -452,18 +451,18 @@ public final class PanamaInodeBenchFs implements InodeFileSystem {
 
     // ---- directories -------------------------------------------------------------------------
 
+    /** One listing for READDIR and READDIRPLUS (with each entry's inode and attributes). */
     @Override
     public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) {
-        list(ino, offset, reply, null);
-    }
-
-    @Override
-    public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) {
-        list(ino, offset, null, reply);
+        if (reply.plus()) {
+            list(ino, offset, null, reply);
+        } else {
+            list(ino, offset, reply, null);
+        }
     }
 
     /** One batch of a listing into whichever reply is given: {@code plain} for readdir, {@code plus} for readdirplus. */
-    private void list(long ino, long offset, DirReply plain, DirPlusReply plus) {
+    private void list(long ino, long offset, DirReply plain, DirReply plus) {
         byte[][] names;
         long first;
         if (ino == ROOT) {
@@ -492,19 +491,19 @@ public final class PanamaInodeBenchFs implements InodeFileSystem {
     }
 
     /** An entry of the fixed tree: with all its attributes for readdirplus, its type for readdir. True if the batch is full. */
-    private boolean addTree(DirReply plain, DirPlusReply plus, byte[] name, long ino, long next) {
+    private boolean addTree(DirReply plain, DirReply plus, byte[] name, long ino, long next) {
         if (plus == null) return plain.add(name, ino, typeOf(ino), next);
         fill(ino, plus.attributes());
         return plus.add(name, TREE[(int) ino], Timeouts.NONE, next);
     }
 
     /** Entry k of a directory ("." 0, ".." 1, then its names) has the offset k + 1 of the entry after it. False if the batch is full. */
-    private boolean addDots(long ino, long offset, DirReply plain, DirPlusReply plus) {
+    private boolean addDots(long ino, long offset, DirReply plain, DirReply plus) {
         if (offset < 1 && addTree(plain, plus, DOT, ino, 1)) return false;
         return offset >= 2 || !addTree(plain, plus, DOT_DOT, ROOT, 2);
     }
 
-    private static boolean send(DirReply plain, DirPlusReply plus) {
+    private static boolean send(DirReply plain, DirReply plus) {
         return plain != null ? plain.send() : plus.send();
     }
 
@@ -512,7 +511,7 @@ public final class PanamaInodeBenchFs implements InodeFileSystem {
      * The files of /w from {@code offset}. With readdirplus each entry taken is one more lookup,
      * taken back if the kernel refuses the batch.
      */
-    private void listScratch(long offset, DirReply plain, DirPlusReply plus) {
+    private void listScratch(long offset, DirReply plain, DirReply plus) {
         int taken = 0;
         int first = (int) Math.min(Math.max(0, offset - 2), Scratch.MAX);
         synchronized (scratch) {

@@ -202,11 +202,6 @@ public abstract class ForwardingInodeFileSystem implements InodeFileSystem {
     }
 
     @Override
-    public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws IOException {
-        delegate.readdirplus(request, ino, fh, size, offset, reply);
-    }
-
-    @Override
     public void releasedir(Request request, long ino, long fh, EmptyReply reply) throws IOException {
         delegate.releasedir(request, ino, fh, reply);
     }

@@ -13,8 +13,8 @@ import java.nio.ByteBuffer;
 /**
  * What an inode-based filesystem implements (see the package documentation). Only the methods
  * a filesystem overrides are registered with libfuse: the kernel gets ENOSYS for the rest, and
- * for some stops asking (a filesystem without {@code flock} gets local locks, one without
- * {@code readdirplus} plain readdir). Methods are called on libfuse's worker threads, several
+ * for some stops asking (a filesystem without {@code flock} gets local locks). One
+ * {@link #readdir} serves both kinds of listing. Methods are called on libfuse's worker threads, several
  * at a time; each answers through its reply, exactly once (see {@link Reply}).
  *
  * <p>Arguments: {@code ino} and {@code parent} are inode numbers the filesystem handed out in an
@@ -396,7 +396,11 @@ public interface InodeFileSystem {
 
     /**
      * A batch of entries of the open directory {@code fh}, continuing after the entry whose
-     * {@code nextOffset} was {@code offset} (0: from the start), at most {@code size} bytes.
+     * {@code nextOffset} was {@code offset} (0: from the start), at most {@code size} bytes: the
+     * one listing call for the kernel's READDIR and READDIRPLUS ({@link DirReply#plus()} says
+     * which). A filesystem that overrides it gets both; one that wants the kernel never to ask
+     * for attributes with a listing unwants {@link dev.fusepanama.ConnectionInfo#CAP_READDIRPLUS}
+     * in its {@link #kernelSettings()}.
      *
      * @param request who asks, valid during the call
      * @param ino the directory's inode number
@@ -409,23 +413,6 @@ public interface InodeFileSystem {
      *     already answered or deferred
      */
     default void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
-        reply.error(Errno.ENOSYS);
-    }
-
-    /**
-     * As {@link #readdir}, with each entry's inode and attributes (see {@link DirPlusReply}).
-     *
-     * @param request who asks, valid during the call
-     * @param ino the directory's inode number
-     * @param fh the handle opendir answered (0 with {@link KernelSettings.Builder#noOpendir})
-     * @param size the most bytes the kernel takes; the reply's {@link DirPlusReply#add} says when it is full
-     * @param offset 0 to start, else the {@code nextOffset} of the last entry sent
-     * @param reply where to answer: {@link DirPlusReply#add} entries, then {@link DirPlusReply#send} (an
-     *     empty batch ends the listing)
-     * @throws IOException to fail: {@code reply} is answered with the errno it maps to, unless
-     *     already answered or deferred
-     */
-    default void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws IOException {
         reply.error(Errno.ENOSYS);
     }
 

@@ -20,13 +20,14 @@
  *       and data, a name, data to put straight into the page cache; and it reads back what the
  *       page cache holds ({@link InodeMount#retrieve}).</li>
  *   <li>Nothing is allocated per request but the reply object (no path strings), and
- *       {@code readdirplus} answers {@code ls -l} without a lookup per entry.</li>
+ *       a listing ({@link InodeFileSystem#readdir}, READDIRPLUS) answers {@code ls -l} without
+ *       a lookup per entry.</li>
  * </ul>
  *
  * <h2>Inodes and lookups</h2>
  * The kernel learns a file's inode number from a reply that names it ({@link EntryReply}:
- * lookup, mknod, mkdir, symlink, link; {@link CreateReply}; each entry a {@link DirPlusReply}
- * takes) and from then on uses the number alone. Each such reply adds one to the inode's
+ * lookup, mknod, mkdir, symlink, link; {@link CreateReply}; each entry with an inode a
+ * READDIRPLUS {@link DirReply} takes) and from then on uses the number alone. Each such reply adds one to the inode's
  * <em>lookup count</em>; the kernel's FORGET takes them away again. A filesystem that keeps its
  * nodes in a {@link dev.fusepanama.inode.table.NodeTable} (or another {@link LookupCounter})
  * returns it from {@link InodeFileSystem#lookups()}, and the library does the counting: each

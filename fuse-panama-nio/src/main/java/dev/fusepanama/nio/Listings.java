@@ -6,7 +6,6 @@ import static dev.fusepanama.nio.NioFileSystem.key;
 import dev.fusepanama.Errno;
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.Posix;
-import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.OpenReply;
@@ -175,7 +174,7 @@ final class Listings {
         }
     }
 
-    void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws IOException {
+    void readdirplus(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
         OpenDir d = dir(fh, offset);
         NioNode dir = d.node();
         Path dirPath = fs.path(dir);

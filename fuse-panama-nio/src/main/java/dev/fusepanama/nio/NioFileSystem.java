@@ -15,7 +15,6 @@ import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
 import dev.fusepanama.inode.LookupCounter;
-import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
@@ -698,12 +697,11 @@ public final class NioFileSystem implements InodeFileSystem {
 
     @Override
     public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
-        listings.readdir(request, ino, fh, size, offset, reply);
-    }
-
-    @Override
-    public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws IOException {
-        listings.readdirplus(request, ino, fh, size, offset, reply);
+        if (reply.plus()) {
+            listings.readdirplus(request, ino, fh, size, offset, reply); // each entry with its node and attributes
+        } else {
+            listings.readdir(request, ino, fh, size, offset, reply);
+        }
     }
 
     @Override

@@ -13,7 +13,6 @@ import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.BmapReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
-import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
@@ -133,7 +132,7 @@ class InodeRepliesThroughMountTest {
     static java.util.List<String> kindsOf(Reply reply) {
         java.util.List<String> kinds = new java.util.ArrayList<>();
         for (Class<?> kind : java.util.List.of(AttrReply.class, BmapReply.class,
-                CreateReply.class, DataReply.class, DirPlusReply.class,
+                CreateReply.class, DataReply.class,
                 DirReply.class, EmptyReply.class, EntryReply.class,
                 IoctlReply.class, LockReply.class, LseekReply.class,
                 OpenReply.class, PollReply.class, ReadlinkReply.class,

@@ -7,15 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.Errno;
 import dev.fusepanama.Fuse;
+import dev.fusepanama.KernelSettings;
 import dev.fusepanama.MountException;
+import dev.fusepanama.MountOptions;
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
-import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
@@ -82,6 +84,8 @@ class LookupCountingThroughMountTest {
         final AtomicLong notCounted = new AtomicLong();
         final AtomicLong forgets = new AtomicLong();
         final AtomicInteger sessionsEnded = new AtomicInteger();
+        final AtomicInteger plainListings = new AtomicInteger();
+        final AtomicInteger plusListings = new AtomicInteger();
         private final LookupCounter counter = new LookupCounter() {
             @Override
             public boolean count(Inode inode) {
@@ -202,37 +206,27 @@ class LookupCountingThroughMountTest {
             reply.ok();
         }
 
+        /** READDIR by number and type; READDIRPLUS with the nodes, "." and ".." included (which the kernel does not count). */
         @Override
         public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
+            (reply.plus() ? plusListings : plainListings).incrementAndGet();
             TNode d = dir(ino);
             table.read(() -> {
-                if (offset < 1 && reply.add(new byte[] {'.'}, d.nodeId(), Posix.S_IFDIR, 1)) return null;
-                if (offset < 2 && reply.add(new byte[] {'.', '.'}, d.nodeId(), Posix.S_IFDIR, 2)) return null;
+                TNode parent = table.parent(d) == null ? d : table.parent(d);
+                if (offset < 1 && add(reply, new byte[] {'.'}, d, 1)) return null;
+                if (offset < 2 && add(reply, new byte[] {'.', '.'}, parent, 2)) return null;
                 for (NodeTable.Entry<TNode> e : table.entries(d, Math.max(offset, 2), Long.MAX_VALUE).values()) {
-                    if (reply.add(e.bytes(), e.node().nodeId(), e.node().type(), e.cookie())) break;
+                    if (add(reply, e.bytes(), e.node(), e.cookie())) break;
                 }
                 return null;
             });
             reply.send();
         }
 
-        /** "." and ".." with their attributes (not counted by the kernel), then every entry with its node (counted). */
-        @Override
-        public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws IOException {
-            TNode d = dir(ino);
-            table.read(() -> {
-                TNode parent = table.parent(d) == null ? d : table.parent(d);
-                fill(d, reply.attributes());
-                if (offset < 1 && reply.add(new byte[] {'.'}, d, LONG, 1)) return null;
-                fill(parent, reply.attributes());
-                if (offset < 2 && reply.add(new byte[] {'.', '.'}, parent, LONG, 2)) return null;
-                for (NodeTable.Entry<TNode> e : table.entries(d, Math.max(offset, 2), Long.MAX_VALUE).values()) {
-                    fill(e.node(), reply.attributes());
-                    if (reply.add(e.bytes(), e.node(), LONG, e.cookie())) break;
-                }
-                return null;
-            });
-            reply.send();
+        private boolean add(DirReply reply, byte[] name, TNode n, long next) {
+            if (!reply.plus()) return reply.add(name, n.nodeId(), n.type(), next);
+            fill(n, reply.attributes());
+            return reply.add(name, n, LONG, next);
         }
 
         /** The lookups the table holds of every node but the root. */
@@ -388,6 +382,37 @@ class LookupCountingThroughMountTest {
             assertTrue(e.getMessage().contains("implements forget, which would never be called; drop forget"), e.getMessage());
         } finally {
             Files.delete(dir);
+        }
+    }
+
+    /**
+     * One readdir serves both kinds of listing: {@code ls -l} gets READDIRPLUS (its entries counted,
+     * then forgotten), and a filesystem that unwants CAP_READDIRPLUS gets READDIR only, lists
+     * the same names and counts nothing for them.
+     */
+    @Test
+    void oneReaddirServesBothKindsOfListingAndUnwantingReaddirplusLeavesPlainOnes() throws Exception {
+        for (boolean plain : new boolean[] {false, true}) {
+            CountedFs fs = new CountedFs();
+            KernelSettings settings = plain ? KernelSettings.builder().unwant(ConnectionInfo.CAP_READDIRPLUS).build() : KernelSettings.DEFAULTS;
+            try (TestMount m = TestMount.mount(fs, MountOptions.defaults(), settings)) {
+                for (int i = 0; i < 20; i++) Os.close(Os.open(m.path("f" + i), Posix.O_CREAT | Posix.O_WRONLY));
+                assertEquals(0, forgetAllBut(fs, 0));
+                Process ls = new ProcessBuilder("ls", "-1", m.root().toString()).redirectErrorStream(true).start();
+                String out = new String(ls.getInputStream().readAllBytes());
+                assertTrue(ls.waitFor(30, TimeUnit.SECONDS));
+                assertEquals(20, out.lines().count(), out);
+                if (plain) {
+                    assertEquals(0, fs.plusListings.get(), "READDIRPLUS unwanted: never asked");
+                    assertTrue(fs.plainListings.get() > 0);
+                    assertEquals(0, fs.held(), "a plain listing counts nothing");
+                } else {
+                    assertTrue(fs.plusListings.get() > 0, "the kernel asked for READDIRPLUS");
+                    assertTrue(fs.held() >= 20, "and took the entries' nodes: " + fs.held());
+                    assertEquals(0, forgetAllBut(fs, 0));
+                }
+                assertEquals(List.of(), List.copyOf(fs.anomalies));
+            }
         }
     }
 }

@@ -16,7 +16,6 @@ import static dev.fusepanama.vault.VaultFileSystem.CACHE;
 
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.Stat;
-import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.OpenReply;
 import dev.fusepanama.inode.Request;
@@ -101,7 +100,7 @@ final class Directories {
         reply.send();
     }
 
-    void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws ErrnoException {
+    void readdirplus(Request request, long ino, long fh, long size, long offset, DirReply reply) throws ErrnoException {
         ThreadBuffers s = fs.scratch();
         OpenFile h = fs.handle(fh);
         List<Listing.Entry> entries = entries(h, offset);

@@ -46,7 +46,6 @@ import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
 import dev.fusepanama.inode.LookupCounter;
-import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
@@ -870,14 +869,14 @@ public final class VaultFileSystem implements InodeFileSystem, AutoCloseable {
         directories.opendir(request, ino, flags, reply);
     }
 
+    /** READDIRPLUS lists each entry with its node and attributes (a stat each); READDIR by ciphertext inode number. */
     @Override
     public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws ErrnoException {
-        directories.readdir(request, ino, fh, size, offset, reply);
-    }
-
-    @Override
-    public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws ErrnoException {
-        directories.readdirplus(request, ino, fh, size, offset, reply);
+        if (reply.plus()) {
+            directories.readdirplus(request, ino, fh, size, offset, reply);
+        } else {
+            directories.readdir(request, ino, fh, size, offset, reply);
+        }
     }
 
     @Override

@@ -13,7 +13,6 @@ import dev.fusepanama.Stat;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
-import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
@@ -82,6 +81,8 @@ class VaultNodesTest {
         /** Only the final send of a listing returns false (its entries were added). */
         boolean sendRefused;
 
+        /** Whether a listing reply is READDIRPLUS's. */
+        boolean plus;
         /** The readdirplus entries this batch counted, taken back if its send is refused. */
         final List<Long> counted = new ArrayList<>();
 
@@ -113,6 +114,8 @@ class VaultNodesTest {
                         boolean taken = !refused && !sendRefused;
                         if (!taken) counted.forEach(id -> counter.forget(id, 1));
                         return taken;
+                    case "plus":
+                        return plus;
                     case "isAnswered":
                         return !got.isEmpty();
                     case "entry", "created":
@@ -344,11 +347,13 @@ class VaultNodesTest {
         long dh = (Long) od.got.get("open")[0];
         Fake lostListing = new Fake();
         lostListing.sendRefused = true;
-        fs.readdirplus(req, ROOT, dh, 4096, 0, lostListing.as(DirPlusReply.class));
+        lostListing.plus = true;
+        fs.readdir(req, ROOT, dh, 4096, 0, lostListing.as(DirReply.class));
         assertEquals(3, lostListing.added.size(), "., .. and f were added, then the send failed");
         Fake fullAtOnce = new Fake();
         fullAtOnce.refused = true;
-        fs.readdirplus(req, ROOT, dh, 4096, 2, fullAtOnce.as(DirPlusReply.class));
+        fullAtOnce.plus = true;
+        fs.readdir(req, ROOT, dh, 4096, 2, fullAtOnce.as(DirReply.class));
         fs.releasedir(req, ROOT, dh, empty());
 
         getattr(f, NO);
@@ -373,7 +378,8 @@ class VaultNodesTest {
         fs.opendir(req, d, 0, od.as(OpenReply.class));
         long dh = (Long) od.got.get("open")[0];
         Fake plus = new Fake();
-        fs.readdirplus(req, d, dh, 4096, 0, plus.as(DirPlusReply.class));
+        plus.plus = true;
+        fs.readdir(req, d, dh, 4096, 0, plus.as(DirReply.class));
         assertEquals(5, plus.added.size());
         List<Long> ids = new ArrayList<>();
         for (Object[] e : plus.added.subList(2, 5)) ids.add(((Inode) e[1]).nodeId());

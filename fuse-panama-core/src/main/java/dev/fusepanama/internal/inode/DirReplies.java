@@ -2,7 +2,6 @@ package dev.fusepanama.internal.inode;
 
 import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
-import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.Inode;
 import dev.fusepanama.inode.Timeouts;
@@ -29,8 +28,8 @@ final class DirReplies {
     private static final MethodHandle REPLY_BUF = TypedReplies.REPLY_BUF;
     private static final MethodHandle ADD_DIRENTRY_PLUS = TypedReplies.ADD_DIRENTRY_PLUS;
 
-    /** What a directory batch of either kind keeps: where it is built, its limit and what it holds. */
-    abstract static class Batch extends NativeReply {
+    /** What a directory batch of either kind keeps: where it is built, its limit, what it holds, and the next entry's attributes. */
+    abstract static class Batch extends NativeReply implements DirReply, StatFields {
         long dir;
         final int limit;
         int used;
@@ -39,6 +38,17 @@ final class DirReplies {
             super(replies, req, area);
             this.dir = dir;
             this.limit = limit;
+            TypedReplies.clearEntry(area);
+        }
+
+        @Override
+        public final long statAddress() {
+            return area + STAT;
+        }
+
+        @Override
+        public final Stat attributes() {
+            return this;
         }
 
         /** The name at the area's name slot, NUL-terminated, checked. */
@@ -115,9 +125,27 @@ final class DirReplies {
     }
 
     /** readdir: names with their inode numbers and types. */
-    static final class Dir extends Batch implements DirReply {
+    static final class Dir extends Batch {
         Dir(Replies replies, long req, long area, long dir, int limit) {
             super(replies, req, area, dir, limit);
+        }
+
+        @Override
+        public boolean plus() {
+            return false;
+        }
+
+        /** READDIR takes no inode: the name, with the attributes' st_ino (the node id if 0) and type. */
+        @Override
+        public boolean add(byte[] name, Inode inode, Timeouts timeouts, long nextOffset) {
+            long st = area + STAT;
+            long ino = stat.st_ino(st) != 0 ? stat.st_ino(st) : inode.nodeId();
+            int type = stat.st_mode(st) & Posix.S_IFMT;
+            boolean full = add(name, ino, type, nextOffset);
+            if (!full) {
+                TypedReplies.clearEntry(area);
+            }
+            return full;
         }
 
         /** Packs the entry as {@code fuse_add_direntry} does, without a native call per entry. */
@@ -135,20 +163,14 @@ final class DirReplies {
     }
 
     /** readdirplus: entries with their inodes and attributes. */
-    static final class DirPlus extends Batch implements DirPlusReply, StatFields {
+    static final class DirPlus extends Batch {
         DirPlus(Replies replies, long req, long area, long dir, int limit) {
             super(replies, req, area, dir, limit);
-            TypedReplies.clearEntry(area);
         }
 
         @Override
-        public long statAddress() {
-            return area + STAT;
-        }
-
-        @Override
-        public Stat attributes() {
-            return this;
+        public boolean plus() {
+            return true;
         }
 
         /**
@@ -165,7 +187,7 @@ final class DirReplies {
                 long ino = stat.st_ino(area + STAT);
                 int type = stat.st_mode(area + STAT) & Posix.S_IFMT;
                 LOG.debug("node {} was dropped before its readdirplus entry was sent; listing its name alone", inode.nodeId());
-                return addName(name, ino, type, nextOffset);
+                return add(name, ino, type, nextOffset);
             }
             boolean full = true;
             try {
@@ -205,8 +227,9 @@ final class DirReplies {
             for (int i = 0; i < n; i++) replies.uncount(counted[i]);
         }
 
+        /** By name alone: node id 0, so the kernel lists the name and links no inode to it. */
         @Override
-        public boolean addName(byte[] name, long ino, int type, long nextOffset) {
+        public boolean add(byte[] name, long ino, int type, long nextOffset) {
             long at = name(name);
             TypedReplies.clearEntry(area); // node id 0: the kernel lists the name and links no inode to it
             setMode(type & Posix.S_IFMT);

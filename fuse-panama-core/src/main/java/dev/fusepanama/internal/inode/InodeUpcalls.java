@@ -46,12 +46,12 @@ public final class InodeUpcalls {
     /**
      * The inode API's operations: {@code struct fuse_lowlevel_ops}, these methods,
      * {@link InodeFileSystem}. {@code forget_multi} serves the kernel's batches with the author's
-     * {@code forget}; {@code retrieve_reply}, the library's own, completes the future of
-     * {@link InodeMount#retrieve}. Derived from the newest struct (3.18's); a mount registers only
+     * {@code forget}, {@code readdirplus} with the author's {@code readdir}; {@code retrieve_reply},
+     * the library's own, completes the future of {@link InodeMount#retrieve}. Derived from the newest struct (3.18's); a mount registers only
      * the slots of the release it loaded.
      */
     public static final Operation.Table OPERATIONS = Operation.Table.derive(fuse_lowlevel_ops.LAYOUT_318, InodeUpcalls.class,
-            InodeFileSystem.class, Map.of("forget_multi", "forget"), Set.of("retrieve_reply"), Set.of("init"));
+            InodeFileSystem.class, Map.of("forget_multi", "forget", "readdirplus", "readdir"), Set.of("retrieve_reply"), Set.of("init"));
 
     /** Whether {@code op} answers through a reply (all but init, destroy, the forgets and the library's own). */
     static boolean answersThroughReply(Operation op) {
@@ -679,7 +679,7 @@ public final class InodeUpcalls {
         int limit = InodeThread.batchLimit(size);
         var r = t.serve(new DirReplies.DirPlus(replies, req, t.area(), t.dir(limit), limit));
         try {
-            fs.readdirplus(t.request.at(req, scope), ino, fh(fi), size, offset, r);
+            fs.readdir(t.request.at(req, scope), ino, fh(fi), size, offset, r); // one listing serves both
             finished("readdirplus", r);
         } catch (Throwable thrown) {
             failed("readdirplus", thrown, r, ino);

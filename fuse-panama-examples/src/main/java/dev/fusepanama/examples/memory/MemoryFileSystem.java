@@ -32,7 +32,6 @@ import dev.fusepanama.Stat;
 import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
-import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
@@ -479,21 +478,9 @@ public final class MemoryFileSystem implements InodeFileSystem {
         return bound == Long.MAX_VALUE ? cookie : BOUNDED | bound << 31 | cookie;
     }
 
+    /** One listing for READDIR and READDIRPLUS: with READDIRPLUS each entry carries its node and attributes. */
     @Override
     public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws ErrnoException {
-        list(request, ino, offset, reply, null);
-        reply.send();
-    }
-
-    @Override
-    public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws ErrnoException {
-        list(request, ino, offset, null, reply);
-        reply.send();
-    }
-
-    /** One batch of directory {@code ino}'s listing from {@code offset}, into whichever reply is given. */
-    private void list(Request request, long ino, long offset, DirReply plain, DirPlusReply plus)
-            throws ErrnoException {
         Directory d = directory(ino);
         try {
             table.read(() -> {
@@ -510,14 +497,11 @@ public final class MemoryFileSystem implements InodeFileSystem {
                     bound = Long.MAX_VALUE;
                     after = offset;
                 }
-                if (after < 1 && addDot(plain, plus, DOT, offset(bound, 1), d)) return null;
+                if (after < 1 && add(reply, DOT, d, offset(bound, 1))) return null;
                 Node parent = table.parent(d);
-                if (after < 2 && addDot(plain, plus, DOT_DOT, offset(bound, 2), parent == null ? d : parent)) return null;
+                if (after < 2 && add(reply, DOT_DOT, parent == null ? d : parent, offset(bound, 2))) return null;
                 for (NodeTable.Entry<Node> e : table.entries(d, Math.max(after, 2), bound).values()) {
-                    Node n = e.node();
-                    long at = offset(bound, e.cookie());
-                    if (plain != null ? plain.add(e.bytes(), n.nodeId(), n.type(), at)
-                            : addPlus(plus, e, at)) break; // full
+                    if (add(reply, e.bytes(), e.node(), offset(bound, e.cookie()))) break; // full
                 }
                 return null;
             });
@@ -531,21 +515,20 @@ public final class MemoryFileSystem implements InodeFileSystem {
             long now = now();
             if (rule.needsUpdate(true, d.atime, d.mtime, d.ctime, now)) d.atime = now;
         }
+        reply.send();
     }
 
-    /** Adds "." or "..": the kernel counts no lookup for them. True if the batch is full. */
-    private boolean addDot(DirReply plain, DirPlusReply plus, byte[] name, long cookie, Node n) {
-        if (plain != null) {
-            return plain.add(name, n.nodeId(), n.type(), cookie);
+    /**
+     * Adds {@code n} as {@code name} at offset {@code at}: with its attributes for READDIRPLUS (the
+     * library counts the lookup, none for "." and ".."), by number and type for READDIR. True if
+     * the batch is full.
+     */
+    private boolean add(DirReply reply, byte[] name, Node n, long at) {
+        if (!reply.plus()) {
+            return reply.add(name, n.nodeId(), n.type(), at);
         }
-        fill(n, plus.attributes());
-        return plus.add(name, n, CACHE, cookie);
-    }
-
-    /** Adds an entry at offset {@code at} to a readdirplus batch (the library counts its lookup). True if the batch is full. */
-    private boolean addPlus(DirPlusReply plus, NodeTable.Entry<Node> e, long at) {
-        fill(e.node(), plus.attributes());
-        return plus.add(e.bytes(), e.node(), CACHE, at);
+        fill(n, reply.attributes());
+        return reply.add(name, n, CACHE, at);
     }
 
     // ---- files --------------------------------------------------------------------------------

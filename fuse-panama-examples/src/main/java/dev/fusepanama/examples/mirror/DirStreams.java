@@ -4,7 +4,6 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
 import dev.fusepanama.FileNames;
 import dev.fusepanama.Stat;
-import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.Inode;
 import dev.fusepanama.inode.Name;
@@ -60,7 +59,7 @@ final class DirStreams {
      * the kernel then looks up itself; so is one the kernel already holds in a directory the
      * source watch covers ({@link SourceNodes#holds}), whose cached entry stays exact. The library counts the lookups of the entries the batch takes, and takes them back if the kernel does not take it.
      */
-    void readPlus(long fh, long offset, SourceNode dir, SourceNodes table, DirPlusReply reply) {
+    void readPlus(long fh, long offset, SourceNode dir, SourceNodes table, DirReply reply) {
         DirStream d = open.get((int) fh);
         if (d == null) {
             reply.error(Errno.EBADF);
@@ -88,17 +87,17 @@ final class DirStreams {
                     boolean full;
                     long id = 0;
                     if (dirents.isDotOrDotDot()) {
-                        full = reply.addName(name, dirents.ino(), Posix.S_IFDIR, dirents.offset());
+                        full = reply.add(name, dirents.ino(), Posix.S_IFDIR, dirents.offset());
                     } else if (watched && table.holds(dirents.ino(), dir, name)) {
                         // The kernel has this entry, and the watch keeps it exact: listed by name
                         // alone (node id 0), which leaves the kernel's entry as it is, without a
                         // look at the source. A guess that is wrong costs the kernel a lookup.
-                        full = reply.addName(name, dirents.ino(), dirents.type() << 12, dirents.offset());
+                        full = reply.add(name, dirents.ino(), dirents.type() << 12, dirents.offset());
                     } else {
                         Stat st = reply.attributes();
                         int fd = Libc.openat(d.fd, Scratch.cString(s.path, name), SourceNodes.PATH_FLAGS, 0);
                         id = fd < 0 ? 0 : Math.max(0, table.nodeOf(s, fd, true, dir, new BytesName(name), st));
-                        full = id == 0 ? reply.addName(name, dirents.ino(), dirents.type() << 12, dirents.offset())
+                        full = id == 0 ? reply.add(name, dirents.ino(), dirents.type() << 12, dirents.offset())
                                 : reply.add(name, Inode.of(id), table.timeouts(dir, id, st), dirents.offset());
                     }
                     if (full) {

@@ -13,7 +13,6 @@ import dev.fusepanama.inode.AttrReply;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
 import dev.fusepanama.inode.LookupCounter;
-import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.EntryReply;
@@ -520,15 +519,14 @@ public final class InodeMirror implements InodeFileSystem, AutoCloseable {
         open.opendir(request, ino, flags, reply);
     }
 
+    /** READDIRPLUS lists entries with their nodes and attributes: no lookup per entry for {@code ls -l} and {@code find}. */
     @Override
     public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
-        open.readdir(request, ino, fh, size, offset, reply);
-    }
-
-    /** Entries with their nodes and attributes: no lookup per entry for {@code ls -l} and {@code find}. */
-    @Override
-    public void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws IOException {
-        open.readdirplus(request, ino, fh, size, offset, reply);
+        if (reply.plus()) {
+            open.readdirplus(request, ino, fh, size, offset, reply);
+        } else {
+            open.readdir(request, ino, fh, size, offset, reply);
+        }
     }
 
     @Override

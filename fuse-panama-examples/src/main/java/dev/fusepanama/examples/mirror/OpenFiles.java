@@ -10,7 +10,6 @@ import dev.fusepanama.Posix;
 import dev.fusepanama.Stat;
 import dev.fusepanama.inode.CreateReply;
 import dev.fusepanama.inode.DataReply;
-import dev.fusepanama.inode.DirPlusReply;
 import dev.fusepanama.inode.DirReply;
 import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.Inode;
@@ -371,7 +370,7 @@ final class OpenFiles {
         dirs.read(fh, offset, reply);
     }
 
-    void readdirplus(Request request, long ino, long fh, long size, long offset, DirPlusReply reply) throws IOException {
+    void readdirplus(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
         dirs.readPlus(fh, offset, table.node(ino), table, reply);
     }
 
