@@ -8,6 +8,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
+import dev.fusepanama.libc.FileEvents;
 import dev.fusepanama.libc.Libc;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -260,10 +261,10 @@ public final class SourceWatcher<N> implements AutoCloseable {
         return new Builder<>(source, Objects.requireNonNull(listener));
     }
 
-    private static final int INOTIFY_MASK_BASE = Libc.IN_CREATE | Libc.IN_DELETE | Libc.IN_MOVED_FROM | Libc.IN_MOVED_TO
-            | Libc.IN_ATTRIB | Libc.IN_CLOSE_WRITE | Libc.IN_ONLYDIR | Libc.IN_EXCL_UNLINK;
-    private static final long FANOTIFY_MASK_BASE = Libc.FAN_CREATE | Libc.FAN_DELETE | Libc.FAN_MOVED_FROM | Libc.FAN_MOVED_TO
-            | Libc.FAN_ATTRIB | Libc.FAN_CLOSE_WRITE | Libc.FAN_ONDIR;
+    private static final int INOTIFY_MASK_BASE = FileEvents.IN_CREATE | FileEvents.IN_DELETE | FileEvents.IN_MOVED_FROM | FileEvents.IN_MOVED_TO
+            | FileEvents.IN_ATTRIB | FileEvents.IN_CLOSE_WRITE | FileEvents.IN_ONLYDIR | FileEvents.IN_EXCL_UNLINK;
+    private static final long FANOTIFY_MASK_BASE = FileEvents.FAN_CREATE | FileEvents.FAN_DELETE | FileEvents.FAN_MOVED_FROM | FileEvents.FAN_MOVED_TO
+            | FileEvents.FAN_ATTRIB | FileEvents.FAN_CLOSE_WRITE | FileEvents.FAN_ONDIR;
     private static final int RECHECKS = 20;
     private static final long BUFFER = 64 * 1024;
 
@@ -326,12 +327,12 @@ public final class SourceWatcher<N> implements AutoCloseable {
         this.ownPid = (int) ProcessHandle.current().pid();
         this.ignoreOwn = b.ignoreOwnChanges;
         this.maxDirectories = b.maxDirectories;
-        this.inotifyMask = INOTIFY_MASK_BASE | (b.writes == Writes.EACH ? Libc.IN_MODIFY : 0);
-        this.fanotifyMask = FANOTIFY_MASK_BASE | (b.writes == Writes.EACH ? Libc.FAN_MODIFY : 0);
+        this.inotifyMask = INOTIFY_MASK_BASE | (b.writes == Writes.EACH ? FileEvents.IN_MODIFY : 0);
+        this.fanotifyMask = FANOTIFY_MASK_BASE | (b.writes == Writes.EACH ? FileEvents.FAN_MODIFY : 0);
         int[] chosen = choose(b);
         this.fd = chosen[0];
         this.mechanism = Mechanism.values()[chosen[1]];
-        this.wakeup = Libc.eventfd(0, Libc.EFD_CLOEXEC | Libc.EFD_NONBLOCK);
+        this.wakeup = FileEvents.eventfd(0, FileEvents.EFD_CLOEXEC | FileEvents.EFD_NONBLOCK);
         if (wakeup < 0) {
             Libc.close(fd);
             throw new IOException("eventfd: " + Errno.name(-wakeup));
@@ -350,26 +351,26 @@ public final class SourceWatcher<N> implements AutoCloseable {
     private int[] choose(Builder<N> b) throws IOException {
         String why = null;
         if (b.most.ordinal() <= Mechanism.FANOTIFY_INODES.ordinal()) {
-            int flags = Libc.FAN_CLASS_NOTIF | Libc.FAN_CLOEXEC | Libc.FAN_NONBLOCK | Libc.FAN_REPORT_FID
-                    | Libc.FAN_REPORT_DIR_FID | Libc.FAN_REPORT_NAME;
+            int flags = FileEvents.FAN_CLASS_NOTIF | FileEvents.FAN_CLOEXEC | FileEvents.FAN_NONBLOCK | FileEvents.FAN_REPORT_FID
+                    | FileEvents.FAN_REPORT_DIR_FID | FileEvents.FAN_REPORT_NAME;
             // A whole filesystem's events can outrun a queue of 16,384 (each overflow drops every
             // cache): unbounded where allowed (CAP_SYS_ADMIN, which that mark needs anyway).
             int fan = b.most == Mechanism.FANOTIFY_FILESYSTEM
-                    ? Libc.fanotifyInit(flags | Libc.FAN_UNLIMITED_QUEUE, Posix.O_RDONLY | Posix.O_CLOEXEC) : -Errno.EPERM;
-            if (fan == -Errno.EPERM) fan = Libc.fanotifyInit(flags, Posix.O_RDONLY | Posix.O_CLOEXEC);
+                    ? FileEvents.fanotifyInit(flags | FileEvents.FAN_UNLIMITED_QUEUE, Posix.O_RDONLY | Posix.O_CLOEXEC) : -Errno.EPERM;
+            if (fan == -Errno.EPERM) fan = FileEvents.fanotifyInit(flags, Posix.O_RDONLY | Posix.O_CLOEXEC);
             if (fan < 0) {
                 why = "fanotify_init: " + Errno.name(-fan);
             } else {
                 int rc = -Errno.EPERM;
                 if (b.most == Mechanism.FANOTIFY_FILESYSTEM) {
-                    rc = mark(fan, Libc.FAN_MARK_ADD | Libc.FAN_MARK_FILESYSTEM, fanotifyMaskOf(b), b.source);
+                    rc = mark(fan, FileEvents.FAN_MARK_ADD | FileEvents.FAN_MARK_FILESYSTEM, fanotifyMaskOf(b), b.source);
                     if (rc == 0) return new int[] {fan, Mechanism.FANOTIFY_FILESYSTEM.ordinal()};
                 }
                 if (rc == -Errno.EPERM) {
                     // No CAP_SYS_ADMIN: a mark on the source's directory itself tells whether inode marks work here.
-                    rc = mark(fan, Libc.FAN_MARK_ADD | Libc.FAN_MARK_ONLYDIR, fanotifyMaskOf(b) | Libc.FAN_EVENT_ON_CHILD, b.source);
+                    rc = mark(fan, FileEvents.FAN_MARK_ADD | FileEvents.FAN_MARK_ONLYDIR, fanotifyMaskOf(b) | FileEvents.FAN_EVENT_ON_CHILD, b.source);
                     if (rc == 0) {
-                        mark(fan, Libc.FAN_MARK_REMOVE | Libc.FAN_MARK_ONLYDIR, fanotifyMaskOf(b) | Libc.FAN_EVENT_ON_CHILD, b.source);
+                        mark(fan, FileEvents.FAN_MARK_REMOVE | FileEvents.FAN_MARK_ONLYDIR, fanotifyMaskOf(b) | FileEvents.FAN_EVENT_ON_CHILD, b.source);
                         return new int[] {fan, Mechanism.FANOTIFY_INODES.ordinal()};
                     }
                 }
@@ -377,7 +378,7 @@ public final class SourceWatcher<N> implements AutoCloseable {
                 Libc.close(fan);
             }
         }
-        int in = Libc.inotifyInit1(Libc.IN_NONBLOCK | Libc.IN_CLOEXEC);
+        int in = FileEvents.inotifyInit1(FileEvents.IN_NONBLOCK | FileEvents.IN_CLOEXEC);
         if (in < 0) {
             throw new IOException(b.source + ": cannot watch for changes: " + (why == null ? "" : why + ", ")
                     + "inotify_init1: " + Errno.name(-in));
@@ -387,12 +388,12 @@ public final class SourceWatcher<N> implements AutoCloseable {
     }
 
     private static long fanotifyMaskOf(Builder<?> b) {
-        return FANOTIFY_MASK_BASE | (b.writes == Writes.EACH ? Libc.FAN_MODIFY : 0);
+        return FANOTIFY_MASK_BASE | (b.writes == Writes.EACH ? FileEvents.FAN_MODIFY : 0);
     }
 
     private static int mark(int fan, int flags, long mask, Path path) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.fanotifyMark(fan, flags, mask, Libc.AT_FDCWD, a.allocateFrom(path.toString()));
+            return FileEvents.fanotifyMark(fan, flags, mask, Libc.AT_FDCWD, a.allocateFrom(path.toString()));
         }
     }
 
@@ -447,7 +448,7 @@ public final class SourceWatcher<N> implements AutoCloseable {
                 if (directories >= maxDirectories) return refused(-Errno.ENOSPC, "the watcher's maxDirectories");
                 int wd;
                 try (Arena a = Arena.ofConfined()) {
-                    wd = Libc.inotifyAddWatch(this.fd, a.allocateFrom("/proc/self/fd/" + fd), inotifyMask);
+                    wd = FileEvents.inotifyAddWatch(this.fd, a.allocateFrom("/proc/self/fd/" + fd), inotifyMask);
                 }
                 if (wd < 0) return refused(wd, "fs.inotify.max_user_watches");
                 byWatch.put(wd, node);
@@ -467,8 +468,8 @@ public final class SourceWatcher<N> implements AutoCloseable {
                 if (mechanism == Mechanism.FANOTIFY_INODES) {
                     int rc;
                     try (Arena a = Arena.ofConfined()) {
-                        rc = Libc.fanotifyMark(this.fd, Libc.FAN_MARK_ADD | Libc.FAN_MARK_ONLYDIR,
-                                fanotifyMask | Libc.FAN_EVENT_ON_CHILD, Libc.AT_FDCWD, a.allocateFrom("/proc/self/fd/" + fd));
+                        rc = FileEvents.fanotifyMark(this.fd, FileEvents.FAN_MARK_ADD | FileEvents.FAN_MARK_ONLYDIR,
+                                fanotifyMask | FileEvents.FAN_EVENT_ON_CHILD, Libc.AT_FDCWD, a.allocateFrom("/proc/self/fd/" + fd));
                     }
                     if (rc < 0) return refused(rc, "fs.fanotify.max_user_marks");
                 }
@@ -513,7 +514,7 @@ public final class SourceWatcher<N> implements AutoCloseable {
             synchronized (this) {
                 Integer wd = watches.remove(node);
                 if (wd != null) directories--;
-                if (wd != null && byWatch.remove(wd, node) && !closing) Libc.inotifyRmWatch(fd, wd);
+                if (wd != null && byWatch.remove(wd, node) && !closing) FileEvents.inotifyRmWatch(fd, wd);
             }
             return;
         }
@@ -627,18 +628,18 @@ public final class SourceWatcher<N> implements AutoCloseable {
             long n = Libc.read(fd, buffer, BUFFER);
             if (n <= 0) return; // EAGAIN: drained
             long now = System.nanoTime();
-            for (long at = 0; at + Libc.INOTIFY_EVENT_SIZE <= n; ) {
+            for (long at = 0; at + FileEvents.INOTIFY_EVENT_SIZE <= n; ) {
                 int wd = buffer.get(JAVA_INT, at);
                 int mask = buffer.get(JAVA_INT, at + 4);
                 int len = buffer.get(JAVA_INT, at + 12);
-                long nameAt = at + Libc.INOTIFY_EVENT_SIZE;
+                long nameAt = at + FileEvents.INOTIFY_EVENT_SIZE;
                 at = nameAt + len;
-                if ((mask & Libc.IN_Q_OVERFLOW) != 0) {
+                if ((mask & FileEvents.IN_Q_OVERFLOW) != 0) {
                     overflowed();
                     continue;
                 }
                 N dir = byWatch.get(wd);
-                if ((mask & Libc.IN_IGNORED) != 0) {
+                if ((mask & FileEvents.IN_IGNORED) != 0) {
                     if (dir != null) {
                         synchronized (this) {
                             if (byWatch.remove(wd, dir) && watches.remove(dir, wd)) directories--;
@@ -660,17 +661,17 @@ public final class SourceWatcher<N> implements AutoCloseable {
 
     private static int whatOfInotify(int mask) {
         int what = 0;
-        if ((mask & (Libc.IN_CREATE | Libc.IN_DELETE | Libc.IN_MOVED_FROM | Libc.IN_MOVED_TO)) != 0) what |= NAME;
-        if ((mask & Libc.IN_ATTRIB) != 0) what |= ATTRIBUTES;
-        if ((mask & (Libc.IN_MODIFY | Libc.IN_CLOSE_WRITE)) != 0) what |= DATA;
+        if ((mask & (FileEvents.IN_CREATE | FileEvents.IN_DELETE | FileEvents.IN_MOVED_FROM | FileEvents.IN_MOVED_TO)) != 0) what |= NAME;
+        if ((mask & FileEvents.IN_ATTRIB) != 0) what |= ATTRIBUTES;
+        if ((mask & (FileEvents.IN_MODIFY | FileEvents.IN_CLOSE_WRITE)) != 0) what |= DATA;
         return what;
     }
 
     private static int whatOfFanotify(long mask) {
         int what = 0;
-        if ((mask & (Libc.FAN_CREATE | Libc.FAN_DELETE | Libc.FAN_MOVED_FROM | Libc.FAN_MOVED_TO)) != 0) what |= NAME;
-        if ((mask & Libc.FAN_ATTRIB) != 0) what |= ATTRIBUTES;
-        if ((mask & (Libc.FAN_MODIFY | Libc.FAN_CLOSE_WRITE)) != 0) what |= DATA;
+        if ((mask & (FileEvents.FAN_CREATE | FileEvents.FAN_DELETE | FileEvents.FAN_MOVED_FROM | FileEvents.FAN_MOVED_TO)) != 0) what |= NAME;
+        if ((mask & FileEvents.FAN_ATTRIB) != 0) what |= ATTRIBUTES;
+        if ((mask & (FileEvents.FAN_MODIFY | FileEvents.FAN_CLOSE_WRITE)) != 0) what |= DATA;
         return what;
     }
 
@@ -679,16 +680,16 @@ public final class SourceWatcher<N> implements AutoCloseable {
             long n = Libc.read(fd, buffer, BUFFER);
             if (n <= 0) return; // EAGAIN: drained
             long now = System.nanoTime();
-            for (long at = 0; at + Libc.FANOTIFY_METADATA_SIZE <= n; ) {
+            for (long at = 0; at + FileEvents.FANOTIFY_METADATA_SIZE <= n; ) {
                 int eventLen = buffer.get(JAVA_INT, at);
-                if (eventLen < Libc.FANOTIFY_METADATA_SIZE || at + eventLen > n) break; // never from a sound kernel
+                if (eventLen < FileEvents.FANOTIFY_METADATA_SIZE || at + eventLen > n) break; // never from a sound kernel
                 long mask = buffer.get(JAVA_LONG_UNALIGNED, at + 8); // records are 4-byte aligned, so events may be too
                 int pid = buffer.get(JAVA_INT, at + 20);
                 int metadataLen = Short.toUnsignedInt(buffer.get(JAVA_SHORT, at + 6));
                 long end = at + eventLen;
                 long info = at + metadataLen;
                 at = end;
-                if ((mask & Libc.FAN_Q_OVERFLOW) != 0) {
+                if ((mask & FileEvents.FAN_Q_OVERFLOW) != 0) {
                     overflowed();
                     continue;
                 }
@@ -701,20 +702,20 @@ public final class SourceWatcher<N> implements AutoCloseable {
                     int type = Byte.toUnsignedInt(buffer.get(JAVA_BYTE, info));
                     int len = Short.toUnsignedInt(buffer.get(JAVA_SHORT, info + 2));
                     if (len < 4 || info + len > end) break;
-                    long h = info + Libc.FANOTIFY_INFO_FID_HANDLE;
+                    long h = info + FileEvents.FANOTIFY_INFO_FID_HANDLE;
                     long handleLen = 8 + Integer.toUnsignedLong(buffer.get(JAVA_INT, h));
                     if (h + handleLen <= info + len) {
                         N found = byHandle.get(new Handle(buffer.asSlice(h, handleLen).toArray(JAVA_BYTE)));
-                        if (type == Libc.FAN_EVENT_INFO_TYPE_DFID_NAME) {
+                        if (type == FileEvents.FAN_EVENT_INFO_TYPE_DFID_NAME) {
                             dir = found;
                             long nameAt = h + handleLen;
                             long nameEnd = nameAt;
                             while (nameEnd < info + len && buffer.get(JAVA_BYTE, nameEnd) != 0) nameEnd++;
                             entry = buffer.asSlice(nameAt, nameEnd - nameAt).toArray(JAVA_BYTE);
                             if (entry.length == 1 && entry[0] == '.') entry = null;
-                        } else if (type == Libc.FAN_EVENT_INFO_TYPE_DFID) {
+                        } else if (type == FileEvents.FAN_EVENT_INFO_TYPE_DFID) {
                             dir = found;
-                        } else if (type == Libc.FAN_EVENT_INFO_TYPE_FID) {
+                        } else if (type == FileEvents.FAN_EVENT_INFO_TYPE_FID) {
                             node = found;
                         }
                     }

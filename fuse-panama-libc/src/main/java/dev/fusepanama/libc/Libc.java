@@ -35,12 +35,12 @@ public final class Libc {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-    private static final Linker.Option CAPTURE = Linker.Option.captureCallState("errno");
+    static final Linker.Option CAPTURE = Linker.Option.captureCallState("errno");
     /**
      * Each thread's errno capture segment, allocated on its first call that can fail and reused
      * by every later one: a fresh capture segment per call is the cost openjdk PR 23517 measured.
      */
-    private static final ThreadLocal<MemorySegment> THREAD_ERRNO =
+    static final ThreadLocal<MemorySegment> THREAD_ERRNO =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CAPTURE_LAYOUT));
 
     /** As a {@code dirfd}: a relative path is taken from the current working directory. */
@@ -78,17 +78,6 @@ public final class Libc {
      */
     public static final long RESOLVE_BENEATH = 0x08;
 
-    /** unshare(2): a private filesystem context (root, working directory, umask) for the thread. */
-    public static final int CLONE_FS = 0x200;
-    /** unshare(2): a mount namespace of the thread's own (implies {@link #CLONE_FS}). */
-    public static final int CLONE_NEWNS = 0x00020000;
-    /** umount2(2): detach now, finish when no longer busy. */
-    public static final int MNT_DETACH = 2;
-    /** mount(2): apply to the whole subtree of mounts, not the one only. */
-    public static final long MS_REC = 16384;
-    /** mount(2): make the mount private: mounts and unmounts under it propagate to no other namespace and from none. */
-    public static final long MS_PRIVATE = 1L << 18;
-
     /** For glibc before 2.33, whose fstatat, fstat and mknodat are inline wrappers, not symbols. */
     private static final long SYS_NEWFSTATAT = Arch.constants().sysNewfstatat;
     private static final long SYS_FSTAT = Arch.constants().sysFstat;
@@ -105,7 +94,7 @@ public final class Libc {
      * {@link UnsatisfiedLinkError} when called, so that one missing function fails its callers
      * only, never the class (the core's own calls need four of them).
      */
-    private static MethodHandle bind(String name, FunctionDescriptor fd, Linker.Option... options) {
+    static MethodHandle bind(String name, FunctionDescriptor fd, Linker.Option... options) {
         return LINKER.defaultLookup().find(name).map(f -> LINKER.downcallHandle(f, fd, options)).orElseGet(() -> {
             MethodType type = fd.toMethodType();
             if (Arrays.asList(options).contains(CAPTURE)) {
@@ -122,9 +111,9 @@ public final class Libc {
         return LINKER.defaultLookup().find(name).isPresent();
     }
 
-    private static FunctionDescriptor i(MemoryLayout... args) { return FunctionDescriptor.of(JAVA_INT, args); }
+    static FunctionDescriptor i(MemoryLayout... args) { return FunctionDescriptor.of(JAVA_INT, args); }
 
-    private static FunctionDescriptor l(MemoryLayout... args) { return FunctionDescriptor.of(JAVA_LONG, args); }
+    static FunctionDescriptor l(MemoryLayout... args) { return FunctionDescriptor.of(JAVA_LONG, args); }
 
     private static final MethodHandle OPENAT = bind("openat", i(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
             CAPTURE, Linker.Option.firstVariadicArg(3));
@@ -167,48 +156,23 @@ public final class Libc {
     private static final MethodHandle FSTATVFS = bind("fstatvfs", i(JAVA_INT, ADDRESS), CAPTURE);
     private static final MethodHandle GETRLIMIT = bind("getrlimit", i(JAVA_INT, ADDRESS), CAPTURE);
     private static final MethodHandle GETDENTS64 = bind("getdents64", l(JAVA_INT, ADDRESS, JAVA_LONG), CAPTURE);
-    private static final MethodHandle GETXATTR = bind("getxattr", l(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), CAPTURE);
-    private static final MethodHandle SETXATTR = bind("setxattr", i(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE);
-    private static final MethodHandle LISTXATTR = bind("listxattr", l(ADDRESS, ADDRESS, JAVA_LONG), CAPTURE);
-    private static final MethodHandle REMOVEXATTR = bind("removexattr", i(ADDRESS, ADDRESS), CAPTURE);
-    private static final MethodHandle LGETXATTR = bind("lgetxattr", l(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), CAPTURE);
-    private static final MethodHandle LSETXATTR = bind("lsetxattr", i(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE);
-    private static final MethodHandle LLISTXATTR = bind("llistxattr", l(ADDRESS, ADDRESS, JAVA_LONG), CAPTURE);
-    private static final MethodHandle LREMOVEXATTR = bind("lremovexattr", i(ADDRESS, ADDRESS), CAPTURE);
-    private static final MethodHandle INOTIFY_INIT1 = bind("inotify_init1", i(JAVA_INT), CAPTURE);
-    private static final MethodHandle INOTIFY_ADD_WATCH = bind("inotify_add_watch", i(JAVA_INT, ADDRESS, JAVA_INT), CAPTURE);
-    private static final MethodHandle INOTIFY_RM_WATCH = bind("inotify_rm_watch", i(JAVA_INT, JAVA_INT), CAPTURE);
-    private static final MethodHandle FANOTIFY_INIT = bind("fanotify_init", i(JAVA_INT, JAVA_INT), CAPTURE);
-    private static final MethodHandle FANOTIFY_MARK = bind("fanotify_mark", i(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, ADDRESS), CAPTURE);
-    private static final MethodHandle EVENTFD = bind("eventfd", i(JAVA_INT, JAVA_INT), CAPTURE);
-    private static final MethodHandle UNSHARE = bind("unshare", i(JAVA_INT), CAPTURE);
-    private static final MethodHandle UMOUNT2 = bind("umount2", i(ADDRESS, JAVA_INT), CAPTURE);
-    private static final MethodHandle MOUNT = bind("mount", i(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS), CAPTURE);
-    private static final MethodHandle UMASK = bind("umask", i(JAVA_INT));
-    private static final MethodHandle SETFSGID = bind("setfsgid", i(JAVA_INT));
     private static final MethodHandle CLOCK_GETTIME = bind("clock_gettime", i(JAVA_INT, ADDRESS), Linker.Option.critical(true));
     private static final MethodHandle GETEUID = bind("geteuid", i());
     private static final MethodHandle GETEGID = bind("getegid", i());
-    private static final MethodHandle MALLOC = bind("malloc", l(JAVA_LONG), Linker.Option.critical(false));
-    // Not critical: under memory pressure either may fault or wait on malloc's lock, and a critical
-    // call holds up every safepoint while it runs.
-    private static final MethodHandle CALLOC = bind("calloc", l(JAVA_LONG, JAVA_LONG));
-    private static final MethodHandle FREE = bind("free", FunctionDescriptor.ofVoid(JAVA_LONG));
-    private static final MethodHandle VSNPRINTF = bind("vsnprintf", i(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle SETCANCELSTATE = bind("pthread_setcancelstate", i(JAVA_INT, ADDRESS));
     private static final MethodHandle NAME_TO_HANDLE_AT = bind("name_to_handle_at", i(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT),
             CAPTURE);
     private static final MethodHandle OPEN_BY_HANDLE_AT = bind("open_by_handle_at", i(JAVA_INT, ADDRESS, JAVA_INT), CAPTURE);
 
-    private static int r(int rc, MemorySegment errno) {
+    static int r(int rc, MemorySegment errno) {
         return rc < 0 ? -(int) ERRNO.get(errno, 0L) : rc;
     }
 
-    private static long r(long rc, MemorySegment errno) {
+    static long r(long rc, MemorySegment errno) {
         return rc < 0 ? -(int) ERRNO.get(errno, 0L) : rc;
     }
 
-    private static RuntimeException broken(Throwable t) {
+    static RuntimeException broken(Throwable t) {
         if (t instanceof UnsatisfiedLinkError missing) {
             throw missing;
         }
@@ -848,385 +812,6 @@ public final class Libc {
         try { return r((long) GETDENTS64.invokeExact(errno, fd, buf, size), errno); } catch (Throwable t) { throw broken(t); }
     }
 
-    /*
-     * Extended attributes: the plain calls follow a final symbolic link, the l-calls act on the
-     * link itself.
-     */
-
-    /**
-     * {@code getxattr(2)}: the value of an extended attribute, following a final symbolic link.
-     *
-     * @param path the NUL-terminated path
-     * @param name the NUL-terminated attribute name, with its namespace ({@code user.foo})
-     * @param value where the value goes
-     * @param size the room there, or 0 to ask for the value's size only
-     * @return the value's size in bytes, or -errno: -ENODATA for no such attribute, -ERANGE if it
-     *     does not fit, -ENOTSUP where the filesystem has none
-     */
-    public static long getxattr(MemorySegment path, MemorySegment name, MemorySegment value, long size) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((long) GETXATTR.invokeExact(errno, path, name, value, size), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code setxattr(2)}: sets an extended attribute, following a final symbolic link.
-     *
-     * @param path the NUL-terminated path
-     * @param name the NUL-terminated attribute name, with its namespace
-     * @param value the value's bytes
-     * @param size how many
-     * @param flags {@code XATTR_CREATE} (1: -EEXIST if it exists), {@code XATTR_REPLACE} (2: -ENODATA if not), or 0
-     * @return 0, or -errno
-     */
-    public static int setxattr(MemorySegment path, MemorySegment name, MemorySegment value, long size, int flags) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((int) SETXATTR.invokeExact(errno, path, name, value, size, flags), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code listxattr(2)}: the names of a file's extended attributes, following a final symbolic link.
-     *
-     * @param path the NUL-terminated path
-     * @param list where the names go, each NUL-terminated, one after another
-     * @param size the room there ({@link Scratch#XATTR_LIST_MAX} is always enough), or 0 to ask for the size only
-     * @return the list's size in bytes, or -errno (-ERANGE if it does not fit)
-     */
-    public static long listxattr(MemorySegment path, MemorySegment list, long size) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((long) LISTXATTR.invokeExact(errno, path, list, size), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code removexattr(2)}: removes an extended attribute, following a final symbolic link.
-     *
-     * @param path the NUL-terminated path
-     * @param name the NUL-terminated attribute name
-     * @return 0, or -errno (-ENODATA for no such attribute)
-     */
-    public static int removexattr(MemorySegment path, MemorySegment name) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((int) REMOVEXATTR.invokeExact(errno, path, name), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code lgetxattr(2)}: {@link #getxattr} of a symbolic link itself.
-     *
-     * @param path the NUL-terminated path
-     * @param name the NUL-terminated attribute name, with its namespace
-     * @param value where the value goes
-     * @param size the room there, or 0 to ask for the value's size only
-     * @return the value's size in bytes, or -errno (-ENODATA, -ERANGE, -ENOTSUP as for {@link #getxattr})
-     */
-    public static long lgetxattr(MemorySegment path, MemorySegment name, MemorySegment value, long size) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((long) LGETXATTR.invokeExact(errno, path, name, value, size), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code lsetxattr(2)}: {@link #setxattr} of a symbolic link itself (Linux allows only
-     * {@code trusted.} and {@code security.} attributes on a link).
-     *
-     * @param path the NUL-terminated path
-     * @param name the NUL-terminated attribute name, with its namespace
-     * @param value the value's bytes
-     * @param size how many
-     * @param flags {@code XATTR_CREATE} (1), {@code XATTR_REPLACE} (2), or 0
-     * @return 0, or -errno
-     */
-    public static int lsetxattr(MemorySegment path, MemorySegment name, MemorySegment value, long size, int flags) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((int) LSETXATTR.invokeExact(errno, path, name, value, size, flags), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code llistxattr(2)}: {@link #listxattr} of a symbolic link itself.
-     *
-     * @param path the NUL-terminated path
-     * @param list where the names go, each NUL-terminated
-     * @param size the room there, or 0 to ask for the size only
-     * @return the list's size in bytes, or -errno
-     */
-    public static long llistxattr(MemorySegment path, MemorySegment list, long size) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((long) LLISTXATTR.invokeExact(errno, path, list, size), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code lremovexattr(2)}: {@link #removexattr} of a symbolic link itself.
-     *
-     * @param path the NUL-terminated path
-     * @param name the NUL-terminated attribute name
-     * @return 0, or -errno
-     */
-    public static int lremovexattr(MemorySegment path, MemorySegment name) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((int) LREMOVEXATTR.invokeExact(errno, path, name), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    // inotify(7) flags and event bits (linux/inotify.h).
-    /** {@link #inotifyInit1}: a read that finds no event ready returns -EAGAIN instead of waiting. */
-    public static final int IN_NONBLOCK = 04000;
-    /** {@link #inotifyInit1}: the descriptor is closed on {@code execve(2)}. */
-    public static final int IN_CLOEXEC = 02000000;
-    /** A file was written to. */
-    public static final int IN_MODIFY = 0x2;
-    /** Metadata changed: permissions, times, owner, link count, extended attributes. */
-    public static final int IN_ATTRIB = 0x4;
-    /** A file opened for writing was closed. */
-    public static final int IN_CLOSE_WRITE = 0x8;
-    /** A name was moved out of the watched directory; the matching {@link #IN_MOVED_TO} has the same cookie. */
-    public static final int IN_MOVED_FROM = 0x40;
-    /** A name was moved into the watched directory. */
-    public static final int IN_MOVED_TO = 0x80;
-    /** A name was created in the watched directory. */
-    public static final int IN_CREATE = 0x100;
-    /** A name was deleted from the watched directory. */
-    public static final int IN_DELETE = 0x200;
-    /** Events were lost: the queue was full (the event's watch descriptor is -1). */
-    public static final int IN_Q_OVERFLOW = 0x4000;
-    /** The watch is gone: removed with {@link #inotifyRmWatch}, or its inode deleted or unmounted. */
-    public static final int IN_IGNORED = 0x8000;
-    /** {@link #inotifyAddWatch}: watch the path only if it is a directory (-ENOTDIR otherwise). */
-    public static final int IN_ONLYDIR = 0x01000000;
-    /** {@link #inotifyAddWatch}: no events for a child after it was unlinked from the watched directory. */
-    public static final int IN_EXCL_UNLINK = 0x04000000;
-    /** {@code struct inotify_event}: wd, mask, cookie, len (4 x 32 bits), then {@code len} bytes of NUL-padded name. */
-    public static final long INOTIFY_EVENT_SIZE = 16;
-    // fanotify(7): fanotify_init flags (linux/fanotify.h).
-    /** {@link #fanotifyInit}: notification only, no permission events. */
-    public static final int FAN_CLASS_NOTIF = 0;
-    /** {@link #fanotifyInit}: the descriptor is closed on {@code execve(2)}. */
-    public static final int FAN_CLOEXEC = 0x1;
-    /** {@link #fanotifyInit}: a read that finds no event ready returns -EAGAIN. */
-    public static final int FAN_NONBLOCK = 0x2;
-    /** {@link #fanotifyInit}: no limit to the events queued (CAP_SYS_ADMIN). */
-    public static final int FAN_UNLIMITED_QUEUE = 0x10;
-    /** {@link #fanotifyInit}: events name the object by its file handle, not an open descriptor (Linux 5.1). */
-    public static final int FAN_REPORT_FID = 0x200;
-    /** {@link #fanotifyInit}: events carry the handle of the directory the entry is in (Linux 5.9). */
-    public static final int FAN_REPORT_DIR_FID = 0x400;
-    /** {@link #fanotifyInit}, with {@link #FAN_REPORT_DIR_FID}: and the entry's name (Linux 5.9). */
-    public static final int FAN_REPORT_NAME = 0x800;
-    // fanotify_mark flags.
-    /** {@link #fanotifyMark}: add the events of the mask to the mark. */
-    public static final int FAN_MARK_ADD = 0x1;
-    /** {@link #fanotifyMark}: remove the events of the mask from the mark. */
-    public static final int FAN_MARK_REMOVE = 0x2;
-    /** {@link #fanotifyMark}: mark a final symbolic link itself. */
-    public static final int FAN_MARK_DONT_FOLLOW = 0x4;
-    /** {@link #fanotifyMark}: -ENOTDIR unless the path is a directory. */
-    public static final int FAN_MARK_ONLYDIR = 0x8;
-    /** {@link #fanotifyMark}: mark the inode the path names (the default). */
-    public static final int FAN_MARK_INODE = 0;
-    /** {@link #fanotifyMark}: mark the whole filesystem the path is on. */
-    public static final int FAN_MARK_FILESYSTEM = 0x100;
-    // fanotify event bits.
-    /** A file was written to. */
-    public static final long FAN_MODIFY = 0x2;
-    /** Metadata changed (needs {@link #FAN_REPORT_FID}). */
-    public static final long FAN_ATTRIB = 0x4;
-    /** A file opened for writing was closed. */
-    public static final long FAN_CLOSE_WRITE = 0x8;
-    /** A name was moved out of a marked directory (needs {@link #FAN_REPORT_FID}). */
-    public static final long FAN_MOVED_FROM = 0x40;
-    /** A name was moved into a marked directory (needs {@link #FAN_REPORT_FID}). */
-    public static final long FAN_MOVED_TO = 0x80;
-    /** A name was created in a marked directory (needs {@link #FAN_REPORT_FID}). */
-    public static final long FAN_CREATE = 0x100;
-    /** A name was deleted from a marked directory (needs {@link #FAN_REPORT_FID}). */
-    public static final long FAN_DELETE = 0x200;
-    /** The marked file or directory itself was deleted. */
-    public static final long FAN_DELETE_SELF = 0x400;
-    /** The marked file or directory itself was moved. */
-    public static final long FAN_MOVE_SELF = 0x800;
-    /** Events were lost: the queue was full. */
-    public static final long FAN_Q_OVERFLOW = 0x4000;
-    /** The events of a marked directory's children too. */
-    public static final long FAN_EVENT_ON_CHILD = 0x08000000;
-    /** Events on directories too, not only on files. */
-    public static final long FAN_ONDIR = 0x40000000;
-    /**
-     * {@code sizeof(struct fanotify_event_metadata)}: event_len (u32), vers (u8), reserved (u8),
-     * metadata_len (u16), mask (u64), fd (s32), pid (s32).
-     */
-    public static final long FANOTIFY_METADATA_SIZE = 24;
-    /** The {@code vers} of the metadata this layout is: an event of another version is not to be read with it. */
-    public static final int FANOTIFY_METADATA_VERSION = 3;
-    // Info records after the metadata: struct fanotify_event_info_header (info_type u8, pad u8, len u16).
-    /** An info record with the file handle of the object. */
-    public static final int FAN_EVENT_INFO_TYPE_FID = 1;
-    /** An info record with the file handle of the directory and the entry's name. */
-    public static final int FAN_EVENT_INFO_TYPE_DFID_NAME = 2;
-    /** An info record with the file handle of the directory. */
-    public static final int FAN_EVENT_INFO_TYPE_DFID = 3;
-    /**
-     * Where the {@code struct file_handle} begins in {@code struct fanotify_event_info_fid}: after
-     * the 4-byte header and the 8-byte {@code fsid}; a DFID_NAME record's NUL-terminated name
-     * follows the handle.
-     */
-    public static final long FANOTIFY_INFO_FID_HANDLE = 12;
-
-    /**
-     * {@code fanotify_init(2)}: a new fanotify group.
-     *
-     * @param flags {@code FAN_CLASS_*}, {@code FAN_REPORT_*} and the descriptor's own flags
-     *     ({@link #FAN_CLOEXEC}, {@link #FAN_NONBLOCK})
-     * @param eventFlags the {@code open(2)} flags of the descriptors events carry, such as
-     *     {@code O_RDONLY | O_CLOEXEC} (the events of a {@link #FAN_REPORT_FID} group carry none)
-     * @return its descriptor, or -errno: -EPERM unprivileged before Linux 5.13, -EINVAL for flags the kernel lacks
-     */
-    public static int fanotifyInit(int flags, int eventFlags) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((int) FANOTIFY_INIT.invokeExact(errno, flags, eventFlags), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code fanotify_mark(2)}: adds or removes events of a mark.
-     *
-     * @param fd the group's descriptor ({@link #fanotifyInit})
-     * @param flags {@link #FAN_MARK_ADD} or {@link #FAN_MARK_REMOVE}, with what to mark ({@code FAN_MARK_*})
-     * @param mask the event bits ({@code FAN_*})
-     * @param dirFd the directory a relative {@code path} is taken from, or {@link #AT_FDCWD}
-     * @param path the NUL-terminated path, or {@link MemorySegment#NULL} to mark {@code dirFd} itself
-     * @return 0, or -errno
-     */
-    public static int fanotifyMark(int fd, int flags, long mask, int dirFd, MemorySegment path) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((int) FANOTIFY_MARK.invokeExact(errno, fd, flags, mask, dirFd, path), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    // eventfd(2) flags.
-    /** {@link #eventfd}: the descriptor is closed on {@code execve(2)}. */
-    public static final int EFD_CLOEXEC = 02000000;
-    /** {@link #eventfd}: a read of a zero counter returns -EAGAIN instead of waiting. */
-    public static final int EFD_NONBLOCK = 04000;
-
-    /**
-     * {@code inotify_init1(2)}: a new inotify instance.
-     *
-     * @param flags {@link #IN_NONBLOCK}, {@link #IN_CLOEXEC}, or 0
-     * @return its descriptor, or -errno (-EMFILE past {@code fs.inotify.max_user_instances})
-     */
-    public static int inotifyInit1(int flags) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((int) INOTIFY_INIT1.invokeExact(errno, flags), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code inotify_add_watch(2)}: watches {@code path} for the events of {@code mask}.
-     *
-     * @param fd the instance's descriptor ({@link #inotifyInit1})
-     * @param path the NUL-terminated path
-     * @param mask the event bits ({@code IN_*}) and watch flags such as {@link #IN_ONLYDIR}
-     * @return the watch descriptor, the same one again for an inode already watched (whose mask
-     *     this one replaces), or -errno (-ENOSPC past {@code fs.inotify.max_user_watches})
-     */
-    public static int inotifyAddWatch(int fd, MemorySegment path, int mask) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((int) INOTIFY_ADD_WATCH.invokeExact(errno, fd, path, mask), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code inotify_rm_watch(2)}: ends a watch; an {@link #IN_IGNORED} event follows.
-     *
-     * @param fd the instance's descriptor
-     * @param wd the watch descriptor {@link #inotifyAddWatch} returned
-     * @return 0, or -errno (-EINVAL for a watch that is gone already)
-     */
-    public static int inotifyRmWatch(int fd, int wd) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((int) INOTIFY_RM_WATCH.invokeExact(errno, fd, wd), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code eventfd(2)}: a descriptor over a 64-bit counter, to wake a thread that waits in
-     * {@link #poll} or a read.
-     *
-     * @param initval the counter's first value
-     * @param flags {@link #EFD_CLOEXEC}, {@link #EFD_NONBLOCK}, or 0
-     * @return its descriptor, or -errno
-     */
-    public static int eventfd(int initval, int flags) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((int) EVENTFD.invokeExact(errno, initval, flags), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code unshare(2)}: gives the calling thread its own copy of what {@code flags} names.
-     *
-     * @param flags {@link #CLONE_FS}, {@link #CLONE_NEWNS}, ...
-     * @return 0, or -errno (-EPERM for {@link #CLONE_NEWNS} without CAP_SYS_ADMIN, or under a seccomp filter)
-     */
-    public static int unshare(int flags) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((int) UNSHARE.invokeExact(errno, flags), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code umount2(2)}.
-     *
-     * @param path the NUL-terminated mount point
-     * @param flags {@link #MNT_DETACH} or 0
-     * @return 0, or -errno (-EBUSY for a mount in use without {@link #MNT_DETACH}, -EPERM unprivileged)
-     */
-    public static int umount2(MemorySegment path, int flags) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((int) UMOUNT2.invokeExact(errno, path, flags), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code mount(2)}.
-     *
-     * @param source the NUL-terminated source, or {@link MemorySegment#NULL}
-     * @param target the NUL-terminated mount point
-     * @param type the NUL-terminated filesystem type, or {@link MemorySegment#NULL}
-     * @param flags the {@code MS_*} flags, such as {@link #MS_REC} | {@link #MS_PRIVATE}
-     * @param data the filesystem's NUL-terminated options, or {@link MemorySegment#NULL}
-     * @return 0, or -errno
-     */
-    public static int mount(MemorySegment source, MemorySegment target, MemorySegment type, long flags, MemorySegment data) {
-        MemorySegment errno = THREAD_ERRNO.get();
-        try { return r((int) MOUNT.invokeExact(errno, source, target, type, flags, data), errno); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * Gives the calling thread a filesystem context of its own ({@code unshare(CLONE_FS)}: root,
-     * working directory, umask) and sets its umask to {@code mask} there, leaving the process's
-     * other threads as they were. A filesystem's worker does it once with 0: the kernel has already
-     * applied the caller's umask to every mode it sends, and a second mask would take bits away.
-     *
-     * @param mask the thread's new umask
-     * @return 0, or -errno of the unshare (the umask is then left as it was)
-     */
-    public static int threadUmask(int mask) {
-        int rc = unshare(CLONE_FS);
-        if (rc == 0) {
-            umask(mask);
-        }
-        return rc;
-    }
-
-    /**
-     * {@code umask(2)}: sets the mask of the calling thread's filesystem context (the process's,
-     * unless {@link #threadUmask} gave the thread its own); cannot fail.
-     *
-     * @param mask the new mask
-     * @return the previous mask
-     */
-    public static int umask(int mask) {
-        try { return (int) UMASK.invokeExact(mask); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code setfsgid(2)}: the group the calling thread (only it, on Linux) accesses files as.
-     *
-     * @param gid the new group; one the thread may not take leaves it as it was
-     * @return the previous group, whether or not it changed
-     */
-    public static int setfsgid(int gid) {
-        try { return (int) SETFSGID.invokeExact(gid); } catch (Throwable t) { throw broken(t); }
-    }
-
     /** time.h: the realtime clock as of the last tick, the clock the kernel stamps file times from. */
     public static final int CLOCK_REALTIME_COARSE = 5;
 
@@ -1273,47 +858,4 @@ public final class Libc {
         try { return (int) GETEGID.invokeExact(); } catch (Throwable t) { throw broken(t); }
     }
 
-    /**
-     * {@code malloc(3)}, for memory that libfuse will {@code free()} itself.
-     *
-     * @param size the number of bytes
-     * @return the address of the memory (not zeroed), or 0 when out of memory
-     */
-    public static long malloc(long size) {
-        try { return (long) MALLOC.invokeExact(size); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code calloc(3)}: zeroed memory off the Java heap; give it back with {@link #free}.
-     *
-     * @param n the number of elements
-     * @param size the size of one, in bytes
-     * @return the address of {@code n * size} zeroed bytes, or 0 when out of memory
-     */
-    public static long calloc(long n, long size) {
-        try { return (long) CALLOC.invokeExact(n, size); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code free(3)} of what {@link #malloc} or {@link #calloc} returned, once.
-     *
-     * @param address the address; 0 is allowed and does nothing
-     */
-    public static void free(long address) {
-        try { FREE.invokeExact(address); } catch (Throwable t) { throw broken(t); }
-    }
-
-    /**
-     * {@code vsnprintf(3)} with raw addresses: formats a {@code va_list} that native code handed in.
-     *
-     * @param buffer where the text goes, NUL-terminated
-     * @param size the room there, the NUL included
-     * @param format the address of the NUL-terminated {@code printf} format
-     * @param vaList the {@code va_list}, used up by the call
-     * @return the length the whole text has (more than {@code size - 1} if it was cut off), or a
-     *     negative number for a bad format
-     */
-    public static int vsnprintf(long buffer, long size, long format, long vaList) {
-        try { return (int) VSNPRINTF.invokeExact(buffer, size, format, vaList); } catch (Throwable t) { throw broken(t); }
-    }
 }

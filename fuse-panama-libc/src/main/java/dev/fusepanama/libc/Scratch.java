@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * vault's plaintext, is not for here.
  *
  * <p>{@link #worker()} is {@link #get()} for a filesystem's worker threads: on a thread's first
- * call it also gives the thread a umask of 0 of its own ({@link Libc#threadUmask}), as a
+ * call it also gives the thread a umask of 0 of its own ({@link ThreadContext#threadUmask}), as a
  * filesystem that creates files with the modes the kernel sends needs.
  */
 public final class Scratch {
@@ -69,7 +69,7 @@ public final class Scratch {
 
     /**
      * The calling thread's, on a filesystem's worker: the first call on a thread also gives the
-     * thread its own filesystem context with a umask of 0 ({@link Libc#threadUmask}), so that
+     * thread its own filesystem context with a umask of 0 ({@link ThreadContext#threadUmask}), so that
      * files are created with the modes the kernel sent, to which it has applied the caller's
      * umask already. Where that is refused (a seccomp filter), it says so once per thread and
      * the process's umask stays.
@@ -80,7 +80,7 @@ public final class Scratch {
         Scratch s = PER_THREAD.get();
         if (!s.ownUmask) {
             s.ownUmask = true;
-            int rc = Libc.threadUmask(0);
+            int rc = ThreadContext.threadUmask(0);
             if (rc < 0) {
                 LOG.warn("unshare(CLONE_FS) failed on thread {} (errno {}): files it creates get the process's umask applied twice",
                         Thread.currentThread().getName(), -rc);

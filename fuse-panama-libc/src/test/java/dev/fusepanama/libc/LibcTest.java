@@ -132,11 +132,11 @@ class LibcTest {
     /** A thread's own umask leaves the process's other threads theirs; a file it creates gets the mode asked for. */
     @Test
     void threadUmaskIsTheThreadsAlone() throws Exception {
-        int before = Libc.umask(022);
+        int before = ThreadContext.umask(022);
         try {
             CompletableFuture<int[]> worker = CompletableFuture.supplyAsync(() -> {
-                int rc = Libc.threadUmask(0);
-                int own = Libc.umask(0);
+                int rc = ThreadContext.threadUmask(0);
+                int own = ThreadContext.umask(0);
                 try (Arena a = Arena.ofConfined()) {
                     int fd = Libc.openat(Libc.AT_FDCWD, a.allocateFrom(dir.resolve("made").toString()), O_WRONLY_CREAT | O_CLOEXEC, 0666);
                     Libc.close(fd);
@@ -146,11 +146,11 @@ class LibcTest {
             int[] got = worker.get(30, TimeUnit.SECONDS);
             assertEquals(0, got[0], "unshare(CLONE_FS)");
             assertEquals(0, got[1], "the worker's umask");
-            assertEquals(022, Libc.umask(022), "this thread's umask, after the worker set its own");
+            assertEquals(022, ThreadContext.umask(022), "this thread's umask, after the worker set its own");
             assertEquals("rw-rw-rw-", java.nio.file.attribute.PosixFilePermissions.toString(
                     Files.getPosixFilePermissions(dir.resolve("made"))));
         } finally {
-            Libc.umask(before);
+            ThreadContext.umask(before);
         }
     }
 }

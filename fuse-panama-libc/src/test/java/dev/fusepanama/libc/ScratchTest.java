@@ -66,20 +66,20 @@ class ScratchTest {
     /** worker() gives its thread a umask of 0 of its own, once; get() leaves the umask alone. */
     @Test
     void aWorkersUmaskIsZeroAndItsOwn() throws Exception {
-        int before = Libc.umask(027);
+        int before = ThreadContext.umask(027);
         try {
             int[] got = CompletableFuture.supplyAsync(() -> {
                 Scratch.get();
-                int afterGet = Libc.umask(027);
+                int afterGet = ThreadContext.umask(027);
                 Scratch.worker();
-                int afterWorker = Libc.umask(0);
+                int afterWorker = ThreadContext.umask(0);
                 return new int[] {afterGet, afterWorker};
             }, r -> new Thread(r).start()).get(30, TimeUnit.SECONDS);
             assertEquals(027, got[0], "get() keeps the process's umask");
             assertEquals(0, got[1], "worker() gives the thread 0");
-            assertEquals(027, Libc.umask(027), "this thread's is untouched");
+            assertEquals(027, ThreadContext.umask(027), "this thread's is untouched");
         } finally {
-            Libc.umask(before);
+            ThreadContext.umask(before);
         }
     }
 }

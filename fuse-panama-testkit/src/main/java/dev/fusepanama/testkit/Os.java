@@ -5,15 +5,16 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
+import dev.fusepanama.libc.Dirents;
+import dev.fusepanama.libc.Libc;
+import dev.fusepanama.libc.Xattr;
 import dev.fusepanama.libc.structs.flock;
 import dev.fusepanama.libc.structs.stat;
 import dev.fusepanama.libc.structs.statvfs;
 import dev.fusepanama.libc.structs.timespec;
-import dev.fusepanama.libc.Dirents;
-import dev.fusepanama.libc.Libc;
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.io.IOException;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -432,7 +433,7 @@ public final class Os {
      */
     public static int setxattr(byte[] path, String name, byte[] value, int flags) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.setxattr(cstr(a, path), a.allocateFrom(name), data(a, value), value.length, flags);
+            return Xattr.setxattr(cstr(a, path), a.allocateFrom(name), data(a, value), value.length, flags);
         }
     }
 
@@ -447,7 +448,7 @@ public final class Os {
     public static Result getxattr(byte[] path, String name, int size) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment v = a.allocate(Math.max(1, size));
-            long n = Libc.getxattr(cstr(a, path), a.allocateFrom(name), size == 0 ? MemorySegment.NULL : v, size);
+            long n = Xattr.getxattr(cstr(a, path), a.allocateFrom(name), size == 0 ? MemorySegment.NULL : v, size);
             return n < 0 || size == 0 ? new Result(n, null) : new Result(n, v.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE));
         }
     }
@@ -463,7 +464,7 @@ public final class Os {
     public static Result listxattr(byte[] path, int size) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment v = a.allocate(Math.max(1, size));
-            long n = Libc.listxattr(cstr(a, path), size == 0 ? MemorySegment.NULL : v, size);
+            long n = Xattr.listxattr(cstr(a, path), size == 0 ? MemorySegment.NULL : v, size);
             return n < 0 || size == 0 ? new Result(n, null) : new Result(n, v.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE));
         }
     }
@@ -477,7 +478,7 @@ public final class Os {
      */
     public static int removexattr(byte[] path, String name) {
         try (Arena a = Arena.ofConfined()) {
-            return Libc.removexattr(cstr(a, path), a.allocateFrom(name));
+            return Xattr.removexattr(cstr(a, path), a.allocateFrom(name));
         }
     }
 

@@ -15,6 +15,7 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.ErrnoException;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.libc.Libc;
+import dev.fusepanama.libc.Xattr;
 import dev.fusepanama.vault.CipherDir.Place;
 import dev.fusepanama.vault.crypto.ContentCipher;
 import dev.fusepanama.vault.crypto.CorruptDataException;
@@ -147,8 +148,8 @@ final class Xattrs {
         try {
             MemorySegment.copy(encrypted, 0, s.cipher, JAVA_BYTE, 0, encrypted.length);
             MemorySegment nameSeg = cString(s.path2, stored);
-            check(t.follow() ? Libc.setxattr(t.path(), nameSeg, s.cipher, encrypted.length, flags)
-                    : Libc.lsetxattr(t.path(), nameSeg, s.cipher, encrypted.length, flags));
+            check(t.follow() ? Xattr.setxattr(t.path(), nameSeg, s.cipher, encrypted.length, flags)
+                    : Xattr.lsetxattr(t.path(), nameSeg, s.cipher, encrypted.length, flags));
         } finally {
             done(s, t);
         }
@@ -161,8 +162,8 @@ final class Xattrs {
         XattrTarget t = xattrTarget(s, n);
         try {
             MemorySegment nameSeg = cString(s.path2, stored);
-            long got = check(t.follow() ? Libc.getxattr(t.path(), nameSeg, s.cipher, XATTR_MAX)
-                    : Libc.lgetxattr(t.path(), nameSeg, s.cipher, XATTR_MAX));
+            long got = check(t.follow() ? Xattr.getxattr(t.path(), nameSeg, s.cipher, XATTR_MAX)
+                    : Xattr.lgetxattr(t.path(), nameSeg, s.cipher, XATTR_MAX));
             encrypted = s.cipher.asSlice(0, got).toArray(JAVA_BYTE);
         } finally {
             done(s, t);
@@ -182,8 +183,8 @@ final class Xattrs {
         byte[] list;
         XattrTarget t = xattrTarget(s, n);
         try {
-            long got = check(t.follow() ? Libc.listxattr(t.path(), s.cipher, XATTR_MAX)
-                    : Libc.llistxattr(t.path(), s.cipher, XATTR_MAX));
+            long got = check(t.follow() ? Xattr.listxattr(t.path(), s.cipher, XATTR_MAX)
+                    : Xattr.llistxattr(t.path(), s.cipher, XATTR_MAX));
             list = s.cipher.asSlice(0, got).toArray(JAVA_BYTE);
         } finally {
             done(s, t);
@@ -217,7 +218,7 @@ final class Xattrs {
         XattrTarget t = xattrTarget(s, n);
         try {
             MemorySegment nameSeg = cString(s.path2, stored);
-            check(t.follow() ? Libc.removexattr(t.path(), nameSeg) : Libc.lremovexattr(t.path(), nameSeg));
+            check(t.follow() ? Xattr.removexattr(t.path(), nameSeg) : Xattr.lremovexattr(t.path(), nameSeg));
         } finally {
             done(s, t);
         }

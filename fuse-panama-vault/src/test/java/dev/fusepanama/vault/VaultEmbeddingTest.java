@@ -9,7 +9,8 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.MountOptions;
 import dev.fusepanama.Posix;
 import dev.fusepanama.inode.InodeMount;
-import dev.fusepanama.libc.Libc;
+import dev.fusepanama.libc.ThreadContext;
+import dev.fusepanama.libc.Xattr;
 import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
 import dev.fusepanama.testkit.TestMount;
@@ -95,13 +96,13 @@ class VaultEmbeddingTest {
         Vault.create(cipher, PASSWORD, 10);
         java.util.concurrent.CompletableFuture<Integer> after = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             // A filesystem context of this thread's own, so that its umask is the test's alone.
-            assertEquals(0, Libc.threadUmask(022));
+            assertEquals(0, ThreadContext.threadUmask(022));
             try (Mounted m = mount(cipher)) {
                 Files.writeString(m.root().resolve("f"), "x");
                 Files.createDirectory(m.root().resolve("d"));
                 assertEquals("rw-r--r--", java.nio.file.attribute.PosixFilePermissions.toString(
                         Files.getPosixFilePermissions(m.root().resolve("f"))), "the caller's umask, applied once");
-                return Libc.umask(022);
+                return ThreadContext.umask(022);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -256,8 +257,8 @@ class VaultEmbeddingTest {
             Files.writeString(f, "x");
             try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
                 java.lang.foreign.MemorySegment buf = a.allocate(64);
-                assertEquals(-Errno.EOPNOTSUPP, Libc.lgetxattr(a.allocateFrom(f.toString()), a.allocateFrom("security.capability"), buf, 64));
-                assertEquals(-Errno.ENODATA, Libc.lgetxattr(a.allocateFrom(f.toString()), a.allocateFrom("user.absent"), buf, 64));
+                assertEquals(-Errno.EOPNOTSUPP, Xattr.lgetxattr(a.allocateFrom(f.toString()), a.allocateFrom("security.capability"), buf, 64));
+                assertEquals(-Errno.ENODATA, Xattr.lgetxattr(a.allocateFrom(f.toString()), a.allocateFrom("user.absent"), buf, 64));
             }
         }
     }

@@ -3,7 +3,7 @@ package dev.fusepanama.internal.bind;
 import static dev.fusepanama.internal.bind.Native.C_INT;
 import static dev.fusepanama.internal.bind.Native.C_POINTER;
 
-import dev.fusepanama.libc.Libc;
+import dev.fusepanama.libc.NativeMemory;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
@@ -98,7 +98,7 @@ public final class FuseLog {
         boolean goesOn = false;
         try {
             MemorySegment buffer = FORMAT_BUFFER.get();
-            int n = Libc.vsnprintf(buffer.address(), BUFFER, format, vaList);
+            int n = NativeMemory.vsnprintf(buffer.address(), BUFFER, format, vaList);
             String text = n < 0 ? "(unformattable libfuse message)\n" : buffer.getString(0);
             StringBuilder partial = PARTIAL.get();
             if (!text.endsWith("\n") && partial.length() + text.length() < BUFFER) {

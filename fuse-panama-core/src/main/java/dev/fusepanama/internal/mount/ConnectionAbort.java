@@ -1,7 +1,7 @@
 package dev.fusepanama.internal.mount;
 
 import dev.fusepanama.Errno;
-import dev.fusepanama.libc.Libc;
+import dev.fusepanama.libc.ThreadContext;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -63,12 +63,12 @@ final class ConnectionAbort {
 
     /** On a thread that ends afterwards: its own mount namespace, private, with fusectl mounted; the abort written there. */
     private static void inOwnNamespace(Path abort) throws IOException {
-        check("unshare(CLONE_NEWNS)", Libc.unshare(Libc.CLONE_NEWNS));
+        check("unshare(CLONE_NEWNS)", ThreadContext.unshare(ThreadContext.CLONE_NEWNS));
         try (Arena arena = Arena.ofConfined()) {
             // Private first: a mount made under a shared one would propagate to everyone's table.
-            check("making this namespace's mounts private", Libc.mount(MemorySegment.NULL, arena.allocateFrom("/"),
-                    MemorySegment.NULL, Libc.MS_REC | Libc.MS_PRIVATE, MemorySegment.NULL));
-            check("mount -t fusectl", Libc.mount(arena.allocateFrom("fusectl"), arena.allocateFrom(CONNECTIONS),
+            check("making this namespace's mounts private", ThreadContext.mount(MemorySegment.NULL, arena.allocateFrom("/"),
+                    MemorySegment.NULL, ThreadContext.MS_REC | ThreadContext.MS_PRIVATE, MemorySegment.NULL));
+            check("mount -t fusectl", ThreadContext.mount(arena.allocateFrom("fusectl"), arena.allocateFrom(CONNECTIONS),
                     arena.allocateFrom("fusectl"), 0, MemorySegment.NULL));
         }
         Files.writeString(abort, "1");

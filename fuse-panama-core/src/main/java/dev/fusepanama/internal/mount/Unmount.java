@@ -2,6 +2,7 @@ package dev.fusepanama.internal.mount;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.libc.Libc;
+import dev.fusepanama.libc.ThreadContext;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,7 @@ final class Unmount {
     static int unmount(Path mountpoint, boolean lazy) {
         if (Libc.geteuid() == 0) {
             try (Arena arena = Arena.ofConfined()) {
-                return Libc.umount2(arena.allocateFrom(mountpoint.toString()), lazy ? Libc.MNT_DETACH : 0);
+                return ThreadContext.umount2(arena.allocateFrom(mountpoint.toString()), lazy ? ThreadContext.MNT_DETACH : 0);
             }
         }
         List<String> command = new ArrayList<>(List.of("fusermount3", "-u", "-q"));

@@ -1,11 +1,11 @@
 package dev.fusepanama.internal.view;
 
 import dev.fusepanama.ReadReply;
-import dev.fusepanama.libc.Libc;
 import dev.fusepanama.internal.bind.Native;
 import dev.fusepanama.internal.bind.StructLayouts;
 import dev.fusepanama.internal.bind.fuse_buf;
 import dev.fusepanama.internal.bind.fuse_bufvec;
+import dev.fusepanama.libc.NativeMemory;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
@@ -46,7 +46,7 @@ public final class NativeReadReply implements ReadReply {
     public void fromBytes(ByteBuffer data) {
         int n = data.remaining();
         long v = vector(n);
-        long mem = Libc.malloc(Math.max(n, 1));
+        long mem = NativeMemory.malloc(Math.max(n, 1));
         if (mem == 0) {
             throw new OutOfMemoryError("malloc(" + n + ") failed");
         }
@@ -66,7 +66,7 @@ public final class NativeReadReply implements ReadReply {
         if (Native.getAddress(bufp) != 0) {
             throw new IllegalStateException("read_buf already answered");
         }
-        long v = Libc.malloc(bufvecSize);
+        long v = NativeMemory.malloc(bufvecSize);
         if (v == 0) {
             throw new OutOfMemoryError("malloc(fuse_bufvec) failed");
         }

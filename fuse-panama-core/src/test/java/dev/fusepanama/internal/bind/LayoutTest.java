@@ -9,7 +9,9 @@ import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
 import dev.fusepanama.Timespec;
 import dev.fusepanama.libc.Arch;
+import dev.fusepanama.libc.FileEvents;
 import dev.fusepanama.libc.Libc;
+import dev.fusepanama.libc.ThreadContext;
 import dev.fusepanama.libc.structs.stat;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
@@ -159,7 +161,8 @@ class LayoutTest {
         for (String name : List.of("AT_FDCWD", "AT_SYMLINK_NOFOLLOW", "AT_REMOVEDIR", "AT_EMPTY_PATH", "AT_RECURSIVE",
                 "RESOLVE_NO_MAGICLINKS", "RESOLVE_NO_SYMLINKS", "RESOLVE_BENEATH", "CLONE_FS", "CLONE_NEWNS", "MNT_DETACH", "MS_REC", "MS_PRIVATE", "MAX_HANDLE_SZ",
                 "RLIMIT_NOFILE", "RLIM_INFINITY")) {
-            java.put(name, ((Number) Libc.class.getField(name).get(null)).longValue());
+            Class<?> owner = name.startsWith("CLONE_") || name.startsWith("MNT_") || name.startsWith("MS_") ? ThreadContext.class : Libc.class;
+            java.put(name, ((Number) owner.getField(name).get(null)).longValue());
         }
         java.put("sizeof(struct open_how)", Libc.OPEN_HOW_SIZE);
         java.put("sizeof(struct stat)", (long) Arch.constants().statSize);
@@ -172,7 +175,7 @@ class LayoutTest {
     @Test
     void changeNotificationConstantsMatchTheHeaders() throws Exception {
         Map<String, Long> java = new TreeMap<>();
-        for (Field f : Libc.class.getFields()) {
+        for (Field f : FileEvents.class.getFields()) {
             String n = f.getName();
             if (Modifier.isStatic(f.getModifiers()) && (n.startsWith("IN_") || n.startsWith("FAN_") || n.startsWith("EFD_"))) {
                 java.put(n, ((Number) f.get(null)).longValue());
@@ -180,10 +183,10 @@ class LayoutTest {
         }
         assertTrue(java.keySet().containsAll(List.of("IN_CREATE", "FAN_REPORT_FID", "FAN_MARK_FILESYSTEM", "FAN_EVENT_INFO_TYPE_DFID_NAME")),
                 java.toString());
-        java.put("FANOTIFY_METADATA_VERSION", (long) Libc.FANOTIFY_METADATA_VERSION);
-        java.put("sizeof(struct inotify_event)", Libc.INOTIFY_EVENT_SIZE);
-        java.put("sizeof(struct fanotify_event_metadata)", Libc.FANOTIFY_METADATA_SIZE);
-        java.put("offsetof(struct fanotify_event_info_fid, handle)", Libc.FANOTIFY_INFO_FID_HANDLE);
+        java.put("FANOTIFY_METADATA_VERSION", (long) FileEvents.FANOTIFY_METADATA_VERSION);
+        java.put("sizeof(struct inotify_event)", FileEvents.INOTIFY_EVENT_SIZE);
+        java.put("sizeof(struct fanotify_event_metadata)", FileEvents.FANOTIFY_METADATA_SIZE);
+        java.put("offsetof(struct fanotify_event_info_fid, handle)", FileEvents.FANOTIFY_INFO_FID_HANDLE);
         assertConstants("notify", List.of("stddef.h", "sys/inotify.h", "sys/fanotify.h", "sys/eventfd.h"), java);
     }
 

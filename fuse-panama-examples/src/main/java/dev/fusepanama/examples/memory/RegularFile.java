@@ -2,7 +2,7 @@ package dev.fusepanama.examples.memory;
 
 import static dev.fusepanama.examples.memory.MemoryFileSystem.PAGE;
 
-import dev.fusepanama.libc.Libc;
+import dev.fusepanama.libc.NativeMemory;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
@@ -44,14 +44,14 @@ final class RegularFile extends Node {
 
     /** A zeroed page off the heap, or null if the machine is out of memory. */
     private static MemorySegment calloc(Space space) {
-        long address = Libc.calloc(1, PAGE);
+        long address = NativeMemory.calloc(1, PAGE);
         if (address == 0) return null;
         space.allocated(1);
         return MemorySegment.ofAddress(address).reinterpret(PAGE);
     }
 
     private static void free(MemorySegment page, Space space) {
-        Libc.free(page.address());
+        NativeMemory.free(page.address());
         space.allocated(-1);
     }
 

@@ -4,6 +4,7 @@ import dev.fusepanama.ConnectionInfo;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.libc.Libc;
 import dev.fusepanama.libc.Scratch;
+import dev.fusepanama.libc.ThreadContext;
 
 /**
  * What a file the mirror makes for a caller takes from it, for {@link NameChanges} and
@@ -27,12 +28,12 @@ final class Callers {
 
     /** Before making a file: the caller's umask on this worker thread, where the kernel left it to the mirror. */
     void takeUmask(Request request) {
-        if (acls) Libc.umask(request.umask());
+        if (acls) ThreadContext.umask(request.umask());
     }
 
     /** After making a file: the worker's umask of 0 again (see {@link Scratch}). */
     void dropUmask() {
-        if (acls) Libc.umask(0);
+        if (acls) ThreadContext.umask(0);
     }
 
     /**
@@ -47,13 +48,13 @@ final class Callers {
         if (!root || request.uid() == 0 && request.gid() == 0) {
             return -1;
         }
-        Libc.setfsgid(request.gid());
+        ThreadContext.setfsgid(request.gid());
         return request.uid();
     }
 
     static void leaveCaller(int caller) {
         if (caller >= 0) {
-            Libc.setfsgid(0);
+            ThreadContext.setfsgid(0);
         }
     }
 }

@@ -6,8 +6,8 @@ import dev.fusepanama.inode.EmptyReply;
 import dev.fusepanama.inode.Name;
 import dev.fusepanama.inode.Request;
 import dev.fusepanama.inode.XattrReply;
-import dev.fusepanama.libc.Libc;
 import dev.fusepanama.libc.Scratch;
+import dev.fusepanama.libc.Xattr;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -37,7 +37,7 @@ final class Xattrs {
             table.fail(reply, (int) -d);
             return;
         }
-        int rc = Libc.setxattr(s.procPath((int) d), a, v, value.remaining(), flags);
+        int rc = Xattr.setxattr(s.procPath((int) d), a, v, value.remaining(), flags);
         table.release(n, d);
         table.answer(rc, reply);
     }
@@ -52,7 +52,7 @@ final class Xattrs {
             table.fail(reply, (int) -d);
             return;
         }
-        long rc = Libc.getxattr(s.procPath((int) d), a, into, into.byteSize());
+        long rc = Xattr.getxattr(s.procPath((int) d), a, into, into.byteSize());
         table.release(n, d);
         xattrAnswer(rc, size, into, reply);
     }
@@ -66,7 +66,7 @@ final class Xattrs {
             table.fail(reply, (int) -d);
             return;
         }
-        long rc = Libc.listxattr(s.procPath((int) d), into, into.byteSize());
+        long rc = Xattr.listxattr(s.procPath((int) d), into, into.byteSize());
         table.release(n, d);
         xattrAnswer(rc, size, into, reply);
     }
@@ -90,7 +90,7 @@ final class Xattrs {
             table.fail(reply, (int) -d);
             return;
         }
-        int rc = Libc.removexattr(s.procPath((int) d), a);
+        int rc = Xattr.removexattr(s.procPath((int) d), a);
         table.release(n, d);
         table.answer(rc, reply);
     }

@@ -8,7 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fusepanama.Errno;
 import dev.fusepanama.Posix;
-import dev.fusepanama.libc.Libc;
+import dev.fusepanama.libc.ThreadContext;
+import dev.fusepanama.libc.Xattr;
 import dev.fusepanama.testkit.Emulation;
 import dev.fusepanama.testkit.MountTest;
 import dev.fusepanama.testkit.Os;
@@ -553,14 +554,14 @@ class InodeMirrorTest {
      */
     @Test
     void makingAndClosingAMirrorLeavesTheCallersUmaskAlone() throws Exception {
-        int previous = Libc.umask(022);
+        int previous = ThreadContext.umask(022);
         try {
             mirror().close();
             Path created = Files.createFile(tmp.resolve("created-after"));
             assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(created)));
-            assertEquals(022, Libc.umask(022), "this thread's umask");
+            assertEquals(022, ThreadContext.umask(022), "this thread's umask");
         } finally {
-            Libc.umask(previous);
+            ThreadContext.umask(previous);
         }
     }
 
@@ -626,13 +627,13 @@ class InodeMirrorTest {
             java.lang.foreign.MemorySegment link = a.allocateFrom(m.path("link").toString());
             java.lang.foreign.MemorySegment name = a.allocateFrom("trusted.own");
             java.lang.foreign.MemorySegment v = a.allocate(16);
-            assertEquals(0, Libc.lsetxattr(link, name, a.allocateFrom("v"), 1, 0));
-            assertEquals(1, Libc.lgetxattr(a.allocateFrom(source.resolve("link").toString()), name, v, 16), "on the link in the source");
-            assertEquals(-Errno.ENODATA, Libc.lgetxattr(a.allocateFrom(source.resolve("target").toString()), name, v, 16),
+            assertEquals(0, Xattr.lsetxattr(link, name, a.allocateFrom("v"), 1, 0));
+            assertEquals(1, Xattr.lgetxattr(a.allocateFrom(source.resolve("link").toString()), name, v, 16), "on the link in the source");
+            assertEquals(-Errno.ENODATA, Xattr.lgetxattr(a.allocateFrom(source.resolve("target").toString()), name, v, 16),
                     "not on its target");
-            assertEquals(1, Libc.lgetxattr(link, name, v, 16));
-            assertEquals(0, Libc.lremovexattr(link, name));
-            assertEquals(-Errno.ENODATA, Libc.lgetxattr(link, name, v, 16));
+            assertEquals(1, Xattr.lgetxattr(link, name, v, 16));
+            assertEquals(0, Xattr.lremovexattr(link, name));
+            assertEquals(-Errno.ENODATA, Xattr.lgetxattr(link, name, v, 16));
         }
     }
 
