@@ -2,6 +2,7 @@ package dev.fusepanama.throughmount;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -37,11 +38,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -50,7 +56,8 @@ import org.junit.jupiter.api.Timeout;
  * {@link NodeTable} ({@link InodeFileSystem#lookups()}), through a mount: lookups, creates and
  * readdirplus entries are counted as the kernel takes them, the kernel's forgets (drop_caches,
  * and drop_caches in a loop while several processes look names up and list them) bring every
- * count back to 0 without one forget of more than was counted, a file unlinked while open lives
+ * count back to 0 without one forget of more than was counted, as do the forgets of a memory
+ * cgroup's reclaim; an entry whose send fails is taken back; a file unlinked while open lives
  * while the kernel holds it and goes once it does not, and the end of the mount ends every count.
  */
 @MountTest
@@ -83,20 +90,27 @@ class LookupCountingThroughMountTest {
         final ConcurrentLinkedQueue<String> anomalies = new ConcurrentLinkedQueue<>();
         final AtomicLong notCounted = new AtomicLong();
         final AtomicLong forgets = new AtomicLong();
+        final AtomicLong counts = new AtomicLong();
         final AtomicInteger sessionsEnded = new AtomicInteger();
         final AtomicInteger plainListings = new AtomicInteger();
         final AtomicInteger plusListings = new AtomicInteger();
+        /** The node whose counts and forgets go into {@link #events}; 0 for none. */
+        volatile long watched;
+        final ConcurrentLinkedQueue<String> events = new ConcurrentLinkedQueue<>();
         private final LookupCounter counter = new LookupCounter() {
             @Override
             public boolean count(Inode inode) {
                 boolean counted = table.count(inode);
-                if (!counted) notCounted.incrementAndGet();
+                if (counted) counts.incrementAndGet();
+                else notCounted.incrementAndGet();
+                if (inode.nodeId() == watched) events.add((counted ? "count " : "not counted ") + inode.nodeId());
                 return counted;
             }
 
             @Override
             public void forget(long nodeId, long lookups) {
                 forgets.addAndGet(lookups);
+                if (nodeId == watched) events.add("forget " + nodeId + " " + lookups);
                 if (nodeId != ROOT) {
                     TNode n = table.find(nodeId);
                     if (n == null) {
@@ -126,13 +140,13 @@ class LookupCountingThroughMountTest {
             return n;
         }
 
-        private TNode dir(long ino) throws ErrnoException {
+        TNode dir(long ino) throws ErrnoException {
             TNode n = node(ino);
             if (!n.isDirectory()) throw new ErrnoException(Errno.ENOTDIR);
             return n;
         }
 
-        private void fill(TNode n, Stat st) {
+        void fill(TNode n, Stat st) {
             st.setMode(n.type() | (n.isDirectory() ? 0755 : 0644)).setNlink(n.isDirectory() ? 2 : table.linkCount(n));
         }
 
@@ -220,8 +234,11 @@ class LookupCountingThroughMountTest {
                 }
                 return null;
             });
-            reply.send();
+            sent(reply.send());
         }
+
+        /** Called on the worker after a listing's send, before the request ends. */
+        void sent(boolean sent) {}
 
         private boolean add(DirReply reply, byte[] name, TNode n, long next) {
             if (!reply.plus()) return reply.add(name, n.nodeId(), n.type(), next);
@@ -366,6 +383,262 @@ class LookupCountingThroughMountTest {
             }
         }
         assertEquals(0, fs.held());
+    }
+
+    /**
+     * An entry the kernel never takes is taken back. A lookup is held until the connection is
+     * aborted (its caller gone with it), then answered with a node: the library counts it, the
+     * send fails, {@code entry} says so, and the library forgets that one lookup again. The node
+     * is left as the kernel has it, not held at all, and still named.
+     */
+    @Test
+    void anEntryWhoseSendFailsIsTakenBack() throws Exception {
+        CountDownLatch asked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch answered = new CountDownLatch(1);
+        AtomicReference<Boolean> sent = new AtomicReference<>();
+        AtomicLong lookupsAfter = new AtomicLong(-1);
+        CountedFs fs = new CountedFs() {
+            @Override
+            public void lookup(Request request, long parent, Name name, EntryReply reply) throws ErrnoException {
+                if (!name.toString().equals("late") || watched == 0) {
+                    super.lookup(request, parent, name, reply);
+                    return;
+                }
+                asked.countDown();
+                try {
+                    release.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                TNode n = table.child(dir(parent), "late");
+                fill(n, reply.attributes());
+                sent.set(reply.entry(n, LONG));
+                lookupsAfter.set(n.lookups()); // on the worker: before the session can end
+                answered.countDown();
+            }
+        };
+        TNode late;
+        Process stat;
+        try (TestMount m = TestMount.mount(fs)) {
+            Os.close(Os.open(m.path("late"), Posix.O_CREAT | Posix.O_WRONLY));
+            late = fs.table.child(fs.rootNode, "late");
+            assertEquals(0, forgetAllBut(fs, 0), "the kernel forgot the created file");
+            fs.watched = late.nodeId();
+            stat = new ProcessBuilder("stat", m.path("late").toString()).redirectErrorStream(true).start();
+            assertTrue(asked.await(30, TimeUnit.SECONDS), "stat made the kernel look the name up");
+            TestMount.forceUnmount(m.root());
+            release.countDown();
+            assertTrue(answered.await(30, TimeUnit.SECONDS), "the held lookup answered");
+            assertEquals(Boolean.FALSE, sent.get(), "the aborted connection took no entry, and entry() says so");
+            long id = late.nodeId();
+            assertEquals(List.of("count " + id, "forget " + id + " 1"), List.copyOf(fs.events),
+                    "counted as the entry went out, taken back once when it did not arrive");
+            assertEquals(0, lookupsAfter.get(), "no lookup held once entry() returned");
+            assertFalse(late.isDropped(), "still named: the node stays");
+            assertTrue(stat.waitFor(30, TimeUnit.SECONDS));
+            assertNotEquals(0, stat.exitValue(), "stat's lookup failed with the connection");
+        } finally {
+            release.countDown();
+        }
+        assertEquals(List.of(), List.copyOf(fs.anomalies));
+        assertEquals(0, fs.held());
+    }
+
+    /**
+     * A readdirplus batch the kernel never takes is taken back: {@code ls -l}'s first READDIRPLUS
+     * is held until the connection is aborted, then filled with 50 entries, each counted as it
+     * is added; the send fails, and before the request ends the library has forgotten every one
+     * of them again, once.
+     */
+    @Test
+    void aReaddirplusBatchWhoseSendFailsIsTakenBack() throws Exception {
+        CountDownLatch asked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch answered = new CountDownLatch(1);
+        AtomicReference<Boolean> sent = new AtomicReference<>();
+        AtomicLong heldAfter = new AtomicLong(-1);
+        AtomicLong countedBefore = new AtomicLong();
+        AtomicLong forgotBefore = new AtomicLong();
+        AtomicLong countedInBatch = new AtomicLong(-1);
+        AtomicLong forgotInBatch = new AtomicLong(-1);
+        AtomicBoolean hold = new AtomicBoolean();
+        AtomicBoolean inHeld = new AtomicBoolean();
+        CountedFs fs = new CountedFs() {
+            @Override
+            public void readdir(Request request, long ino, long fh, long size, long offset, DirReply reply) throws IOException {
+                if (reply.plus() && offset == 0 && hold.compareAndSet(true, false)) {
+                    asked.countDown();
+                    try {
+                        release.await(60, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    countedBefore.set(counts.get());
+                    forgotBefore.set(forgets.get());
+                    inHeld.set(true);
+                    super.readdir(request, ino, fh, size, offset, reply);
+                    answered.countDown();
+                    return;
+                }
+                super.readdir(request, ino, fh, size, offset, reply);
+            }
+
+            @Override
+            void sent(boolean ok) {
+                if (!inHeld.get()) return;
+                sent.set(ok);
+                heldAfter.set(held()); // on the worker: before the session can end
+                countedInBatch.set(counts.get() - countedBefore.get());
+                forgotInBatch.set(forgets.get() - forgotBefore.get());
+            }
+        };
+        Process ls;
+        try (TestMount m = TestMount.mount(fs)) {
+            for (int i = 0; i < 50; i++) Os.close(Os.open(m.path("f" + i), Posix.O_CREAT | Posix.O_WRONLY));
+            assertEquals(0, forgetAllBut(fs, 0), "the kernel forgot the created files");
+            hold.set(true);
+            ls = new ProcessBuilder("ls", "-l", m.root().toString()).redirectErrorStream(true).start();
+            assertTrue(asked.await(30, TimeUnit.SECONDS), "ls made the kernel ask for READDIRPLUS");
+            TestMount.forceUnmount(m.root());
+            release.countDown();
+            assertTrue(answered.await(30, TimeUnit.SECONDS), "the held listing answered");
+            assertEquals(Boolean.FALSE, sent.get(), "the aborted connection took no batch, and send() says so");
+            assertEquals(50, countedInBatch.get(), "each of the 50 entries counted as it was added");
+            assertEquals(50, forgotInBatch.get(), "and each forgotten again, once, when the batch did not arrive");
+            assertEquals(0, heldAfter.get(), "no lookup held once send() returned");
+            assertTrue(ls.waitFor(30, TimeUnit.SECONDS));
+            assertNotEquals(0, ls.exitValue(), "ls failed with the connection");
+        } finally {
+            release.countDown();
+        }
+        assertEquals(List.of(), List.copyOf(fs.anomalies));
+        assertEquals(0, fs.held());
+    }
+
+    /**
+     * Memory pressure as the kernel meets it: four processes in a memory cgroup of their own
+     * stat and list 400 names while the cgroup is made to reclaim every 50 ms (cgroup v1's
+     * {@code memory.force_empty}, v2's {@code memory.reclaim}). Reclaim shrinks the dentries
+     * and inodes charged to the cgroup, so the kernel's forgets arrive in the middle of lookups
+     * and readdirplus batches of the same nodes. Nothing else forgets here (no drop_caches
+     * until the end), so every forget counted during the run came from reclaim; none finds fewer
+     * lookups than it takes, no client fails, and the counts end at 0.
+     */
+    @Test
+    void reclaimInAMemoryCgroupForgetsExactly() throws Exception {
+        CountedFs fs = new CountedFs();
+        try (MemoryCgroup cgroup = MemoryCgroup.create("fp-lookups-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+                TestMount m = TestMount.mount(fs)) {
+            for (int i = 0; i < 400; i++) {
+                Os.close(Os.open(m.path("f" + i), Posix.O_CREAT | Posix.O_WRONLY));
+            }
+            assertEquals(0, forgetAllBut(fs, 0));
+            long forgetsBefore = fs.forgets.get();
+            String script = "echo $$ > \"$2\" || exit 2; end=$(($(date +%s) + 6)); while [ $(date +%s) -lt $end ]; do"
+                    + " stat -c %i \"$1\"/f* > /dev/null || exit 1; ls -l \"$1\" > /dev/null || exit 1;"
+                    + " for i in 0 57 123 256 399; do stat \"$1/f$i\" > /dev/null || exit 1; done; done";
+            List<Process> clients = new ArrayList<>();
+            for (int c = 0; c < 4; c++) {
+                clients.add(new ProcessBuilder("sh", "-c", script, "client", m.root().toString(), cgroup.procs().toString())
+                        .redirectErrorStream(true).start());
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);
+            int reclaims = 0;
+            while (System.nanoTime() < deadline) {
+                if (cgroup.reclaim()) reclaims++;
+                Thread.sleep(50);
+            }
+            for (Process p : clients) {
+                String out = new String(p.getInputStream().readAllBytes());
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+                assertEquals(0, p.exitValue(), "a client's stat or ls failed: " + out);
+            }
+            long reclaimed = fs.forgets.get() - forgetsBefore;
+            assertTrue(reclaims > 10, "the cgroup was made to reclaim often: " + reclaims);
+            assertTrue(reclaimed >= 20_000, "reclaim made the kernel forget, again and again: " + reclaimed + " lookups forgotten");
+            assertEquals(List.of(), List.copyOf(fs.anomalies));
+            assertEquals(0, forgetAllBut(fs, 0), "every count back to 0 once the kernel forgot");
+            for (TNode n : children(fs, fs.rootNode)) {
+                assertFalse(n.isDropped(), "named files are never dropped");
+            }
+        }
+        assertEquals(0, fs.held());
+        assertEquals(List.of(), List.copyOf(fs.anomalies));
+    }
+
+    /**
+     * A memory cgroup below this JVM's own for child processes to join, on cgroup v1's memory
+     * controller or v2; the test is skipped where neither can be made (not root, or a v2 parent
+     * that does not pass the memory controller down).
+     */
+    static final class MemoryCgroup implements AutoCloseable {
+        private final Path dir;
+        private final Path reclaim;
+        private final String amount;
+
+        private MemoryCgroup(Path dir, Path reclaim, String amount) {
+            this.dir = dir;
+            this.reclaim = reclaim;
+            this.amount = amount;
+        }
+
+        static MemoryCgroup create(String name) throws IOException {
+            List<String> mounts = Files.readAllLines(Path.of("/proc/self/mounts"));
+            for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
+                String[] f = line.split(":", 3);
+                if (f.length < 3) continue;
+                if (Arrays.asList(f[1].split(",")).contains("memory")) { // v1
+                    Path base = Path.of("/sys/fs/cgroup/memory" + f[2]);
+                    if (Files.isWritable(base.resolve("memory.force_empty"))) {
+                        Path dir = Files.createDirectory(base.resolve(name));
+                        return new MemoryCgroup(dir, dir.resolve("memory.force_empty"), "0");
+                    }
+                } else if (f[0].equals("0") && f[1].isEmpty()) { // v2
+                    for (String mount : mounts) {
+                        String[] m = mount.split(" ");
+                        if (m.length < 3 || !m[2].equals("cgroup2")) continue;
+                        Path base = Path.of(m[1] + f[2]);
+                        Path control = base.resolve("cgroup.subtree_control");
+                        if (Files.isReadable(control) && Files.readString(control).contains("memory")) {
+                            Path dir = Files.createDirectory(base.resolve(name));
+                            if (Files.exists(dir.resolve("memory.reclaim"))) return new MemoryCgroup(dir, dir.resolve("memory.reclaim"), "1G");
+                            Files.delete(dir);
+                        }
+                    }
+                }
+            }
+            return Assumptions.abort("no memory cgroup to reclaim in: neither cgroup v1's memory controller nor v2's memory.reclaim is writable here");
+        }
+
+        /** The file a process writes its pid to, to join. */
+        Path procs() {
+            return dir.resolve("cgroup.procs");
+        }
+
+        /** Reclaims what it can of the cgroup's memory: whether the kernel accepted the request (it may free less). */
+        boolean reclaim() {
+            try {
+                Files.writeString(reclaim, amount);
+                return true;
+            } catch (IOException e) { // v2's EAGAIN when it freed less than asked; a signal's EINTR
+                return false;
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (true) {
+                try {
+                    Files.delete(dir); // rmdir: refused while a process is still in it
+                    return;
+                } catch (IOException e) {
+                    if (System.nanoTime() > deadline) throw e;
+                    Thread.sleep(50);
+                }
+            }
+        }
     }
 
     /** A filesystem that has the library count its lookups and implements forget too is refused: its forget would never be called. */

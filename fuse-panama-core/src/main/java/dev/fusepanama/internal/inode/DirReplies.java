@@ -210,12 +210,19 @@ final class DirReplies {
             return name[0] == '.' && (name.length == 1 || name.length == 2 && name[1] == '.');
         }
 
-        /** The node ids this batch counted a lookup of, to take back if it is not sent. */
-        private long[] counted = new long[16];
+        /**
+         * The node ids this batch counted a lookup of, to take back if it is not sent; made at
+         * the first one, so a filesystem that counts its own lookups allocates nothing for it.
+         */
+        private long[] counted;
         private int countedSize;
 
         private void counted(long nodeId) {
-            if (countedSize == counted.length) counted = Arrays.copyOf(counted, countedSize * 2);
+            if (counted == null) {
+                counted = new long[32];
+            } else if (countedSize == counted.length) {
+                counted = Arrays.copyOf(counted, countedSize * 2);
+            }
             counted[countedSize++] = nodeId;
         }
 
