@@ -277,6 +277,13 @@ class LookupCountingThroughMountTest {
         return all;
     }
 
+    /** Skips the test where a connection cannot be aborted (fusectl cannot be mounted: not root). */
+    private static void assumeAbortable() throws Exception {
+        TestMount.ensureFusectl();
+        Assumptions.assumeTrue(Files.readString(Path.of("/proc/self/mounts")).contains(" /sys/fs/fuse/connections fusectl "),
+                "fusectl is not mounted and cannot be: a connection cannot be aborted here");
+    }
+
     private static void run(String... command) throws Exception {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
@@ -370,9 +377,8 @@ class LookupCountingThroughMountTest {
                 Thread.sleep(20);
             }
             for (Process p : clients) {
-                String out = new String(p.getInputStream().readAllBytes());
-                assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-                assertEquals(0, p.exitValue(), "a client's stat or ls failed: " + out);
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "a client ran too long");
+                assertEquals(0, p.exitValue(), "a client's stat or ls failed: " + new String(p.getInputStream().readAllBytes()));
             }
             assertTrue(drops > 20, "the kernel was made to forget often: " + drops);
             assertTrue(fs.forgets.get() > 0);
@@ -418,8 +424,9 @@ class LookupCountingThroughMountTest {
                 answered.countDown();
             }
         };
+        assumeAbortable();
         TNode late;
-        Process stat;
+        Process stat = null;
         try (TestMount m = TestMount.mount(fs)) {
             Os.close(Os.open(m.path("late"), Posix.O_CREAT | Posix.O_WRONLY));
             late = fs.table.child(fs.rootNode, "late");
@@ -440,6 +447,7 @@ class LookupCountingThroughMountTest {
             assertNotEquals(0, stat.exitValue(), "stat's lookup failed with the connection");
         } finally {
             release.countDown();
+            if (stat != null) stat.destroyForcibly();
         }
         assertEquals(List.of(), List.copyOf(fs.anomalies));
         assertEquals(0, fs.held());
@@ -447,8 +455,8 @@ class LookupCountingThroughMountTest {
 
     /**
      * A readdirplus batch the kernel never takes is taken back: {@code ls -l}'s first READDIRPLUS
-     * is held until the connection is aborted, then filled with 50 entries, each counted as it
-     * is added; the send fails, and before the request ends the library has forgotten every one
+     * is held until the connection is aborted, then filled with up to 50 entries, each counted as
+     * it is added; the send fails, and before the request ends the library has forgotten every one
      * of them again, once.
      */
     @Test
@@ -493,7 +501,8 @@ class LookupCountingThroughMountTest {
                 forgotInBatch.set(forgets.get() - forgotBefore.get());
             }
         };
-        Process ls;
+        assumeAbortable();
+        Process ls = null;
         try (TestMount m = TestMount.mount(fs)) {
             for (int i = 0; i < 50; i++) Os.close(Os.open(m.path("f" + i), Posix.O_CREAT | Posix.O_WRONLY));
             assertEquals(0, forgetAllBut(fs, 0), "the kernel forgot the created files");
@@ -504,13 +513,15 @@ class LookupCountingThroughMountTest {
             release.countDown();
             assertTrue(answered.await(30, TimeUnit.SECONDS), "the held listing answered");
             assertEquals(Boolean.FALSE, sent.get(), "the aborted connection took no batch, and send() says so");
-            assertEquals(50, countedInBatch.get(), "each of the 50 entries counted as it was added");
-            assertEquals(50, forgotInBatch.get(), "and each forgotten again, once, when the batch did not arrive");
+            // As many as fit the kernel's buffer (one page before Linux 6.16, more since): all 50 here.
+            assertTrue(countedInBatch.get() > 10, "each entry counted as it was added: " + countedInBatch.get());
+            assertEquals(countedInBatch.get(), forgotInBatch.get(), "and each forgotten again, once, when the batch did not arrive");
             assertEquals(0, heldAfter.get(), "no lookup held once send() returned");
             assertTrue(ls.waitFor(30, TimeUnit.SECONDS));
             assertNotEquals(0, ls.exitValue(), "ls failed with the connection");
         } finally {
             release.countDown();
+            if (ls != null) ls.destroyForcibly();
         }
         assertEquals(List.of(), List.copyOf(fs.anomalies));
         assertEquals(0, fs.held());
@@ -539,20 +550,26 @@ class LookupCountingThroughMountTest {
                     + " stat -c %i \"$1\"/f* > /dev/null || exit 1; ls -l \"$1\" > /dev/null || exit 1;"
                     + " for i in 0 57 123 256 399; do stat \"$1/f$i\" > /dev/null || exit 1; done; done";
             List<Process> clients = new ArrayList<>();
-            for (int c = 0; c < 4; c++) {
-                clients.add(new ProcessBuilder("sh", "-c", script, "client", m.root().toString(), cgroup.procs().toString())
-                        .redirectErrorStream(true).start());
-            }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);
             int reclaims = 0;
-            while (System.nanoTime() < deadline) {
-                if (cgroup.reclaim()) reclaims++;
-                Thread.sleep(50);
-            }
-            for (Process p : clients) {
-                String out = new String(p.getInputStream().readAllBytes());
-                assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-                assertEquals(0, p.exitValue(), "a client's stat or ls failed: " + out);
+            try {
+                for (int c = 0; c < 4; c++) {
+                    clients.add(new ProcessBuilder("sh", "-c", script, "client", m.root().toString(), cgroup.procs().toString())
+                            .redirectErrorStream(true).start());
+                }
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);
+                while (System.nanoTime() < deadline) {
+                    cgroup.reclaim();
+                    reclaims++;
+                    Thread.sleep(50);
+                }
+                for (Process p : clients) {
+                    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "a client ran too long");
+                    assertEquals(0, p.exitValue(), "a client's stat or ls failed: " + new String(p.getInputStream().readAllBytes()));
+                }
+            } finally {
+                for (Process p : clients) {
+                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // out of the cgroup before it is removed
+                }
             }
             long reclaimed = fs.forgets.get() - forgetsBefore;
             assertTrue(reclaims > 10, "the cgroup was made to reclaim often: " + reclaims);
@@ -568,47 +585,56 @@ class LookupCountingThroughMountTest {
     }
 
     /**
-     * A memory cgroup below this JVM's own for child processes to join, on cgroup v1's memory
-     * controller or v2; the test is skipped where neither can be made (not root, or a v2 parent
-     * that does not pass the memory controller down).
+     * A memory cgroup for child processes to join, on cgroup v1's memory controller (below this
+     * JVM's own cgroup) or v2 (below the nearest ancestor of this JVM's cgroup that passes the
+     * memory controller down); the test is skipped where neither can be made (not root, a
+     * read-only cgroup filesystem, no memory controller).
      */
     static final class MemoryCgroup implements AutoCloseable {
         private final Path dir;
-        private final Path reclaim;
-        private final String amount;
+        private final boolean v2;
 
-        private MemoryCgroup(Path dir, Path reclaim, String amount) {
+        private MemoryCgroup(Path dir, boolean v2) {
             this.dir = dir;
-            this.reclaim = reclaim;
-            this.amount = amount;
+            this.v2 = v2;
         }
 
         static MemoryCgroup create(String name) throws IOException {
-            List<String> mounts = Files.readAllLines(Path.of("/proc/self/mounts"));
-            for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
-                String[] f = line.split(":", 3);
-                if (f.length < 3) continue;
-                if (Arrays.asList(f[1].split(",")).contains("memory")) { // v1
-                    Path base = Path.of("/sys/fs/cgroup/memory" + f[2]);
-                    if (Files.isWritable(base.resolve("memory.force_empty"))) {
+            List<String> cgroups = Files.readAllLines(Path.of("/proc/self/cgroup"));
+            for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+                // id parent major:minor root mountpoint options [optional fields] - type source super-options
+                String[] f = line.split(" ");
+                int dash = Arrays.asList(f).indexOf("-");
+                if (dash < 0 || dash + 3 >= f.length) continue;
+                String type = f[dash + 1];
+                boolean memoryV1 = type.equals("cgroup") && Arrays.asList(f[dash + 3].split(",")).contains("memory");
+                if (!memoryV1 && !type.equals("cgroup2")) continue;
+                for (String cg : cgroups) {
+                    String[] c = cg.split(":", 3);
+                    if (c.length < 3) continue;
+                    boolean match = memoryV1 ? Arrays.asList(c[1].split(",")).contains("memory") : c[0].equals("0") && c[1].isEmpty();
+                    if (!match || !(c[2] + "/").startsWith(f[3].equals("/") ? "/" : f[3] + "/")) continue;
+                    Path own = Path.of(f[4] + c[2].substring(f[3].equals("/") ? 0 : f[3].length()));
+                    Path base = memoryV1 ? own : passingMemoryDown(Path.of(f[4]), own);
+                    if (base == null || !Files.exists(base.resolve(memoryV1 ? "memory.force_empty" : "cgroup.subtree_control"))) continue;
+                    try {
                         Path dir = Files.createDirectory(base.resolve(name));
-                        return new MemoryCgroup(dir, dir.resolve("memory.force_empty"), "0");
-                    }
-                } else if (f[0].equals("0") && f[1].isEmpty()) { // v2
-                    for (String mount : mounts) {
-                        String[] m = mount.split(" ");
-                        if (m.length < 3 || !m[2].equals("cgroup2")) continue;
-                        Path base = Path.of(m[1] + f[2]);
-                        Path control = base.resolve("cgroup.subtree_control");
-                        if (Files.isReadable(control) && Files.readString(control).contains("memory")) {
-                            Path dir = Files.createDirectory(base.resolve(name));
-                            if (Files.exists(dir.resolve("memory.reclaim"))) return new MemoryCgroup(dir, dir.resolve("memory.reclaim"), "1G");
-                            Files.delete(dir);
-                        }
+                        if (memoryV1 || Files.exists(dir.resolve("memory.reclaim"))) return new MemoryCgroup(dir, !memoryV1);
+                        Files.delete(dir);
+                    } catch (IOException e) { // not root, or a read-only cgroup filesystem: skipped below
                     }
                 }
             }
             return Assumptions.abort("no memory cgroup to reclaim in: neither cgroup v1's memory controller nor v2's memory.reclaim is writable here");
+        }
+
+        /** The nearest of {@code own} and its ancestors up to {@code root} whose children get the memory controller, or null. */
+        private static Path passingMemoryDown(Path root, Path own) throws IOException {
+            for (Path p = own; p != null && p.startsWith(root); p = p.getParent()) {
+                Path control = p.resolve("cgroup.subtree_control");
+                if (Files.isReadable(control) && Arrays.asList(Files.readString(control).strip().split(" ")).contains("memory")) return p;
+            }
+            return null;
         }
 
         /** The file a process writes its pid to, to join. */
@@ -616,13 +642,22 @@ class LookupCountingThroughMountTest {
             return dir.resolve("cgroup.procs");
         }
 
-        /** Reclaims what it can of the cgroup's memory: whether the kernel accepted the request (it may free less). */
-        boolean reclaim() {
+        /**
+         * Reclaims what it can of the cgroup's memory: v1 by {@code memory.force_empty}, v2 by
+         * asking {@code memory.reclaim} for all it uses (its EAGAIN, freed less than asked, is
+         * what is expected of a cgroup whose processes keep using memory).
+         */
+        void reclaim() throws IOException {
             try {
-                Files.writeString(reclaim, amount);
-                return true;
-            } catch (IOException e) { // v2's EAGAIN when it freed less than asked; a signal's EINTR
-                return false;
+                if (v2) {
+                    Files.writeString(dir.resolve("memory.reclaim"), Files.readString(dir.resolve("memory.current")).strip());
+                } else {
+                    Files.writeString(dir.resolve("memory.force_empty"), "0");
+                }
+            } catch (IOException e) {
+                if (!String.valueOf(e.getMessage()).contains("temporarily unavailable") && !String.valueOf(e.getMessage()).contains("Interrupted")) {
+                    throw e;
+                }
             }
         }
 

@@ -229,9 +229,10 @@ final class DirReplies {
         /** The batch did not reach the kernel (not taken, or answered with an error instead): its lookups go back, once. */
         @Override
         void notSent() {
-            int n = countedSize;
+            long[] c = counted; // read once: a deferred batch may be dropped by another thread than the one filling it
+            int n = c == null ? 0 : Math.min(countedSize, c.length);
             countedSize = 0;
-            for (int i = 0; i < n; i++) replies.uncount(counted[i]);
+            for (int i = 0; i < n; i++) replies.uncount(c[i]);
         }
 
         /** By name alone: node id 0, so the kernel lists the name and links no inode to it. */

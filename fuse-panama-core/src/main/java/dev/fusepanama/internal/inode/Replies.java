@@ -172,8 +172,12 @@ public final class Replies {
     public void dropAll() {
         int dropped = 0;
         for (NativeReply r : deferred) {
-            if (r.drop(Errno.EIO)) {
-                dropped++;
+            try {
+                if (r.drop(Errno.EIO)) {
+                    dropped++;
+                }
+            } catch (RuntimeException e) { // one reply's failure leaves the others to be answered, and the teardown to run
+                LOG.warn("answering a deferred reply at the session's end threw", e);
             }
         }
         deferred.clear();
