@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -660,6 +661,57 @@ class InodeMirrorTest {
             }
             assertEquals(0, fs.nodes(), "every node forgotten once the kernel dropped its entries");
             assertEquals("x", Files.readString(m.path("f7")), "and looked up again");
+        }
+    }
+
+    /**
+     * The mirror's own lookup count, raced: four processes stat, list ({@code ls -lR}, whose
+     * READDIRPLUS entries count) and read 200 files in four directories while the kernel drops
+     * its caches every 20 ms, so forgets arrive between a lookup and its entry and in the middle
+     * of readdirplus batches of the same nodes. A node forgotten while the kernel still held it
+     * would answer the kernel's next request of it with ESTALE and fail a client; one counted
+     * more than the kernel took would stay after the kernel forgot everything.
+     */
+    @Test
+    void forgetsRacingLookupsAndListingsDropNoNodeTheKernelHoldsAndLeaveNone() throws Exception {
+        InodeMirror fs = mirror();
+        for (int d = 0; d < 4; d++) {
+            Path dir = Files.createDirectory(source.resolve("d" + d));
+            for (int i = 0; i < 50; i++) Files.writeString(dir.resolve("f" + i), "file " + d + "/" + i);
+        }
+        try (TestMount m = mount(fs)) {
+            String script = "end=$(($(date +%s) + 5)); while [ $(date +%s) -lt $end ]; do"
+                    + " stat -c %i \"$1\"/d*/f* > /dev/null || exit 1; ls -lR \"$1\" > /dev/null || exit 1;"
+                    + " [ \"$(cat \"$1/d2/f17\")\" = 'file 2/17' ] || exit 3; done";
+            List<Process> clients = new ArrayList<>();
+            int drops = 0;
+            try {
+                for (int c = 0; c < 4; c++) {
+                    clients.add(new ProcessBuilder("sh", "-c", script, "client", m.root().toString()).redirectErrorStream(true).start());
+                }
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (System.nanoTime() < deadline) {
+                    Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "2");
+                    drops++;
+                    Thread.sleep(20);
+                }
+                for (Process p : clients) {
+                    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "a client ran too long");
+                    assertEquals(0, p.exitValue(), "a client's stat, ls or cat failed: "
+                            + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+                }
+            } finally {
+                clients.forEach(Process::destroyForcibly);
+            }
+            assertTrue(drops > 20, "the kernel was made to forget often: " + drops);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (fs.nodes() > 0 && System.nanoTime() < deadline) {
+                Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "2");
+                Thread.sleep(100);
+            }
+            assertEquals(0, fs.nodes(), "every node forgotten once the kernel forgot: none counted more than it took");
+            assertEquals(1, fs.descriptorsHeld(), "only the root node holds a descriptor");
+            assertEquals("file 3/49", Files.readString(m.path("d3/f49")), "and looked up again");
         }
     }
 
