@@ -1,5 +1,6 @@
 package dev.fusepanama.bench;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,7 +37,19 @@ public final class Compare {
     /** The suites, by the name {@code --suite} takes; the first is the default. */
     static final List<String> SUITES = List.of("tree", "mirror", "everyday", "memfs", "inode", "passthrough", "uring", "cryptomator", "vault");
 
-    record Options(String suite, int rounds, double scale, int maxWarmupPasses, boolean smoke, Path write, String command) {}
+    /**
+     * The ratio columns each suite's headline in RESULTS.md keeps, by suite; a suite not named
+     * keeps all its ratio columns. The values and the other ratios stay in results/SUITE.md.
+     */
+    static final Map<String, List<String>> HEADLINE_RATIOS = Map.of(
+            "tree", List.of("panama / C3", "panama / jnr"),
+            "memfs", List.of("memfs / passthrough_hp"),
+            "passthrough", List.of("mirror / passthrough_hp"),
+            "uring", List.of("panama uring / C uring"),
+            "everyday", List.of("Java / better of passthrough_hp and go-fuse",
+                    "Java, passthrough / better of passthrough_hp, passthrough and go-fuse"));
+
+    record Options(String suite, int rounds, double scale, int maxWarmupPasses, boolean smoke, Path write, String command, boolean headlines) {}
 
     static Path repo() {
         return Path.of(System.getProperty("fusepanama.repo", "..")).toAbsolutePath().normalize();
@@ -44,6 +57,10 @@ public final class Compare {
 
     public static void main(String[] args) throws Exception {
         Options options = parse(args);
+        if (options.headlines()) {
+            writeHeadlines(options.write());
+            return;
+        }
         Outcome outcome = run(options);
         String section = outcome.section();
         System.out.println(section);
@@ -56,9 +73,21 @@ public final class Compare {
             Path full = options.write().toAbsolutePath().resolveSibling(name);
             Files.createDirectories(full.getParent());
             Report.write(full, section);
-            Report.write(options.write(), Report.headline(section, name, outcome.headlineExtra()));
+            Report.write(options.write(), Report.headline(section, name, HEADLINE_RATIOS.getOrDefault(options.suite(), List.of())));
             System.err.println("wrote the section \"" + section.lines().findFirst().orElseThrow() + "\" to " + full
                     + " and its headline to " + options.write());
+        }
+    }
+
+    /** Rewrites every suite's headline in {@code results} from its whole section in results/SUITE.md, running nothing. */
+    static void writeHeadlines(Path results) throws IOException {
+        if (results == null) throw new IllegalArgumentException("--headlines needs --write RESULTS.md");
+        for (String suite : SUITES) {
+            String name = "results/" + suite + ".md";
+            Path full = results.toAbsolutePath().resolveSibling(name);
+            if (!Files.exists(full)) continue;
+            Report.write(results, Report.headline(Files.readString(full), name, HEADLINE_RATIOS.getOrDefault(suite, List.of())));
+            System.err.println("rewrote the headline of " + suite + " from " + full);
         }
     }
 
@@ -68,6 +97,7 @@ public final class Compare {
         Double scale = null;
         int maxWarmups = MAX_WARMUP_PASSES;
         boolean smoke = false;
+        boolean headlines = false;
         Path write = null;
         String command = null;
         for (int i = 0; i < args.length; i++) {
@@ -83,19 +113,20 @@ public final class Compare {
                 case "--smoke" -> { rounds = 1; scale = 1 / 32.0; maxWarmups = 1; smoke = true; }
                 case "--write" -> write = Path.of(args[++i]);
                 case "--command" -> command = args[++i];
+                case "--headlines" -> headlines = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; usage: Compare [--suite " + String.join("|", SUITES) + "] [--rounds N] [--scale F] [--quick | --smoke] [--write FILE] [--command TEXT]");
+                        + "; usage: Compare [--suite " + String.join("|", SUITES) + "] [--rounds N] [--scale F] [--quick | --smoke | --headlines] [--write FILE] [--command TEXT]");
             }
         }
         if (!SUITES.contains(suite)) throw new IllegalArgumentException("unknown suite " + suite + ": one of " + String.join(", ", SUITES));
         if (command == null) command = "java ... " + Compare.class.getName() + " " + String.join(" ", args);
         // The default scale: 2 for the tree's workloads (tree, inode), 1 for the other suites.
         return new Options(suite, rounds == null ? 5 : rounds, scale == null ? (suite.equals("tree") || suite.equals("inode") || suite.equals("uring") ? 2 : 1) : scale,
-                maxWarmups, smoke, write, command);
+                maxWarmups, smoke, write, command, headlines);
     }
 
-    /** A suite's section of RESULTS.md, and what of its after-rounds text its headline shows too ("" for none). */
-    record Outcome(String section, String headlineExtra) {}
+    /** A suite's section of RESULTS.md. */
+    record Outcome(String section) {}
 
     /** Runs the suite and returns its section of RESULTS.md. */
     static Outcome run(Options o) throws Exception {
@@ -167,8 +198,7 @@ public final class Compare {
                 processes.add(new Report.Process(fs.name(), fs.peakRssKiB(), fs.idleWorkers(), fs.hasJit(), t[2] / (double) t[1], unseen));
             }
             String extra = suite.afterRounds(running, o.scale());
-            return new Outcome(Report.section(suite, o, passes, values, cpu, processes, extra),
-                    suite.headlineShowsAfterRounds() ? extra : "");
+            return new Outcome(Report.section(suite, o, passes, values, cpu, processes, extra));
         }
     }
 

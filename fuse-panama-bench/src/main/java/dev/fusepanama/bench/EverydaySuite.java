@@ -134,12 +134,6 @@ final class EverydaySuite implements Suite {
                         (r, w, n) -> MemfsSuite.timed(w, "rm", "-rf", TREE)));
     }
 
-    /** The freshness table belongs beside the times: what the peers' speed costs. */
-    @Override
-    public boolean headlineShowsAfterRounds() {
-        return true;
-    }
-
     /** The freshness table: each change made in the source, and when each mount shows it. */
     @Override
     public String afterRounds(List<FsProcess> running, double scale) throws Exception {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -132,10 +133,11 @@ final class Report {
 
     /**
      * The headline of a suite's {@code section} for RESULTS.md: its heading, command, when and where
-     * it was measured, and its first table, then {@code extra} (a suite's after-rounds text, or
-     * ""), then where the whole section is ({@code full}, relative to RESULTS.md).
+     * it was measured, and its first table cut to the metric, its unit and the ratio columns (a
+     * header with " / "), only those named in {@code ratios} if it names any; then where the whole
+     * section is ({@code full}, relative to RESULTS.md).
      */
-    static String headline(String section, String full, String extra) {
+    static String headline(String section, String full, List<String> ratios) {
         List<String> lines = section.lines().toList();
         StringBuilder sb = new StringBuilder();
         int i = 0;
@@ -147,10 +149,30 @@ final class Report {
             sb.append(l).append('\n');
         }
         while (i < lines.size() && !lines.get(i).startsWith("|")) i++;
-        for (; i < lines.size() && lines.get(i).startsWith("|"); i++) sb.append(lines.get(i)).append('\n');
-        if (!extra.isBlank()) sb.append('\n').append(extra.strip()).append('\n');
+        List<Integer> keep = new ArrayList<>();
+        for (; i < lines.size() && lines.get(i).startsWith("|"); i++) {
+            List<String> cells = cells(lines.get(i));
+            if (keep.isEmpty()) {
+                for (int c = 0; c < cells.size(); c++) {
+                    String h = cells.get(c);
+                    if (c < 2 || h.contains(" / ") && (ratios.isEmpty() || ratios.contains(h))) keep.add(c);
+                }
+            }
+            List<String> kept = new ArrayList<>();
+            for (int c : keep) kept.add(c < cells.size() ? cells.get(c) : "");
+            sb.append(cells.get(0).startsWith("-") ? "|" + String.join("|", kept) + "|" : "| " + String.join(" | ", kept) + " |").append('\n');
+        }
         sb.append("\nThe whole section (settings, CPU per operation, the processes, the analysis): `").append(full).append("`.\n");
         return sb.toString();
+    }
+
+    /** The cells of a Markdown table row, stripped. */
+    private static List<String> cells(String row) {
+        String inner = row.strip();
+        inner = inner.substring(1, inner.endsWith("|") ? inner.length() - 1 : inner.length());
+        List<String> cells = new ArrayList<>();
+        for (String c : inner.split("\\|", -1)) cells.add(c.strip());
+        return cells;
     }
 
     /**

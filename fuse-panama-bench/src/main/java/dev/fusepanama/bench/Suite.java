@@ -43,11 +43,6 @@ interface Suite {
         return "";
     }
 
-    /** Whether RESULTS.md's headline of the suite shows the {@link #afterRounds} text below its first table. */
-    default boolean headlineShowsAfterRounds() {
-        return false;
-    }
-
     /**
      * One filesystem under test: the command that mounts it when given a mountpoint, and its
      * writable scratch directory relative to the mount. A {@code kernel} filesystem (tmpfs) is

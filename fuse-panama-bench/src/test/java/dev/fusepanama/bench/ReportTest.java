@@ -2,6 +2,7 @@ package dev.fusepanama.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** How a run's section lands in RESULTS.md. */
@@ -55,12 +56,19 @@ class ReportTest {
         assertEquals("## Suite (`--suite x`)\n\nCommand: `compare --suite x`\n\nMeasured today\non 2 cores.\n\n"
                 + "| metric | a |\n|---|---:|\n| m | 1 |\n\n"
                 + "The whole section (settings, CPU per operation, the processes, the analysis): `results/x.md`.\n",
-                Report.headline(section, "results/x.md", ""));
-        assertEquals("## Suite (`--suite x`)\n\nCommand: `compare --suite x`\n\nMeasured today\non 2 cores.\n\n"
-                + "| metric | a |\n|---|---:|\n| m | 1 |\n\nFreshness:\n\n| change | a |\n|---|---:|\n| c | 0 |\n\n"
-                + "The whole section (settings, CPU per operation, the processes, the analysis): `results/x.md`.\n",
-                Report.headline(section, "results/x.md", "Freshness:\n\n| change | a |\n|---|---:|\n| c | 0 |\n"),
-                "a suite's after-rounds table below the first");
+                Report.headline(section, "results/x.md", List.of()));
+    }
+
+    @Test
+    void theHeadlineTableKeepsTheMetricItsUnitAndTheRatiosAsked() {
+        String section = "## S\n\nCommand: `c`\n\nMeasured.\n\n"
+                + "| metric | unit | a | b | a / b | a / c |\n|---|---|---:|---:|---:|---:|\n| m | ms | 1 | 2 | 0.50 [0.4-0.6] | 2.00 [1-3] |\n";
+        String head = "## S\n\nCommand: `c`\n\nMeasured.\n\n";
+        String tail = "\nThe whole section (settings, CPU per operation, the processes, the analysis): `results/s.md`.\n";
+        assertEquals(head + "| metric | unit | a / b | a / c |\n|---|---|---:|---:|\n| m | ms | 0.50 [0.4-0.6] | 2.00 [1-3] |\n" + tail,
+                Report.headline(section, "results/s.md", List.of()), "every ratio column, no values");
+        assertEquals(head + "| metric | unit | a / c |\n|---|---|---:|\n| m | ms | 2.00 [1-3] |\n" + tail,
+                Report.headline(section, "results/s.md", List.of("a / c")), "only the ratios asked for");
     }
 
     @Test
